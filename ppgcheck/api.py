@@ -1,0 +1,48 @@
+"""The library API: report text in, RulingSets out.  The CLI is a thin layer over this."""
+from __future__ import annotations
+
+import difflib
+
+from .errors import ReportError
+from .facts import build_facts
+from .policy import engine
+from .report import Report, parse_reports
+from .resources import policy_ids
+from .ruling import RulingSet, decode
+
+
+def resolve_policy(report: Report, override: str | None = None) -> str:
+    """The policy that rules a report: the CLI's --policy, else its `policy:` header."""
+    if override:
+        return override
+    known = policy_ids()
+    if report.policy is None:
+        raise report.error("missing `policy:` header: add one (e.g. `policy: fab`) or pass --policy; "
+                           "known policies are " + ", ".join(f"`{k}`" for k in known), (report.line, 1))
+    if report.policy not in known:
+        close = difflib.get_close_matches(report.policy, known, n=2)
+        raise report.error(f"unknown policy `{report.policy}`: known policies are "
+                           + ", ".join(f"`{k}`" for k in known), "policy", suggestions=close)
+    return report.policy
+
+
+def rule(report: Report, policy: str | None = None) -> RulingSet:
+    """Rule one parsed report under its policy (or the one given)."""
+    policy_id = resolve_policy(report, policy)
+    policy_engine = engine(policy_id)
+    policy_engine.check_ids(report)
+    facts = build_facts(report)
+    return decode(policy_engine.solve(facts.symbols), facts, report, policy_id)
+
+
+def rule_report(text: str, policy: str | None = None, source: str = "<report>") -> list[RulingSet]:
+    """Parse and rule every report of a text.  Bad input raises ReportError before
+    anything is ruled, so there is never a partial result."""
+    reports = parse_reports(text, source)
+    for report in reports:
+        policy_id = resolve_policy(report, policy)
+        engine(policy_id).check_ids(report)
+    return [rule(report, policy) for report in reports]
+
+
+__all__ = ["ReportError", "resolve_policy", "rule", "rule_report"]

@@ -1,0 +1,171 @@
+"""The `ppgcheck` command: a thin layer over the library; every PpgError becomes a
+clear message and exit code 2, never a traceback."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import api
+from .errors import PpgError, UsageError
+from .report import parse_reports
+from .render import render_json, render_jsonl, render_text, ruling_dict
+from .vocabulary import vocabulary
+
+
+def _fails_cleanly(command):
+    """Turn library errors into a message on stderr and exit code 2."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except PpgError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(exc.exit_code)
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ppgcheck")
+def cli() -> None:
+    """Rule on tournament incidents and check penalty guides, with every step cited.
+
+    \b
+    Example:
+      ppgcheck rule examples/fab/hidden-card-error.txt
+    """
+
+
+def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, text) for each file, each report file under a directory, and `-` (stdin)."""
+    sources: list[tuple[str, str]] = []
+    for raw in paths:
+        if raw == "-":
+            sources.append(("<stdin>", click.get_text_stream("stdin").read()))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*.txt") if p.is_file())
+            if not files:
+                raise UsageError(f"no report files (*.txt) under `{raw}`")
+        elif path.is_file():
+            files = [path]
+        else:
+            raise UsageError(f"no such file or directory: `{raw}`")
+        for file in files:
+            try:
+                sources.append((str(file), file.read_text(encoding="utf-8")))
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"`{file}` is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    return sources
+
+
+@cli.command()
+@click.argument("reports", nargs=-1, required=True)
+@click.option("--policy", "-p", help="Rule under this policy, overriding each report's `policy:` line.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
+              show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
+@click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
+@_fails_cleanly
+def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) -> None:
+    """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
+
+    A file may hold several reports separated by `---`. Exit code: 0 ruled,
+    1 ruled with findings (conflict, gap, scope), 2 bad input (the bad file's
+    error on stderr; the other files are still ruled).
+
+    \b
+    Example:
+      ppgcheck rule examples/fab/hidden-card-error.txt --explain
+      cat report.txt | ppgcheck rule - --format json
+    """
+    if policy:
+        from .policy import engine
+        engine(policy)  # an unknown --policy is a usage error before anything runs
+    exit_code = 0
+    collected: list[dict] = []
+    sources = _report_sources(reports)
+    show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
+    with click.progressbar(sources, label="ruling", file=sys.stderr) if show_progress else _null(sources) as items:
+        for name, text in items:
+            try:
+                results = api.rule_report(text, policy=policy, source=name)
+            except PpgError as exc:
+                click.echo(str(exc), err=True)
+                exit_code = 2
+                continue
+            for rs in results:
+                exit_code = max(exit_code, rs.exit_code)
+                if fmt == "text":
+                    click.echo(render_text(rs, explain=explain) + "\n")
+                elif fmt == "jsonl":
+                    click.echo(render_jsonl(rs))
+                else:
+                    collected.append(ruling_dict(rs))
+    if fmt == "json":
+        click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
+                              indent=2, ensure_ascii=False))
+    sys.exit(exit_code)
+
+
+class _null:
+    def __init__(self, items):
+        self.items = items
+
+    def __enter__(self):
+        return self.items
+
+    def __exit__(self, *exc):
+        return False
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_fails_cleanly
+def vocab(fmt: str) -> None:
+    """List every form the report language accepts, with the fact it produces.
+
+    P and Q stand for declared names, other {slots} for numbers.
+
+    \b
+    Example:
+      ppgcheck vocab | grep drew
+    """
+    forms = vocabulary().all_forms()
+    when = list(vocabulary().when.values())
+    if fmt == "json":
+        click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact}
+                               for f in forms + when], indent=2))
+        return
+    for title, category in (("Headers", "header"), ("Observations", "observation"),
+                            ("Modifiers (after a comma, or on an `It ...` line)", "modifier")):
+        click.echo(f"{title}:")
+        for f in forms:
+            if f.category == category:
+                click.echo(f"  {f.text:<58} {f.fact}")
+        click.echo()
+    click.echo("Values of `when:`:")
+    for f in when:
+        click.echo(f"  when: {f.text:<52} {f.fact}")
+
+
+@cli.command("print")
+@click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@_fails_cleanly
+def print_command(report: str) -> None:
+    """Print a report file in canonical form (comments dropped, one statement a line).
+
+    \b
+    Example:
+      ppgcheck print examples/fab/hidden-card-error.txt
+    """
+    from .report import print_reports
+    name, text = _report_sources((report,))[0]
+    click.echo(print_reports(parse_reports(text, name)), nl=False)
+
+
+def main() -> None:  # pragma: no cover
+    cli(prog_name="ppgcheck")

@@ -1,0 +1,50 @@
+"""One root error; each stage's errors say where and what, never a traceback."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class PpgError(Exception):
+    """Root of every error ppgcheck reports to a user (exit code 2)."""
+
+    exit_code = 2
+
+
+@dataclass
+class ReportError(PpgError):
+    """Bad report input: where it is, the line with a caret, what was expected."""
+
+    message: str
+    file: str
+    line: int
+    column: int
+    line_text: str = ""
+    expected: list[str] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        out = [f"{self.file}:{self.line}:{self.column}: error: {self.message}"]
+        if self.line_text:
+            gutter = f"{self.line} | "
+            out.append(gutter + self.line_text)
+            out.append(" " * (len(gutter) + max(self.column - 1, 0)) + "^")
+        if self.expected:
+            out.append("expected: " + ", ".join(self.expected))
+        if self.suggestions:
+            out.append("closest valid forms:")
+            out.extend(f"  {s}" for s in self.suggestions)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class PolicyError(PpgError):
+    """A policy pack that does not load, ground or solve to exactly one model."""
+
+
+class UsageError(PpgError):
+    """A command-line request that cannot be carried out (unknown policy, missing file)."""

@@ -1,0 +1,176 @@
+"""Model atoms -> Ruling dataclasses (decoding only: every decision was made in ASP)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import clingo
+
+from .facts import Facts, constant_to_slug
+from .report import Report, print_observation
+
+UNDETERMINED = "undetermined"
+
+
+@dataclass
+class Adjustment:
+    kind: str
+    to: str
+    reason: str
+    section: str
+    stage: int
+
+
+@dataclass
+class Cited:
+    text: str
+    section: str
+
+
+@dataclass
+class PlayerRuling:
+    observation: int
+    player: str
+    infraction: str
+    section: str
+    base_penalty: str
+    penalty: str
+    issued: bool
+    absorbed_by: str = ""
+    adjustments: list[Adjustment] = field(default_factory=list)
+    fix: list[Cited] = field(default_factory=list)
+    notes: list[Cited] = field(default_factory=list)
+    because: list[Cited] = field(default_factory=list)
+    head_judge: str = ""     # the section requiring confirmation, "" when not needed
+
+
+@dataclass
+class NoInfraction:
+    observation: int
+    player: str
+    reason: str
+    section: str
+
+
+@dataclass
+class Finding:
+    kind: str
+    level: str
+    observation: int
+    message: str
+    section: str
+
+
+@dataclass
+class RulingSet:
+    report: str
+    policy: str
+    observations: list[str]
+    rulings: list[PlayerRuling] = field(default_factory=list)
+    no_infractions: list[NoInfraction] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    time_extensions: list[Cited] = field(default_factory=list)
+    time_extension_minutes: int = 0
+    judge_call: tuple[str, str] | None = None
+    judge_call_verdict: str = ""
+    notes: list[Cited] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.findings else 0
+
+
+def _text(sym: clingo.Symbol) -> str:
+    """A string argument, or a message tuple ("fmt {}", args...) filled in."""
+    if sym.type is clingo.SymbolType.String:
+        return sym.string
+    if sym.type is clingo.SymbolType.Function and sym.name == "" and sym.arguments:
+        fmt, *args = sym.arguments
+        return _text(fmt).format(*(_value(a) for a in args))
+    return _value(sym)
+
+
+def _value(sym: clingo.Symbol) -> str:
+    if sym.type is clingo.SymbolType.String:
+        return sym.string
+    if sym.type is clingo.SymbolType.Number:
+        return str(sym.number)
+    if sym.type is clingo.SymbolType.Function and not sym.arguments:
+        return constant_to_slug(sym.name)
+    return str(sym)
+
+
+def decode(atoms: list[clingo.Symbol], facts: Facts, report: Report, policy: str) -> RulingSet:
+    by: dict[str, list[tuple]] = {}
+    for sym in atoms:
+        by.setdefault(f"{sym.name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
+
+    def person(sym: clingo.Symbol) -> str:
+        return facts.person_name(sym.number)
+
+    def key(o, p, i) -> tuple[int, int, str]:
+        return (o.number, p.number, i.name)
+
+    sections = {i.name: s.string for i, s in by.get("cited/2", [])}
+    final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
+    base = {key(o, p, i): pen.name for o, p, i, pen, _ in by.get("base_penalty/5", [])}
+    issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
+    result = RulingSet(report.name, policy, [print_observation(o) for o in report.observations])
+    rulings: dict[tuple, PlayerRuling] = {}
+    for o, p, i in sorted(by.get("committed/3", []), key=lambda t: (t[0].number, t[1].number, t[2].name)):
+        k = key(o, p, i)
+        rulings[k] = PlayerRuling(
+            observation=o.number, player=person(p), infraction=constant_to_slug(i.name),
+            section=sections.get(i.name, ""), base_penalty=constant_to_slug(base.get(k, "none"))
+            if k in base else UNDETERMINED,
+            penalty=constant_to_slug(final[k]) if k in final else UNDETERMINED,
+            issued=k in issued)
+    for o, p, i, s, kind, to, reason, sec in sorted(by.get("applied/8", []), key=lambda t: t[3].number):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.adjustments.append(Adjustment(kind.name, constant_to_slug(to.name), _text(reason),
+                                            sec.string, s.number))
+    for o, p, i, step, text, sec in sorted(by.get("fix/6", []), key=lambda t: t[3].number):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.fix.append(Cited(_text(text), sec.string))
+    for o, p, i, text, sec in by.get("note/5", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.notes.append(Cited(_text(text), sec.string))
+    for o, p, i, text, sec in by.get("because/5", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.because.append(Cited(_text(text), sec.string))
+    for o, p, i, sec in by.get("head_judge/4", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.head_judge = sec.string
+    for o, p, i, sec in by.get("absorbed/4", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.absorbed_by = sec.string
+    for r in rulings.values():
+        for group in (r.notes, r.because):
+            group.sort(key=lambda c: (c.section, c.text))
+    result.rulings = list(rulings.values())
+    result.no_infractions = sorted(
+        (NoInfraction(o.number, person(p), _text(reason), sec.string)
+         for o, p, reason, sec in by.get("not_infraction/4", [])),
+        key=lambda n: (n.observation, n.player, n.section))
+    result.findings = sorted(
+        (Finding(kind.name, level.name, o.number, _text(msg), sec.string)
+         for kind, level, o, msg, sec in by.get("finding/5", [])),
+        key=lambda f: (f.observation, f.kind, f.message))
+    result.time_extensions = sorted((Cited(str(m.number), s.string)
+                                     for m, s in by.get("time_extension/2", [])),
+                                    key=lambda c: c.section)
+    total = by.get("time_extension_total/1", [])
+    result.time_extension_minutes = total[0][0].number if total else 0
+    result.judge_call = report.judge_call
+    verdicts = by.get("judge_call_verdict/1", [])
+    result.judge_call_verdict = verdicts[0][0].name if verdicts else ""
+    result.notes = sorted((Cited(_text(t), s.string) for t, s in by.get("report_note/2", [])),
+                          key=lambda c: (c.section, c.text))
+    if by.get("assumed/1"):
+        result.notes.append(Cited("no `day:` given: history entries are counted as of day 1", ""))
+    return result

@@ -1,0 +1,122 @@
+"""The report language's forms, read from rules/core/vocabulary.lp (their single source)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import clingo
+
+from .resources import rules_dir
+
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One accepted phrase: its kind (the fact constant) and its text with {slots}."""
+
+    category: str          # observation | modifier | header | when
+    kind: str
+    text: str
+    fact: str
+
+    @property
+    def slots(self) -> list[str]:
+        return _SLOT.findall(self.text)
+
+
+@dataclass
+class Vocabulary:
+    observations: dict[str, list[Form]] = field(default_factory=dict)
+    modifiers: dict[str, list[Form]] = field(default_factory=dict)
+    headers: list[Form] = field(default_factory=list)
+    when: dict[str, Form] = field(default_factory=dict)
+    person_modifiers: set[str] = field(default_factory=set)
+    counted_modifiers: dict[str, str] = field(default_factory=dict)
+    two_person: set[str] = field(default_factory=set)
+    count_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
+    header_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
+    values: dict[str, list[str]] = field(default_factory=dict)
+
+    def canonical(self, category: str, kind: str) -> Form:
+        table = self.observations if category == "observation" else self.modifiers
+        return table[kind][0]
+
+    def all_forms(self) -> list[Form]:
+        forms = list(self.headers)
+        for table in (self.observations, self.modifiers):
+            for group in table.values():
+                forms.extend(group)
+        return forms
+
+
+def _observation_fact(kind: str, text: str, vocab: Vocabulary) -> str:
+    parts = [f"observation(O,P,{kind})"]
+    if kind in vocab.two_person:
+        parts.append("other_person(O,Q)")
+    parts += [f"count(O,{slot},{slot.upper()})" for slot in _SLOT.findall(text) if slot not in ("P", "Q")]
+    return ", ".join(parts)
+
+
+def _modifier_fact(kind: str, text: str, vocab: Vocabulary) -> str:
+    if kind in vocab.person_modifiers:
+        return f"modifier(O,{kind},Q)"
+    parts = [f"modifier(O,{kind})"]
+    if kind in vocab.counted_modifiers:
+        parts.append(f"count(O,{vocab.counted_modifiers[kind]},{vocab.counted_modifiers[kind].upper()})")
+    return ", ".join(parts)
+
+
+def load_vocabulary(path: Path) -> Vocabulary:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.load(str(path))
+    ctl.ground([("base", [])])
+    atoms = [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
+    # keep declaration order for forms (canonical first): re-read the file order
+    order = {text: i for i, text in enumerate(re.findall(r'"((?:[^"\\]|\\.)*)"', path.read_text()))}
+    vocab = Vocabulary()
+    staged: list[tuple[int, str, str, str]] = []
+    for sym in atoms:
+        name, args = sym.name, sym.arguments
+        if name == "person_modifier":
+            vocab.person_modifiers.add(args[0].name)
+        elif name == "counted_modifier":
+            vocab.counted_modifiers[args[0].name] = args[1].name
+        elif name == "two_person_observation":
+            vocab.two_person.add(args[0].name)
+        elif name == "count_range":
+            vocab.count_ranges[args[0].name] = (args[1].number, args[2].number)
+        elif name == "header_range":
+            vocab.header_ranges[args[0].name] = (args[1].number, args[2].number)
+        elif name in ("rel_value", "event_kind_value", "game_kind_value", "round_kind_value"):
+            vocab.values.setdefault(name.removesuffix("_value"), []).append(args[0].name)
+        elif name in ("observation_form", "modifier_form"):
+            staged.append((order.get(args[1].string, 0), name, args[0].name, args[1].string))
+        elif name == "header_form":
+            vocab.headers.append(Form("header", args[0].name, args[1].string, args[2].string))
+        elif name == "when_form" and args[0].type is clingo.SymbolType.Function and not args[0].arguments:
+            vocab.when[args[0].name] = Form("when", args[0].name, args[1].string, f"when({args[0].name})")
+        elif name == "when_form" and args[0].arguments:
+            kind = args[0].name
+            if kind not in vocab.when:
+                text = args[1].string.replace(str(args[0].arguments[0].number), "{N}")
+                vocab.when[kind] = Form("when", kind, text, f"when({kind}(N))")
+    vocab.headers.sort(key=lambda f: order.get(f.text, 0))
+    for _, name, kind, text in sorted(staged):
+        if name == "observation_form":
+            form = Form("observation", kind, text, "")
+            vocab.observations.setdefault(kind, []).append(form)
+        else:
+            form = Form("modifier", kind, text, "")
+            vocab.modifiers.setdefault(kind, []).append(form)
+    for table, make in ((vocab.observations, _observation_fact), (vocab.modifiers, _modifier_fact)):
+        for kind, forms in table.items():
+            table[kind] = [Form(f.category, kind, f.text, make(kind, f.text, vocab)) for f in forms]
+    return vocab
+
+
+@cache
+def vocabulary() -> Vocabulary:
+    return load_vocabulary(rules_dir() / "core" / "vocabulary.lp")
