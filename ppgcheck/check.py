@@ -1,0 +1,592 @@
+"""`ppgcheck check`: prove a policy pack consistent, or show the incident that breaks it.
+
+The pack is grounded over rules/core/scenarios.lp (choice rules over what the
+pack reads, ppgcheck/scenarios.py) instead of the runtime's externals.  One
+brave-consequence pass collects every finding any scenario reaches; then, for
+each distinct finding, an optimising solve under that finding as an assumption
+gives the smallest scenario (fewest observations, then modifiers, then history
+entries, then persons and headers) that shows it.  That scenario is printed back
+as a report (report.print_report): `ppgcheck rule` on it reproduces the finding.
+
+Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
+scenario fires), cap (a repeat upgrade left above the pack's declared cap),
+monotonicity (one worse fact gives a lighter penalty; two copies of the program
+side by side), citation (a rule or infraction without its section).
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import clingo
+from clingo import ast
+
+from .errors import PolicyError, UsageError
+from .facts import constant_to_slug
+from .report import HistoryEntry, Modifier, Observation, Report, print_report
+from .resources import policy_ids, rules_dir
+from .scenarios import (PackReads, add_renamed, add_with_fired, parse_statements, read_pack,
+                        scenario_facts)
+from .vocabulary import vocabulary
+
+CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
+RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
+KIND_ORDER = ("conflict", "gap", "cap", "monotonicity", "dead-rule", "citation")
+LEVELS = ("info", "warning", "error")
+NAMES = {1: "Alice", 2: "Bob"}
+PREFIX = "b__"
+STEP_TEXT = {"on_purpose": "adding `on purpose`", "stricter_rel": "a stricter REL",
+             "stricter_tier": "a higher tier", "longer_ruling": "a longer ruling",
+             "one_more_prior_offense": "one more prior offense"}
+
+
+@dataclass
+class Location:
+    file: str
+    line: int
+
+
+@dataclass
+class CheckFinding:
+    kind: str                     # conflict | gap | cap | monotonicity | dead-rule | citation
+    level: str                    # error | warning | info
+    message: str
+    sections: list[str] = field(default_factory=list)
+    locations: list[Location] = field(default_factory=list)
+    witness: Report | None = None
+    witness_text: str = ""
+    contrast: Report | None = None      # monotonicity: the same report one step worse
+    contrast_text: str = ""
+    runtime: tuple[str, str, str, str] | None = None  # the finding/5 `ppgcheck rule` shows: kind, level, message, section
+    minimal: bool = True
+
+    @property
+    def rank(self) -> int:
+        return LEVELS.index(self.level)
+
+
+@dataclass
+class CheckResult:
+    policy: str
+    path: str
+    findings: list[CheckFinding] = field(default_factory=list)
+    models: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    def at_or_above(self, level: str) -> list[CheckFinding]:
+        return [f for f in self.findings if f.rank >= LEVELS.index(level)]
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.kind] = out.get(f.kind, 0) + 1
+        return out
+
+
+class _Budget:
+    """The time bound and the model cap shared by every solve of one check."""
+
+    def __init__(self, timeout: float, max_models: int) -> None:
+        self.deadline = time.monotonic() + timeout
+        self.timeout, self.max_models = timeout, max_models
+        self.models = 0
+        self.hit: str | None = None
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def exhausted(self) -> bool:
+        if self.hit:
+            return True
+        if self.remaining() <= 0:
+            self.hit = f"time bound of {self.timeout:g} s reached: the check is incomplete (raise --timeout)"
+        elif self.models >= self.max_models:
+            self.hit = f"model cap of {self.max_models} models reached: the check is incomplete (raise --max-models)"
+        return self.hit is not None
+
+
+def _solve(ctl: clingo.Control, budget: _Budget, assumptions=(), on_model=None,
+           until: float | None = None) -> tuple[bool, bool]:
+    """Solve, calling on_model(model) for each model, within the budget (and
+    before `until`, a monotonic time, without spending the budget's bound).
+    Returns (finished, satisfiable)."""
+    sat = False
+    with ctl.solve(assumptions=list(assumptions), yield_=True, async_=True) as handle:
+        while True:
+            if budget.exhausted() or (until is not None and time.monotonic() >= until):
+                handle.cancel()
+                return False, sat
+            handle.resume()
+            limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
+            if not handle.wait(max(limit, 0.01)):
+                handle.cancel()
+                budget.exhausted()
+                return False, sat
+            model = handle.model()
+            if model is None:
+                return True, sat
+            sat = True
+            budget.models += 1
+            on_model(model)
+
+
+def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None) -> tuple[set[clingo.Symbol], bool]:
+    ctl.configuration.solve.enum_mode = "brave"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 0
+    last: list[clingo.Symbol] = []
+
+    def keep(m: clingo.Model) -> None:
+        last[:] = m.symbols(shown=True)
+    ctl.configuration.solver.heuristic = "Berkmin"
+    finished, _ = _solve(ctl, budget, on_model=keep, until=until)
+    return set(last), finished
+
+
+def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol) -> tuple[list[clingo.Symbol] | None, bool]:
+    """The smallest scenario holding target: (its atoms, proven minimal)."""
+    ctl.configuration.solve.enum_mode = "auto"
+    ctl.configuration.solve.opt_mode = "opt"
+    ctl.configuration.solver.heuristic = "Domain"   # leave optional inputs out first
+    ctl.configuration.solve.models = 0
+    best: list[list[clingo.Symbol]] = []
+
+    def keep(m: clingo.Model) -> None:
+        best[:] = [m.symbols(atoms=True)]
+    finished, _ = _solve(ctl, budget, assumptions=[(target, True)], on_model=keep)
+    return (best[0] if best else None), finished
+
+
+# ---------------------------------------------------------------------------
+# model -> Report
+# ---------------------------------------------------------------------------
+
+_INPUT_NAMES = {"person", "rel", "tier", "event_kind", "game_kind", "round", "round_kind", "best_of",
+                "day", "when", "ruling_minutes", "observation", "other_person", "modifier", "count",
+                "history"}
+
+
+def _value(sym: clingo.Symbol):
+    if sym.type == clingo.SymbolType.Number:
+        return sym.number
+    if sym.type == clingo.SymbolType.Function and not sym.arguments:
+        return sym.name
+    return sym
+
+
+def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -> Report:
+    """The report whose facts are exactly the scenario's input atoms."""
+    vocab = vocabulary()
+    by: dict[str, list[tuple]] = {}
+    for sym in atoms:
+        if sym.name.startswith(prefix) and sym.name[len(prefix):] in _INPUT_NAMES:
+            name = sym.name[len(prefix):]
+            if prefix == "" and sym.name.startswith(PREFIX):
+                continue
+            by.setdefault(f"{name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
+    r = Report(policy=policy)
+    for p, role in sorted(by.get("person/2", []), key=lambda t: t[0].number):
+        r.persons.append((NAMES[p.number], role.name))
+    single = {"rel/1": "rel", "event_kind/1": "event_kind", "game_kind/1": "game_kind",
+              "round_kind/1": "round_kind", "tier/1": "tier", "round/1": "round",
+              "best_of/1": "best_of", "day/1": "day", "ruling_minutes/1": "ruling_minutes"}
+    for sig, attr in single.items():
+        if by.get(sig):
+            setattr(r, attr, _value(by[sig][0][0]))
+    if by.get("when/1"):
+        w = by["when/1"][0][0]
+        r.when = (w.name, w.arguments[0].number if w.arguments else None)
+    counts: dict[tuple[int, str], int] = {(o.number, k.name): n.number for o, k, n in by.get("count/3", [])}
+    others = {o.number: q.number for o, q in by.get("other_person/2", [])}
+    for o, p, k in sorted(by.get("observation/3", []), key=lambda t: t[0].number):
+        form = vocab.canonical("observation", k.name)
+        obs = Observation(NAMES[p.number], k.name,
+                          other=NAMES[others[o.number]] if o.number in others else None,
+                          counts={s: counts[(o.number, s)] for s in form.slots
+                                  if s not in ("P", "Q") and (o.number, s) in counts})
+        mods = [Modifier(m.name, number=counts.get((o.number, vocab.counted_modifiers.get(m.name, "")))
+                         if m.name in vocab.counted_modifiers else None)
+                for o2, m in by.get("modifier/2", []) if o2 == o]
+        mods += [Modifier(m.name, person=NAMES[q.number]) for o2, m, q in by.get("modifier/3", []) if o2 == o]
+        obs.modifiers = sorted(mods, key=lambda m: (m.kind, m.person or ""))
+        r.observations.append(obs)
+    for p, pen, i, d, x in sorted(by.get("history/5", []), key=lambda t: tuple(str(a) for a in t[:4]) + (t[4].number,)):
+        r.history.append(HistoryEntry(NAMES[p.number], constant_to_slug(pen.name), constant_to_slug(i.name),
+                                      d.number or None))
+    return r
+
+
+# ---------------------------------------------------------------------------
+# the check
+# ---------------------------------------------------------------------------
+
+def resolve_pack(policy: str | None = None, path: str | Path | None = None) -> list[tuple[str, Path, Path]]:
+    """(policy id, pack folder, core folder) for a bundled policy, a pack folder,
+    or a rules folder holding several packs; every bundled pack when neither is given."""
+    if policy and path:
+        raise UsageError("give either --policy or a RULES_DIR, not both")
+    if policy:
+        root = rules_dir()
+        if policy not in policy_ids(root):
+            import difflib
+            close = difflib.get_close_matches(policy, policy_ids(root), n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            raise UsageError(f"unknown policy `{policy}`{hint}: known policies are "
+                             + ", ".join(f"`{k}`" for k in policy_ids(root)))
+        return [(policy, root / policy, root / "core")]
+    if path is None:
+        root = rules_dir()
+        return [(p, root / p, root / "core") for p in policy_ids(root)]
+    folder = Path(path)
+    if not folder.is_dir():
+        raise UsageError(f"no such rules folder: `{path}`")
+    own_core = folder.parent / "core"
+    core = own_core if (own_core / "penalties.lp").is_file() else rules_dir() / "core"
+    if any(folder.glob("*.lp")):
+        return [(folder.name, folder, core)]
+    sub_core = folder / "core"
+    core = sub_core if (sub_core / "penalties.lp").is_file() else rules_dir() / "core"
+    packs = [(p.name, p, core) for p in sorted(folder.iterdir())
+             if p.is_dir() and p.name != "core" and any(p.glob("*.lp"))]
+    if not packs:
+        raise UsageError(f"`{path}` holds no policy pack (*.lp files, or folders of them)")
+    return packs
+
+
+def _logger(messages: list[str]):
+    def log(code: clingo.MessageCode, message: str) -> None:
+        if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
+            messages.append(" ".join(message.split()))
+    return log
+
+
+def _parse(files: list[Path], messages: list[str]) -> list[ast.AST]:
+    try:
+        return parse_statements(files)
+    except RuntimeError:
+        raise PolicyError("policy files do not parse: " + ("; ".join(messages) or ", ".join(map(str, files)))) from None
+
+
+def _base_control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str],
+                  fired: bool, root: Path) -> tuple[clingo.Control, dict]:
+    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
+    ctl.configuration.solver.opt_strategy = "usc"
+    tags: dict = {}
+    with ast.ProgramBuilder(ctl) as bld:
+        # the runtime's #show lines are left out: the check shows only its chk_* atoms
+        for st in _parse([core / name for name in CORE_FOR_CHECK], messages):
+            if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm) or \
+                    Path(st.location.begin.filename).name == "scenarios.lp":
+                bld.add(st)
+        if fired:
+            tags = add_with_fired(bld, pack_stmts, root)
+        else:
+            for st in pack_stmts:
+                bld.add(st)
+    ctl.add("base", [], facts)
+    return ctl, tags
+
+
+_NEW_ONLY = """
+chk_new :- chk_fired(T), not chk_seen(chk_fired(T)).
+chk_new :- chk_finding(K, L, M, S, O), not chk_seen(chk_finding(K, L, M, S, O)).
+chk_new :- chk_uncited(I), not chk_seen(chk_uncited(I)).
+chk_new :- chk_cap(A, B, C, D), not chk_seen(chk_cap(A, B, C, D)).
+:- not chk_new.
+#defined chk_seen/1.
+"""
+
+
+def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path):
+    ctl, tags = _base_control(core, stmts, facts, messages, fired=True, root=root)
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise PolicyError(f"policy `{policy}` does not ground for checking: " + "; ".join(messages)) from None
+    return ctl, tags
+
+
+def _banners(files: list[Path]) -> dict[str, list[tuple[int, str]]]:
+    out: dict[str, list[tuple[int, str]]] = {}
+    pat = re.compile(r"^%\s*-{3}\s*(.*?)\s*-*\s*$")
+    for f in files:
+        rows = []
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1):
+            m = pat.match(line)
+            if m and m.group(1):
+                rows.append((i, m.group(1)))
+        out[str(f)] = rows
+    return out
+
+
+def _section_at(banners: dict[str, list[tuple[int, str]]], file: str, line: int) -> str:
+    above = [text for ln, text in banners.get(file, []) if ln < line]
+    return above[-1] if above else ""
+
+
+def _rel(path: str, root: Path) -> str:
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(p)
+
+
+def check_policy(policy: str | None = None, path: str | Path | None = None, *,
+                 observations: int = 1, timeout: float = 60.0, max_models: int = 200_000,
+                 monotonicity: bool = True,
+                 progress: Callable[[str], None] | None = None) -> list[CheckResult]:
+    """Check a bundled policy, a pack folder, or every pack of a rules folder.
+    Returns one CheckResult per pack."""
+    return [_check_pack(pid, pack, core, observations=observations, timeout=timeout,
+                        max_models=max_models, monotonicity=monotonicity, progress=progress)
+            for pid, pack, core in resolve_pack(policy, path)]
+
+
+def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeout: float,
+                max_models: int, monotonicity: bool,
+                progress: Callable[[str], None] | None) -> CheckResult:
+    started = time.monotonic()
+    t0 = time.monotonic()
+    say = (lambda msg: progress(f"{msg} [{time.monotonic() - t0:.1f}s]")) if progress else (lambda _msg: None)
+    budget = _Budget(timeout, max_models)
+    files = sorted(pack.glob("*.lp"))
+    root = Path.cwd()
+    result = CheckResult(policy, str(pack))
+    messages: list[str] = []
+    stmts = _parse(files, messages)
+    reads = read_pack(files)
+    banners = _banners(files)
+    result.notes.extend(f"scenario space: {w}" for w in reads.wildcards)
+
+    # --- static citation problems ---------------------------------------------------
+    for level, fname, line, msg in reads.citation_problems:
+        result.findings.append(CheckFinding("citation", level, msg,
+                                            sections=[s for s in [_section_at(banners, fname, line)] if s],
+                                            locations=[Location(_rel(fname, root), line)]))
+
+    say(f"{policy}: grounding the scenario space")
+    ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root)
+    say(f"{policy}: searching every one-observation scenario")
+    brave, finished = _brave(ctl, budget)
+    if not finished:
+        result.complete = False
+    if not brave and finished:
+        result.notes.append("the scenario space is empty: the pack reads no observation kind")
+    owner: dict[clingo.Symbol, clingo.Control] = {s: ctl for s in brave}
+    two_obs_done = True
+    if observations > 1 and finished:
+        # Two observations: only what one observation cannot show (interactions of
+        # related infractions), within a slice of the time left.
+        say(f"{policy}: searching two-observation scenarios for anything new")
+        seen = "".join(f"chk_seen({s}).\n" for s in brave) + _NEW_ONLY
+        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2) + seen, messages, root)
+        slice_end = time.monotonic() + max(2.0, min(budget.remaining() / 4, 10.0))
+        brave2, two_obs_done = _brave(ctl2, budget, slice_end)
+        for sym in brave2:
+            owner.setdefault(sym, ctl2)
+        brave |= brave2
+        if not two_obs_done and not budget.hit:
+            result.notes.append("the two-observation search did not finish in its time slice: "
+                                "dead rules are those no one-observation scenario fires")
+
+    groups: dict[tuple, clingo.Symbol] = {}
+    for sym in sorted(brave):
+        if sym.name == "chk_finding":
+            k, lv, msg, sec, okind = sym.arguments
+            generic = msg.type == clingo.SymbolType.String
+            key = ("finding", k.name, lv.name, str(msg), sec.string, okind.name if generic else "")
+            groups.setdefault(key, sym)
+        elif sym.name == "chk_uncited":
+            groups.setdefault(("uncited", sym.arguments[0].name), sym)
+        elif sym.name == "chk_cap":
+            groups.setdefault(("cap", sym.arguments[0].name, sym.arguments[3].name), sym)
+    targets = [(key[0], sym) for key, sym in groups.items()]
+
+    # --- dead rules -------------------------------------------------------------------
+    fired = {s.arguments[0].string for s in brave if s.name == "chk_fired"}
+    if result.complete:
+        for tag, (fname, line) in tags.items():
+            if tag not in fired:
+                sec = _section_at(banners, fname, line)
+                scope = "" if two_obs_done else " with one observation"
+                result.findings.append(CheckFinding(
+                    "dead-rule", "warning", f"no scenario{scope} fires the rule at {tag}",
+                    sections=[sec] if sec else [], locations=[Location(_rel(fname, root), line)]))
+    else:
+        result.notes.append("dead rules not reported: the search did not finish")
+
+    # --- witnesses ----------------------------------------------------------------------
+    for n, (what, sym) in enumerate(targets, start=1):
+        say(f"{policy}: witness {n}/{len(targets)}")
+        atoms, proven = _witness(owner[sym], budget, sym)
+        result.findings.append(_finding_for(what, sym, atoms, proven, policy, reads, banners, root))
+        if budget.hit:
+            result.complete = False
+            break
+
+    # --- monotonicity -----------------------------------------------------------------------
+    if monotonicity and not budget.hit:
+        say(f"{policy}: grounding two copies for monotonicity")
+        result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
+                                             budget, messages, root, say, result.notes))
+    if budget.hit:
+        result.complete = False
+        result.notes.append(budget.hit)
+    result.models = budget.models
+    result.seconds = time.monotonic() - started
+    result.findings.sort(key=lambda f: (KIND_ORDER.index(f.kind), -f.rank, f.sections, f.message))
+    return result
+
+
+def _locations_for(sections: list[str], reads: PackReads, root: Path) -> list[Location]:
+    out: list[Location] = []
+    for s in sections:
+        if s in reads.section_locations:
+            f, line = reads.section_locations[s]
+            loc = Location(_rel(f, root), line)
+            if loc not in out:
+                out.append(loc)
+    return out
+
+
+def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, policy: str, reads: PackReads,
+                 banners, root: Path) -> CheckFinding:
+    from .ruling import _text  # the runtime's own message formatting
+    witness = scenario_report(atoms, policy) if atoms is not None else None
+    text = print_report(witness) if witness else ""
+    if what == "finding":
+        k, lv, msg, sec, okind = sym.arguments
+        message = _text(msg)
+        kind = "gap" if k.name == "scope" else k.name
+        shown = message
+        if msg.type == clingo.SymbolType.String and okind.name != "none":
+            shown = f"{message}: `{okind.name}`"
+        if witness and k.name in ("conflict", "gap", "scope") and sec.string == "" and witness.observations:
+            pass
+        sections = [sec.string] if sec.string else []
+        if not sections and witness:
+            sections = sorted({reads.infractions.get(i, "") for i in _committed_ids(atoms)} - {""})
+        return CheckFinding(kind, lv.name, shown, sections=sections,
+                            locations=_locations_for(sections, reads, root), witness=witness,
+                            witness_text=text, runtime=(k.name, lv.name, message, sec.string),
+                            minimal=proven)
+    if what == "uncited":
+        inf = sym.arguments[0].name
+        return CheckFinding("citation", "error",
+                            f"infraction `{constant_to_slug(inf)}` is derived but has no section(…, \"Sec\") fact",
+                            witness=witness, witness_text=text, minimal=proven)
+    # cap
+    inf, before, pen, cap = (a.name for a in sym.arguments)
+    sec = reads.cap[1] if reads.cap else ""
+    sections = list(dict.fromkeys(s for s in [reads.infractions.get(inf, ""), sec] if s))
+    return CheckFinding("cap", "error",
+                        f"a repeat upgrade takes {constant_to_slug(inf)} from {constant_to_slug(before)} to "
+                        f"{constant_to_slug(pen)}, past the cap {constant_to_slug(cap)}",
+                        sections=sections, locations=_locations_for(sections, reads, root),
+                        witness=witness, witness_text=text, minimal=proven)
+
+
+def _committed_ids(atoms) -> set[str]:
+    return {a.arguments[2].name for a in atoms or [] if a.name == "committed" and len(a.arguments) == 3}
+
+
+def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
+                  budget: _Budget, messages: list[str], root: Path, say,
+                  notes: list[str]) -> list[CheckFinding]:
+    ctl, _ = _base_control(core, stmts, scenario_facts(reads, 1), messages, fired=False, root=root)
+    core_stmts = _parse([core / n for n in RENAMED_CORE], messages)
+    with ast.ProgramBuilder(ctl) as bld:
+        add_renamed(bld, core_stmts + stmts, PREFIX)
+    try:
+        ctl.ground([("base", []), ("monotone", [])])
+    except RuntimeError:
+        raise PolicyError(f"policy `{policy}` does not ground for the monotonicity check: "
+                          + "; ".join(messages)) from None
+    say(f"{policy}: searching every scenario made one step worse")
+    brave, finished = _brave(ctl, budget, time.monotonic() + max(2.0, min(budget.remaining() / 2, 15.0)))
+    if not finished and not budget.hit:
+        notes.append("the monotonicity search did not finish in its time slice: the violations found so far are listed")
+    groups: dict[tuple, clingo.Symbol] = {}
+    for sym in sorted(brave):
+        if sym.name == "chk_mono":
+            kind, ia, pa, ib, pb = sym.arguments
+            groups.setdefault((str(kind), ia.name, pa.name, ib.name, pb.name), sym)
+    out: list[CheckFinding] = []
+    for n, sym in enumerate(groups.values(), start=1):
+        say(f"{policy}: monotonicity witness {n}/{len(groups)}")
+        atoms, proven = _witness(ctl, budget, sym)
+        kind, ia, pa, ib, pb = sym.arguments
+        step = STEP_TEXT.get(kind.name) or (f"more {kind.arguments[0].name}" if kind.arguments else str(kind))
+        a, b = constant_to_slug(ia.name), constant_to_slug(ib.name)
+        what = a if a == b else f"{a} → {b}"
+        sections = sorted({reads.infractions.get(ia.name, ""), reads.infractions.get(ib.name, "")} - {""})
+        witness = scenario_report(atoms, policy) if atoms else None
+        contrast = scenario_report(atoms, policy, PREFIX) if atoms else None
+        out.append(CheckFinding(
+            "monotonicity", "warning",
+            f"{step} gives a lighter penalty: {what}, {constant_to_slug(pa.name)} → {constant_to_slug(pb.name)}",
+            sections=sections, locations=_locations_for(sections, reads, root),
+            witness=witness, witness_text=print_report(witness) if witness else "",
+            contrast=contrast, contrast_text=print_report(contrast) if contrast else "",
+            minimal=proven))
+        if budget.hit:
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------
+# rendering
+# ---------------------------------------------------------------------------
+
+def render_text(results: list[CheckResult]) -> str:
+    out: list[str] = []
+    for r in results:
+        counts = r.counts()
+        summary = ", ".join(f"{counts[k]} {k}" for k in KIND_ORDER if k in counts) or "no findings"
+        out.append(f"{r.policy} ({r.path}): {summary} — {r.models} models, {r.seconds:.1f} s"
+                   + ("" if r.complete else " — INCOMPLETE"))
+        for kind in KIND_ORDER:
+            group = [f for f in r.findings if f.kind == kind]
+            if not group:
+                continue
+            out.append(f"  {kind} ({len(group)})")
+            for f in group:
+                where = "; ".join(f"{loc.file}:{loc.line}" for loc in f.locations)
+                secs = ", ".join(f.sections)
+                tail = " ".join(x for x in (f"({secs})" if secs else "", f"[{where}]" if where else "") if x)
+                out.append(f"    {f.level}: {f.message}" + (f" {tail}" if tail else ""))
+                if f.witness_text:
+                    label = "witness" + ("" if f.minimal else " (not proven minimal)")
+                    out.append(f"      {label}:")
+                    out.extend("        " + line for line in f.witness_text.splitlines())
+                if f.contrast_text:
+                    out.append("      one step worse:")
+                    out.extend("        " + line for line in f.contrast_text.splitlines())
+        for note in r.notes:
+            out.append(f"  note: {note}")
+    return "\n".join(out)
+
+
+def finding_dict(f: CheckFinding) -> dict:
+    return {"kind": f.kind, "level": f.level, "message": f.message, "sections": f.sections,
+            "locations": [{"file": loc.file, "line": loc.line} for loc in f.locations],
+            "witness": f.witness_text or None, "contrast": f.contrast_text or None,
+            "minimal": f.minimal,
+            "runtime_finding": ({"kind": f.runtime[0], "level": f.runtime[1], "message": f.runtime[2],
+                                 "section": f.runtime[3]} if f.runtime else None)}
+
+
+def result_dict(r: CheckResult) -> dict:
+    return {"policy": r.policy, "path": r.path, "complete": r.complete, "models": r.models,
+            "seconds": round(r.seconds, 3), "counts": r.counts(), "notes": r.notes,
+            "findings": [finding_dict(f) for f in r.findings]}
+
+
+__all__ = ["CheckFinding", "CheckResult", "Location", "check_policy", "render_text", "result_dict",
+           "scenario_report"]

@@ -1,0 +1,554 @@
+"""The scenario space of a policy pack, read from the pack itself.
+
+`ppgcheck check` grounds the pack over rules/core/scenarios.lp instead of
+rules/core/inputs.lp.  scenarios.lp holds the choice rules; this module reads
+the pack's own rules (clingo's AST) to find what they read — observation kinds,
+modifiers, count keys, headers, history — and the numbers they compare inputs
+against, and turns that into `scen_*` facts that bound the choice rules.  No
+scenario is written by hand: every value comes from the pack or the vocabulary.
+
+It also holds the two AST rewrites the check needs: tagging every pack rule
+with a `chk_fired("file:line")` twin (dead rules), and renaming a whole program
+into a second copy (monotonicity compares two copies side by side).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from .vocabulary import Vocabulary, vocabulary
+
+# Input predicates of the report language (rules/core/CONTRACT.md).
+INPUTS = {("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1),
+          ("round", 1), ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1),
+          ("ruling_minutes", 1), ("judge_call", 2), ("observation", 3), ("other_person", 2),
+          ("modifier", 2), ("modifier", 3), ("count", 3), ("history", 5)}
+HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
+HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
+HISTORY_READERS = {"prior_today", "prior_event", "prior", "history"}
+# Facts whose numbers are not thresholds.
+NOT_THRESHOLDS = {"penalty_rank", "stage", "time_extension", "obs_id", "person_id", "history_nth"}
+# Modifiers of the language that exclude each other: a report holding both says nothing.
+EXCLUSIVE = [
+    ("intent", ("on_purpose", "accidental")),
+    ("discovery", ("caught_at_once", "caught_before_next_action", "caught_within_turn_cycle",
+                   "caught_later")),
+    ("repair", ("simple_rewind_possible", "partial_fix_possible", "full_rewind_possible",
+                "cannot_be_fixed")),
+    ("advantage", ("advantage", "significant_advantage", "strategic_advantage", "no_advantage")),
+    ("result", ("visible_result", "hidden_result")),
+    ("deck_order", ("from_randomized_deck", "from_non_random_deck")),
+    ("identifiable", ("extras_identifiable", "extras_not_identifiable")),
+    ("difference", ("minor_difference", "big_difference")),
+    ("request", ("requested", "unrequested")),
+    ("pattern", ("with_pattern", "without_pattern")),
+]
+REL_ORDER = ("casual", "regular", "competitive", "professional")
+
+
+@dataclass
+class PackReads:
+    """What a pack's rules read, and the numbers they compare it against."""
+
+    files: list[Path]
+    observation_kinds: set[str] = field(default_factory=set)
+    modifiers: set[str] = field(default_factory=set)
+    count_keys: set[str] = field(default_factory=set)
+    headers: set[str] = field(default_factory=set)
+    header_constants: dict[str, set] = field(default_factory=dict)
+    when_values: set[tuple[str, int | None]] = field(default_factory=set)
+    thresholds: set[int] = field(default_factory=set)
+    history_thresholds: set[int] = field(default_factory=set)
+    reads_history: bool = False
+    reads_history_penalty: set[str] = field(default_factory=set)
+    infractions: dict[str, str] = field(default_factory=dict)       # id -> section
+    penalties: list[tuple[str, int]] = field(default_factory=list)  # (id, rank)
+    cap: tuple[str, str] | None = None                              # (penalty, section)
+    section_locations: dict[str, tuple[str, int]] = field(default_factory=dict)
+    rules: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, head text)
+    citation_problems: list[tuple[str, str, int, str]] = field(default_factory=list)
+    wildcards: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# reading the pack
+# ---------------------------------------------------------------------------
+
+def parse_statements(files: list[Path]) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    ast.parse_files([str(f) for f in files], out.append)
+    return out
+
+
+def _atoms(node: ast.AST, out: list, sign: int = 0) -> None:
+    """Every symbolic atom under a body element, with its sign."""
+    t = node.ast_type
+    if t == ast.ASTType.Literal:
+        if node.atom.ast_type == ast.ASTType.SymbolicAtom:
+            out.append((node.atom.symbol, node.sign))
+        elif node.atom.ast_type == ast.ASTType.BodyAggregate:
+            for el in node.atom.elements:
+                for lit in el.condition:
+                    _atoms(lit, out)
+        elif node.atom.ast_type == ast.ASTType.Aggregate:
+            for el in node.atom.elements:
+                _atoms(el, out)
+    elif t == ast.ASTType.ConditionalLiteral:
+        _atoms(node.literal, out)
+        for lit in node.condition:
+            _atoms(lit, out)
+
+
+def _comparisons(node: ast.AST, out: list) -> None:
+    t = node.ast_type
+    if t == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.Comparison:
+        out.append(node.atom)
+    elif t == ast.ASTType.Literal and node.atom.ast_type == ast.ASTType.BodyAggregate:
+        for g in (node.atom.left_guard, node.atom.right_guard):
+            if g is not None:
+                out.append(("guard", g.term))
+        for el in node.atom.elements:
+            for lit in el.condition:
+                _comparisons(lit, out)
+    elif t == ast.ASTType.ConditionalLiteral:
+        _comparisons(node.literal, out)
+        for lit in node.condition:
+            _comparisons(lit, out)
+
+
+def _fn(term: ast.AST) -> tuple[str, list]:
+    if term.ast_type == ast.ASTType.Function:
+        return term.name, list(term.arguments)
+    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        return term.symbol.name, [ast.SymbolicTerm(term.location, a) for a in term.symbol.arguments]
+    return "", []
+
+
+def _const(term: ast.AST):
+    """A constant term's value: str for a name, int for a number, clingo.Symbol else; None if not ground."""
+    if term.ast_type == ast.ASTType.SymbolicTerm:
+        s = term.symbol
+        if s.type == clingo.SymbolType.Number:
+            return s.number
+        if s.type == clingo.SymbolType.Function and not s.arguments:
+            return s.name
+        return s
+    if term.ast_type == ast.ASTType.Function and not term.arguments:
+        return term.name
+    if term.ast_type == ast.ASTType.UnaryOperation and term.argument.ast_type == ast.ASTType.SymbolicTerm:
+        s = term.argument.symbol
+        if s.type == clingo.SymbolType.Number:
+            return -s.number
+    return None
+
+
+def _var(term: ast.AST) -> str | None:
+    return term.name if term.ast_type == ast.ASTType.Variable else None
+
+
+def _ints(term: ast.AST) -> list[int]:
+    """Integer literals in a term (thresholds): `10`, `L-1`, `N+2`."""
+    c = _const(term)
+    if isinstance(c, int):
+        return [c]
+    if term.ast_type == ast.ASTType.BinaryOperation:
+        return _ints(term.left) + _ints(term.right)
+    if term.ast_type == ast.ASTType.UnaryOperation:
+        return _ints(term.argument)
+    return []
+
+
+def _vars(term: ast.AST) -> set[str]:
+    out: set[str] = set()
+
+    class V(ast.Transformer):
+        def visit_Variable(self, node):
+            out.add(node.name)
+            return node
+    V()(term)
+    return out
+
+
+_CONSTS: dict[str, clingo.Symbol] = {}
+
+
+def _string(term: ast.AST) -> str | None:
+    c = _const(term)
+    if isinstance(c, str) and c in _CONSTS:
+        c = _CONSTS[c]
+    if isinstance(c, clingo.Symbol) and c.type == clingo.SymbolType.String:
+        return c.string
+    return None
+
+
+def ground_facts(statements: list[ast.AST]) -> dict[tuple[str, int], list[clingo.Symbol]]:
+    """Ground only the pack's facts (rules without a body): helper tables like
+    `grv_observation(broke_game_rule; left_state_illegal)`."""
+    ctl = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(ctl) as bld:
+        for st in statements:
+            if (st.ast_type == ast.ASTType.Rule and not st.body and
+                    st.head.ast_type == ast.ASTType.Literal) or st.ast_type == ast.ASTType.Definition:
+                bld.add(st)
+    ctl.ground([("base", [])])
+    out: dict[tuple[str, int], list[clingo.Symbol]] = {}
+    for a in ctl.symbolic_atoms:
+        if a.is_fact:
+            out.setdefault((a.symbol.name, len(a.symbol.arguments)), []).append(a.symbol)
+    return out
+
+
+def _sym_value(s: clingo.Symbol):
+    if s.type == clingo.SymbolType.Number:
+        return s.number
+    if s.type == clingo.SymbolType.Function and not s.arguments:
+        return s.name
+    return s
+
+
+def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackReads:
+    vocab = vocab or vocabulary()
+    statements = parse_statements(pack_files)
+    facts = ground_facts(statements)
+    _CONSTS.clear()
+    for st in statements:  # `#const upg40 = "UPG 40 ...".` names a section string
+        if st.ast_type == ast.ASTType.Definition and st.value.ast_type == ast.ASTType.SymbolicTerm:
+            _CONSTS[st.name] = st.value.symbol
+    reads = PackReads(files=list(pack_files))
+    banners = _banner_lines(pack_files)
+    # indirect sources: (pred, arity, position) whose fact constants feed an input argument
+    sources: dict[str, set[tuple[str, int, int]]] = {"observation": set(), "modifier": set(),
+                                                     "count_key": set()}
+    wildcard: dict[str, list[str]] = {"observation": [], "modifier": []}
+
+    for st in statements:
+        if st.ast_type != ast.ASTType.Rule:
+            continue
+        loc = st.location.begin
+        head_name, head_args = ("", [])
+        if st.head.ast_type == ast.ASTType.Literal and st.head.atom.ast_type == ast.ASTType.SymbolicAtom:
+            head_name, head_args = _fn(st.head.atom.symbol)
+        # facts: numbers in tables are thresholds (late_range(card, 1, 5))
+        if not st.body:
+            if head_name == "section" and len(head_args) == 2:
+                sec = _string(head_args[1])
+                if sec is not None:
+                    reads.section_locations.setdefault(sec, (loc.filename, loc.line))
+            if head_name and head_name not in NOT_THRESHOLDS:
+                for arg in head_args:
+                    reads.thresholds.update(_ints(arg))
+            continue
+        reads.rules.append((loc.filename, loc.line, head_name))
+        _citation(reads, st, head_name, head_args, banners)
+        for arg in head_args:
+            sec = _string(arg)
+            if sec and head_name in ("base_penalty", "adjustment", "not_infraction", "fix", "note"):
+                reads.section_locations.setdefault(sec, (loc.filename, loc.line))
+        if head_name == "adjustment" and len(head_args) == 8:
+            stage = _const(head_args[3])
+            tname, targs = _fn(head_args[5])
+            if stage == 3 and tname == "cap" and targs and isinstance(_const(targs[0]), str):
+                reads.cap = reads.cap or (_const(targs[0]), _string(head_args[7]) or "")
+        atoms: list = []
+        comps: list = []
+        for el in st.body:
+            _atoms(el, atoms)
+            _comparisons(el, comps)
+        # variables bound to numeric inputs, by what they count
+        numeric_vars: dict[str, str] = {}
+        for sym, _sign in atoms:
+            name, args = _fn(sym)
+            arity = len(args)
+            if (name, arity) in INPUTS and name not in ("person",):
+                reads.headers.add(name) if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) else None
+            if name == "observation" and arity == 3:
+                k = _const(args[2])
+                if isinstance(k, str):
+                    reads.observation_kinds.add(k)
+                elif _var(args[2]):
+                    wildcard["observation"].append(_var(args[2]))
+            elif name == "modifier" and arity in (2, 3):
+                m = _const(args[1])
+                if isinstance(m, str):
+                    reads.modifiers.add(m)
+                elif _var(args[1]):
+                    wildcard["modifier"].append(_var(args[1]))
+            elif name == "count" and arity == 3:
+                k = _const(args[1])
+                if isinstance(k, str):
+                    reads.count_keys.add(k)
+                if _var(args[2]):
+                    numeric_vars[_var(args[2])] = "count"
+            elif name in HEADER_NUMBERS and arity == 1:
+                c = _const(args[0])
+                if isinstance(c, int):
+                    reads.header_constants.setdefault(name, set()).add(c)
+                    reads.thresholds.add(c)
+                elif _var(args[0]):
+                    numeric_vars[_var(args[0])] = name
+            elif name in HEADER_VALUES and arity == 1:
+                c = _const(args[0])
+                if isinstance(c, str):
+                    reads.header_constants.setdefault(name, set()).add(c)
+            elif name == "when" and arity == 1:
+                w = args[0]
+                c = _const(w)
+                if isinstance(c, str):
+                    reads.when_values.add((c, None))
+                else:
+                    wn, wargs = _fn(w)
+                    if wn:
+                        n = _const(wargs[0]) if wargs else None
+                        reads.when_values.add((wn, n if isinstance(n, int) else None))
+                        if isinstance(n, int):
+                            reads.thresholds.add(n)
+                    elif _var(w):
+                        reads.when_values.add(("*", None))
+            elif name in HISTORY_READERS:
+                reads.reads_history = True
+                if name in ("prior_today", "prior_event") and arity == 3 and _var(args[2]):
+                    numeric_vars[_var(args[2])] = "history"
+                if name in ("history", "prior") and arity == 5:
+                    pen = _const(args[1])
+                    if isinstance(pen, str):
+                        reads.reads_history_penalty.add(pen)
+        # one hop: a variable kind bound by a helper table
+        for key, names in wildcard.items():
+            for vname in names:
+                for sym, sign in atoms:
+                    name, args = _fn(sym)
+                    if sign != 0 or (name, len(args)) in INPUTS:
+                        continue
+                    for i, a in enumerate(args):
+                        if _var(a) == vname:
+                            sources[key].add((name, len(args), i))
+            names.clear()
+        # thresholds: integer literals compared with anything
+        for comp in comps:
+            terms = [comp[1]] if isinstance(comp, tuple) else [comp.term] + [g.term for g in comp.guards]
+            ints = [i for t in terms for i in _ints(t)]
+            used = set().union(*(_vars(t) for t in terms))
+            if any(numeric_vars.get(v) == "history" for v in used):
+                reads.history_thresholds.update(ints)
+            else:
+                reads.thresholds.update(ints)
+    # resolve the one-hop sources against the pack's fact tables
+    for key, found in sources.items():
+        for pred, arity, pos in found:
+            values = [_sym_value(s.arguments[pos]) for s in facts.get((pred, arity), [])]
+            names = {v for v in values if isinstance(v, str)}
+            table = vocab.observations if key == "observation" else vocab.modifiers
+            if key == "observation":
+                reads.observation_kinds.update(n for n in names if n in table)
+            else:
+                reads.modifiers.update(n for n in names if n in table)
+            if not names:
+                reads.wildcards.append(f"{key} read through {pred}/{arity} with no fact table")
+    reads.observation_kinds &= set(vocab.observations)
+    reads.modifiers &= set(vocab.modifiers)
+    for s in facts.get(("section", 2), []):
+        if s.arguments[1].type == clingo.SymbolType.String:
+            reads.infractions[s.arguments[0].name] = s.arguments[1].string
+    reads.penalties = sorted(((s.arguments[0].name, s.arguments[1].number)
+                              for s in facts.get(("penalty_rank", 2), [])
+                              if s.arguments[1].type == clingo.SymbolType.Number), key=lambda t: t[1])
+    declared = facts.get(("repeat_cap", 2), [])
+    if declared:
+        reads.cap = (declared[0].arguments[0].name, declared[0].arguments[1].string)
+    # citation: infractions classified under an id without section/2
+    for (fname, line, inf) in getattr(reads, "_heads", []):
+        if inf not in reads.infractions:
+            reads.citation_problems.append(("error", fname, line,
+                                            f"infraction `{inf}` has no section(…, \"Sec\") fact"))
+    return reads
+
+
+_BANNER = re.compile(r"^%\s*-{3}")
+
+
+def _banner_lines(files: list[Path]) -> dict[str, int]:
+    """The first banner line (`% --- PPG 2.5 ...`) of each file, 0 when there is none."""
+    out: dict[str, int] = {}
+    for f in files:
+        first = 0
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1):
+            if _BANNER.match(line):
+                first = i
+                break
+        out[str(f)] = first
+    return out
+
+
+def _citation(reads: PackReads, st, head_name: str, head_args: list, banners: dict[str, int]) -> None:
+    loc = st.location.begin
+    where = (loc.filename, loc.line)
+    cited_arg = {"base_penalty": 4, "adjustment": 7}.get(head_name)
+    if cited_arg is not None and len(head_args) > cited_arg:
+        arg = head_args[cited_arg]
+        sec = _string(arg)
+        if sec is not None and not sec.strip():
+            reads.citation_problems.append(("error", *where, f"{head_name} rule cites an empty section"))
+        elif sec is None and _var(arg) is None:
+            reads.citation_problems.append(("error", *where, f"{head_name} rule has no section string"))
+    if head_name == "infraction" and len(head_args) == 3:
+        inf = _const(head_args[2])
+        if isinstance(inf, str):
+            reads.__dict__.setdefault("_heads", []).append((*where, inf))
+    if head_name in ("infraction", "base_penalty", "adjustment"):
+        first = banners.get(loc.filename, 0)
+        if not first or first > loc.line:
+            reads.citation_problems.append(("warning", *where,
+                                            f"{head_name} rule sits under no section banner (`% --- Sec ---`)"))
+
+
+# ---------------------------------------------------------------------------
+# the scenario facts
+# ---------------------------------------------------------------------------
+
+def _domain(lo: int, hi: int, thresholds: set[int]) -> list[int]:
+    vals = {lo, hi}
+    for t in thresholds:
+        vals.update((t - 1, t, t + 1))
+    return sorted(v for v in vals if lo <= v <= hi)
+
+
+def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | None = None) -> str:
+    """The `scen_*` facts bounding rules/core/scenarios.lp for this pack (ASP text
+    built only from identifiers of the pack and the vocabulary)."""
+    vocab = vocab or vocabulary()
+    out: list[str] = [f"scen_max_obs({observations})."]
+    kinds = sorted(reads.observation_kinds)
+    for k in kinds:
+        out.append(f"scen_obs_kind({k}).")
+        for slot in vocab.canonical("observation", k).slots:
+            if slot not in ("P", "Q"):
+                out.append(f"scen_obs_count({k},{slot}).")
+    mods = sorted(reads.modifiers)
+    for m in mods:
+        out.append(f"scen_pmod({m})." if m in vocab.person_modifiers else f"scen_mod({m}).")
+        if m in vocab.counted_modifiers:
+            out.append(f"scen_mod_count({m},{vocab.counted_modifiers[m]}).")
+    for group, members in EXCLUSIVE:
+        for m in members:
+            if m in reads.modifiers:
+                out.append(f"scen_exclusive({group},{m}).")
+    keys = {s for k in kinds for s in vocab.canonical("observation", k).slots if s not in ("P", "Q")}
+    keys |= {vocab.counted_modifiers[m] for m in mods if m in vocab.counted_modifiers}
+    for key in sorted(keys):
+        lo, hi = vocab.count_ranges[key]
+        values = _domain(lo, hi, reads.thresholds) if key in reads.count_keys else [max(lo, 1) if lo <= 1 <= hi else lo]
+        out.extend(f"scen_value({key},{v})." for v in values)
+        if key in reads.count_keys:
+            out.append(f"scen_worse_key({key}).")
+        out.extend(f"scen_next_value({key},{a},{b})." for a, b in zip(values, values[1:]))
+    # headers
+    out.extend(f"scen_header_value(rel,{r})." for r in vocab.values.get("rel", REL_ORDER))
+    out.extend(f"scen_rel_next({a},{b})." for a, b in zip(REL_ORDER, REL_ORDER[1:]))
+    for h in ("event_kind", "game_kind", "round_kind"):
+        if h in reads.headers:
+            out.extend(f"scen_header_value({h},{v})." for v in vocab.values.get(h, []))
+    needs_day = "day" in reads.headers or reads.reads_history
+    for h in HEADER_NUMBERS:
+        if h in reads.headers or (h == "day" and needs_day):
+            lo, hi = vocab.header_ranges[h]
+            extra = reads.thresholds | set(reads.header_constants.get(h, set()))
+            values = _domain(lo, hi, extra) if h != "day" else sorted({1, 2} | {d for d in _domain(lo, hi, reads.header_constants.get(h, set()))})
+            out.extend(f"scen_header_value({h},{v})." for v in values)
+            if h == "ruling_minutes":
+                out.extend(f"scen_next_value(ruling_minutes,{a},{b})." for a, b in zip(values, values[1:]))
+            if h == "tier":
+                out.extend(f"scen_tier_next({a},{b})." for a, b in zip(values, values[1:]))
+    if "when" in reads.headers:
+        out.extend(_when_facts(reads, vocab))
+    # history
+    if reads.reads_history and reads.infractions:
+        bound = max([t + 1 for t in reads.history_thresholds if t >= 0] or [2])
+        bound = min(bound, 6)
+        out.append(f"scen_hist_max({bound}).")
+        pens = sorted(reads.reads_history_penalty) or _representative_penalty(reads)
+        out.extend(f"scen_hist_pen({p})." for p in pens)
+        out.extend(f"scen_hist_inf({i})." for i in sorted(reads.infractions))
+        days = [0, 1, 2] if needs_day else [0]
+        out.extend(f"scen_hist_day({d})." for d in days)
+    if reads.cap:
+        out.append(f"chk_cap_pen({reads.cap[0]}).")
+    return "\n".join(out) + "\n"
+
+
+def _representative_penalty(reads: PackReads) -> list[str]:
+    ladder = [p for p, _ in reads.penalties if p not in ("none", "caution")]
+    return ladder[:1] or [p for p, _ in reads.penalties][:1]
+
+
+def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
+    out = []
+    wanted = reads.when_values
+    for kind, form in vocab.when.items():
+        numbered = "{N}" in form.text
+        if ("*", None) not in wanted and not any(k == kind for k, _ in wanted):
+            continue
+        if numbered:
+            key = "round" if kind == "before_round" else "game"
+            lo, hi = vocab.header_ranges[key]
+            consts = {n for k, n in wanted if k == kind and n is not None}
+            values = _domain(lo, hi, consts) if consts else [lo]
+            out.extend(f"scen_header_value(when,{kind}({v}))." for v in values)
+        else:
+            out.append(f"scen_header_value(when,{kind}).")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# AST rewrites
+# ---------------------------------------------------------------------------
+
+def add_with_fired(bld: ast.ProgramBuilder, statements: list[ast.AST], root: Path | None = None) -> dict[str, tuple[str, int]]:
+    """Add the statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`"""
+    tags: dict[str, tuple[str, int]] = {}
+    for st in statements:
+        bld.add(st)
+        if st.ast_type == ast.ASTType.Rule and st.body:
+            loc = st.location.begin
+            name = Path(loc.filename)
+            shown = str(name.relative_to(root)) if root and name.is_relative_to(root) else str(name)
+            tag = f"{shown}:{loc.line}"
+            if tag in tags:
+                tag = f"{tag}:{loc.column}"
+            tags[tag] = (loc.filename, loc.line)
+            head = ast.Literal(st.location, ast.Sign.NoSign, ast.SymbolicAtom(
+                ast.Function(st.location, "chk_fired", [ast.SymbolicTerm(st.location, clingo.String(tag))], 0)))
+            bld.add(ast.Rule(st.location, head, st.body))
+    return tags
+
+
+class _Rename(ast.Transformer):
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def visit_SymbolicAtom(self, node):
+        sym = node.symbol
+        if sym.ast_type == ast.ASTType.Function:
+            return node.update(symbol=sym.update(name=self.prefix + sym.name,
+                                                 arguments=[self(a) for a in sym.arguments]))
+        if sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
+            s = sym.symbol
+            return node.update(symbol=ast.SymbolicTerm(sym.location, clingo.Function(self.prefix + s.name, s.arguments, s.positive)))
+        return node
+
+    def visit_Defined(self, node):
+        return node.update(name=self.prefix + node.name)
+
+
+def add_renamed(bld: ast.ProgramBuilder, statements: list[ast.AST], prefix: str) -> None:
+    """Add a copy of the statements with every predicate renamed `prefix + name`
+    (shows, externals, constants and minimize statements are left out)."""
+    rename = _Rename(prefix)
+    for st in statements:
+        if st.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.External,
+                           ast.ASTType.Minimize, ast.ASTType.Definition):
+            continue
+        bld.add(rename(st))
