@@ -1,5 +1,6 @@
 """ppgcheck: rules-as-logic rulings and consistency checks for tournament penalty guides."""
 from .api import rule, rule_report
+from .check import check_policy
 from .errors import PolicyError, PpgError, ReportError, UsageError
 from .report import Report, parse_report, parse_reports, print_report, print_reports
 from .ruling import RulingSet
