@@ -167,6 +167,42 @@ def print_command(report: str) -> None:
     click.echo(print_reports(parse_reports(text, name)), nl=False)
 
 
+@cli.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text",
+              show_default=True, help="text for people, json or junit XML for CI.")
+@click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
+@_fails_cleanly
+def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
+    """Run golden cases: each NAME.txt report with NAME.expected.toml beside it.
+
+    Exit code 1 when any case fails; 2 when an expectation file breaks the schema.
+
+    \b
+    Example:
+      ppgcheck test tests/golden/fab
+      ppgcheck test tests/golden --format junit > golden.xml
+    """
+    from .golden import run_cases
+    from .testreport import render_junit, render_results_json
+    results = run_cases(list(paths))
+    failed = [r for r in results if not r.passed]
+    if fmt == "junit":
+        click.echo(render_junit(results))
+    elif fmt == "json":
+        click.echo(render_results_json(results))
+    else:
+        for r in results:
+            if not r.passed:
+                click.echo(f"FAIL {r.name} — {r.description}")
+                for line in r.failures:
+                    click.echo("  " + line.replace("\n", "\n  "))
+            elif verbose:
+                click.echo(f"ok   {r.name}")
+        click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+
 @cli.command("check")
 @click.argument("rules_dir", required=False, type=click.Path(file_okay=False))
 @click.option("--policy", "-p", help="Check this bundled policy (default: every bundled pack).")

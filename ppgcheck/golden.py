@@ -1,0 +1,189 @@
+"""Golden cases: a report `NAME.txt` with `NAME.expected.toml` beside it (tests/golden/README.md).
+
+The expectation schema is strict: an unknown key is an error, so a typo can
+never turn a check off.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import api
+from .errors import PpgError, ReportError, UsageError
+from .ruling import RulingSet
+
+_TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
+        "time_extension": int, "judge_call": str, "error": dict}
+_RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
+           "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
+           "head_judge": bool}
+_NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
+_FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
+_ERROR = {"line": int, "column": int, "message_contains": str}
+_REQUIRED = {"top": ("description",), "ruling": ("player", "infraction", "penalty"),
+             "no_infraction": ("player",), "finding": ("kind",), "error": ()}
+
+
+class ExpectationError(UsageError):
+    """An expectation file that does not follow the schema."""
+
+
+@dataclass
+class CaseResult:
+    name: str
+    description: str
+    failures: list[str] = field(default_factory=list)
+    rulings: list[RulingSet] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _check_table(table: dict, schema: dict, where: str, path: Path, required: tuple) -> None:
+    for key, value in table.items():
+        if key not in schema:
+            raise ExpectationError(f"{path}: unknown key `{key}` in {where}; allowed keys: "
+                                   + ", ".join(f"`{k}`" for k in schema))
+        if not isinstance(value, schema[key]) or (schema[key] is int and isinstance(value, bool)):
+            raise ExpectationError(f"{path}: `{key}` in {where} must be a {schema[key].__name__}")
+    for key in required:
+        if key not in table:
+            raise ExpectationError(f"{path}: {where} needs `{key}`")
+
+
+def load_expectation(path: Path) -> dict:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ExpectationError(f"{path}: not valid TOML: {exc}") from None
+    _check_table(data, _TOP, "the top level", path, _REQUIRED["top"])
+    for key, schema in (("ruling", _RULING), ("no_infraction", _NO_INFRACTION), ("finding", _FINDING)):
+        for i, item in enumerate(data.get(key, []), start=1):
+            if not isinstance(item, dict):
+                raise ExpectationError(f"{path}: `{key}` must be an array of tables ([[{key}]])")
+            _check_table(item, schema, f"[[{key}]] #{i}", path, _REQUIRED[key])
+    if "error" in data:
+        _check_table(data["error"], _ERROR, "[error]", path, ())
+    return data
+
+
+def find_cases(paths: list[Path]) -> list[Path]:
+    """Every report with an expectation beside it, under the given files or folders."""
+    cases: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            cases.extend(sorted(p.with_name(p.name.removesuffix(".expected.toml") + ".txt")
+                                for p in path.rglob("*.expected.toml")))
+        elif path.is_file():
+            cases.append(path if path.suffix == ".txt" else
+                         path.with_name(path.name.removesuffix(".expected.toml") + ".txt"))
+        else:
+            raise UsageError(f"no such file or directory: `{path}`")
+    return cases
+
+
+def run_case(report_path: Path) -> CaseResult:
+    expect_path = report_path.with_name(report_path.name.removesuffix(".txt") + ".expected.toml")
+    if not report_path.is_file():
+        raise UsageError(f"`{expect_path}` has no report `{report_path.name}` beside it")
+    expected = load_expectation(expect_path)
+    result = CaseResult(str(report_path), expected["description"])
+    text = report_path.read_text(encoding="utf-8")
+    try:
+        result.rulings = api.rule_report(text, source=str(report_path))
+    except ReportError as exc:
+        _compare_error(expected, exc, result)
+        return result
+    except PpgError as exc:
+        result.failures.append(f"unexpected error: {exc}")
+        return result
+    if "error" in expected:
+        result.failures.append("expected an input error, but the report was ruled")
+        return result
+    _compare_rulings(expected, result)
+    return result
+
+
+def _compare_error(expected: dict, exc: ReportError, result: CaseResult) -> None:
+    want = expected.get("error")
+    if want is None:
+        result.failures.append(f"unexpected input error:\n{exc}")
+        return
+    if expected.get("exit", 2) != 2:
+        result.failures.append(f"expected exit {expected['exit']}, got 2")
+    for key in ("line", "column"):
+        if key in want and want[key] != getattr(exc, key):
+            result.failures.append(f"error {key}: expected {want[key]}, got {getattr(exc, key)}")
+    if "message_contains" in want and want["message_contains"] not in str(exc):
+        result.failures.append(f"error message lacks `{want['message_contains']}`:\n{exc}")
+
+
+def _compare_rulings(expected: dict, result: CaseResult) -> None:
+    sets = result.rulings
+    fail = result.failures.append
+    actual = [r for rs in sets for r in rs.rulings]
+    exit_code = max((rs.exit_code for rs in sets), default=0)
+    if "exit" in expected and expected["exit"] != exit_code:
+        fail(f"exit code: expected {expected['exit']}, got {exit_code}")
+    want_keys = Counter((r["player"], r["infraction"], r["penalty"]) for r in expected.get("ruling", []))
+    got_keys = Counter((r.player, r.infraction, r.penalty) for r in actual)
+    for key in want_keys - got_keys:
+        fail("missing ruling: {} {} {}".format(*key))
+    for key in got_keys - want_keys:
+        fail("unexpected ruling: {} {} {}".format(*key))
+    for want in expected.get("ruling", []):
+        match = [r for r in actual if (r.player, r.infraction, r.penalty) ==
+                 (want["player"], want["infraction"], want["penalty"])]
+        if not match:
+            continue
+        got = match[0]
+        label = f"{want['player']} {want['infraction']}"
+        for key in ("issued", "base_penalty", "section"):
+            if key in want and want[key] != getattr(got, key):
+                fail(f"{label}: {key} expected {want[key]!r}, got {getattr(got, key)!r}")
+        if "head_judge" in want and want["head_judge"] != bool(got.head_judge):
+            fail(f"{label}: head_judge expected {want['head_judge']}, got {bool(got.head_judge)}")
+        if "adjustments" in want:
+            steps = [f"{a.kind}:{a.to}" for a in got.adjustments]
+            if steps != want["adjustments"]:
+                fail(f"{label}: adjustments expected {want['adjustments']}, got {steps}")
+        for key, items in (("fix_contains", got.fix), ("note_contains", got.notes)):
+            for needle in want.get(key, []):
+                if not any(needle.lower() in c.text.lower() for c in items):
+                    fail(f"{label}: no {key.split('_')[0]} mentions `{needle}`; got "
+                         + "; ".join(c.text for c in items))
+    if "no_infraction" in expected:
+        got_none = Counter((n.player, n.section) for rs in sets for n in rs.no_infractions)
+        want_none = Counter((n["player"], n.get("section")) for n in expected["no_infraction"])
+        loose = {k for k in want_none if k[1] is None}
+        got_cmp = Counter((p, None) if (p, None) in loose else (p, s) for p, s in got_none.elements())
+        if got_cmp != want_none:
+            fail(f"no-infraction: expected {sorted(want_none.elements(), key=str)}, "
+                 f"got {sorted(got_none.elements(), key=str)}")
+    findings = [f for rs in sets for f in rs.findings]
+    want_findings = expected.get("finding", [])
+    if Counter(f["kind"] for f in want_findings) != Counter(f.kind for f in findings):
+        fail("findings: expected " + (", ".join(f["kind"] for f in want_findings) or "none")
+             + "; got " + ("; ".join(f"{f.kind}: {f.message} ({f.section})" for f in findings) or "none"))
+    else:
+        for want in want_findings:
+            if not any(f.kind == want["kind"]
+                       and want.get("level", f.level) == f.level
+                       and want.get("section_contains", "") in f.section
+                       and want.get("message_contains", "") in f.message for f in findings):
+                fail(f"no {want['kind']} finding matches {want}")
+    if "time_extension" in expected:
+        got_ext = max((rs.time_extension_minutes for rs in sets), default=0)
+        if got_ext != expected["time_extension"]:
+            fail(f"time extension: expected {expected['time_extension']}, got {got_ext}")
+    if "judge_call" in expected:
+        verdicts = {rs.judge_call_verdict for rs in sets}
+        if verdicts != {expected["judge_call"]}:
+            fail(f"judge call verdict: expected {expected['judge_call']}, got {sorted(verdicts)}")
+
+
+def run_cases(paths: list[Path]) -> list[CaseResult]:
+    return [run_case(case) for case in find_cases(paths)]

@@ -1,0 +1,242 @@
+"""The report language: every form parses, errors say where and what, printing round-trips."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ppgcheck.errors import ReportError
+from ppgcheck.facts import build_facts
+from ppgcheck.report import (Modifier, Observation, grammar_text, parse_report, parse_reports,
+                             print_report)
+from ppgcheck.vocabulary import vocabulary
+
+from conftest import HEADER, fill
+
+DATA = Path(__file__).parent / "data"
+DESIGN_DOC = Path(__file__).resolve().parents[2] / "shared" / "design" / "report-language.md"
+
+COMPLETE = """\
+# Table 12, round 5
+policy: fab
+rel: competitive
+round: 5, swiss
+day: 2
+when: during game 1
+player: Alice
+player: Bob
+
+Alice drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action.
+It was not on purpose.
+the ruling took 3 minutes
+
+history:
+  Alice: warning for hidden-card-error, day 2
+"""
+
+
+def canonical_lines() -> list[str]:
+    lines = [l for l in (DATA / "canonical_forms.txt").read_text().splitlines()
+             if l and not l.startswith("#")]
+    return lines
+
+
+def as_report(line: str) -> str:
+    statement = re.sub(r"\bP\b", "Alice", line)
+    statement = re.sub(r"\bQ\b", "Bob", statement)
+    statement = statement.replace(" N ", " 2 ").replace(" M", " 4").replace("N cards off", "2 cards off")
+    if ":" in line.split(" ")[0]:
+        # a header line, with the names it needs
+        policy = "" if statement.startswith("policy") else "policy: fab\n"
+        person = "" if statement.startswith(("player", "spectator")) else "player: Bob\n"
+        return policy + person + statement + "\n"
+    return HEADER + statement + "\n"
+
+
+@pytest.mark.parametrize("line", canonical_lines())
+def test_every_canonical_form_of_the_language_doc_parses(line):
+    report = parse_report(as_report(line))
+    assert report.persons
+
+
+@pytest.mark.skipif(not DESIGN_DOC.exists(), reason="shared design docs are not beside this checkout")
+def test_the_transcribed_forms_cover_the_language_doc():
+    """Each backticked observation form of the doc is in tests/data/canonical_forms.txt."""
+    doc = DESIGN_DOC.read_text()
+    transcribed = (DATA / "canonical_forms.txt").read_text()
+    phrases = re.findall(r"`(P [^`]+|Q gave P advice)`", doc)
+    missing = [p for p in phrases if p.replace("...", "").strip() not in transcribed
+               and not p.endswith("...")]
+    assert not missing
+
+
+def test_the_complete_report_of_the_language_doc():
+    report = parse_report(COMPLETE, "r5-t12.txt")
+    assert report.policy == "fab" and report.rel == "competitive"
+    assert (report.round, report.round_kind, report.day) == (5, "swiss", 2)
+    assert report.when == ("during_game", 1)
+    assert report.persons == [("Alice", "player"), ("Bob", "player")]
+    assert report.ruling_minutes == 3
+    [obs] = report.observations
+    assert obs == Observation("Alice", "drew_above_intellect", None, {"cards": 5, "intellect": 4},
+                              [Modifier("mixed_into_hand"), Modifier("caught_before_next_action", "Bob"),
+                               Modifier("accidental")])
+    assert [(h.person, h.penalty, h.infraction, h.day) for h in report.history] == \
+        [("Alice", "warning", "hidden-card-error", 2)]
+
+
+@pytest.mark.parametrize("category", ["observation", "modifier"])
+def test_every_vocabulary_form_parses_to_its_listed_fact(category):
+    vocab = vocabulary()
+    table = vocab.observations if category == "observation" else vocab.modifiers
+    for kind, forms in table.items():
+        for form in forms:
+            if category == "observation":
+                text = HEADER + fill(form) + "\n"
+            else:
+                text = HEADER + "Alice broke a game rule, " + fill(form) + "\n"
+            facts = {str(s) for s in build_facts(parse_report(text)).symbols}
+            expected = form.fact.replace("(O,", "(1,").replace(",P,", ",1,")
+            expected = expected.replace(",Q)", ",2)").replace("(1,Q)", "(1,2)")
+            expected = re.sub(r",[A-Z_]+\)", ",2)", expected)
+            for fact in expected.split(", "):
+                assert fact in facts, (form.text, fact, facts)
+
+
+def test_grammar_aliases_and_vocabulary_agree():
+    names = set(re.findall(r"->\s*(obs_\w+|mod_\w+)", grammar_text()))
+    vocab = vocabulary()
+    grammar_obs = {n.removeprefix("obs_") for n in names if n.startswith("obs_")}
+    grammar_mod = {n.removeprefix("mod_") for n in names if n.startswith("mod_")}
+    assert grammar_obs == set(vocab.observations)
+    assert grammar_mod == set(vocab.modifiers)
+
+
+def test_keywords_are_case_insensitive_and_names_case_preserving():
+    report = parse_report("POLICY: fab\nPlayer: aLiCe\naLiCe DREW 1 EXTRA CARD, Mixed Into His Hand\n")
+    assert report.persons == [("aLiCe", "player")]
+    assert report.observations[0].kind == "drew_extra_cards"
+    assert report.observations[0].counts == {"cards": 1}
+
+
+def test_statements_may_end_with_a_period_and_carry_comments():
+    report = parse_report("policy: fab # the guide\nplayer: Alice.\n\n# comment line\n"
+                          "Alice stalled. # what the judge saw\n")
+    assert [o.kind for o in report.observations] == ["stalled"]
+
+
+def test_quoted_names_with_escapes():
+    report = parse_report('policy: fab\nplayer: "Drew O\'Neil"\nplayer: "say \\"hi\\" \\\\ bye"\n'
+                          '"Drew O\'Neil" harassed "say \\"hi\\" \\\\ bye"\n')
+    assert report.persons[1][0] == 'say "hi" \\ bye'
+    assert report.observations[0].other == 'say "hi" \\ bye'
+
+
+def test_a_name_that_is_a_keyword_must_be_quoted():
+    report = parse_report('policy: fab\nplayer: "round"\n"round" stalled\n')
+    assert report.persons == [("round", "player")]
+    assert '"round"' in print_report(report)
+
+
+def test_several_reports_separated_by_dashes():
+    reports = parse_reports(HEADER + "Alice stalled\n---\n" + HEADER + "Bob stalled\n")
+    assert [r.observations[0].subject for r in reports] == ["Alice", "Bob"]
+    assert reports[1].line == 6
+
+
+def test_it_lines_add_modifiers_to_the_previous_observation():
+    report = parse_report(HEADER + "Alice broke a game rule\nIt was on purpose, caught later.\n"
+                          "It cannot be fixed\n")
+    assert [m.kind for m in report.observations[0].modifiers] == [
+        "on_purpose", "caught_later", "cannot_be_fixed"]
+
+
+def test_print_then_parse_is_identity_on_the_complete_report():
+    report = parse_report(COMPLETE)
+    assert parse_report(print_report(report)) == report
+
+
+# --- errors ---------------------------------------------------------------------
+
+def error_of(text: str, source: str = "r.txt") -> ReportError:
+    with pytest.raises(ReportError) as info:
+        parse_reports(text, source)
+    return info.value
+
+
+def test_a_typo_names_the_place_and_the_closest_form():
+    err = error_of("policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n")
+    assert (err.file, err.line, err.column) == ("r.txt", 3, 14)
+    assert str(err).splitlines() == [
+        "r.txt:3:14: error: unexpected `extar`",
+        "3 | Alice drew 2 extar cards",
+        "                 ^",
+        "expected: `card`, `cards`, `extra`",
+        "closest valid forms:",
+        "  P drew N extra cards",
+        "  P looked at N extra cards",
+        "  P has marked cards",
+    ]
+
+
+def test_an_undeclared_name_is_an_error():
+    err = error_of("policy: fab\nplayer: Alice\nAlicia stalled\n")
+    assert (err.line, err.column) == (3, 1)
+    assert "`Alicia` is not declared" in err.message
+    assert err.suggestions == ["Alice"]
+
+
+def test_a_name_in_a_modifier_must_be_declared_too():
+    err = error_of("policy: fab\nplayer: Alice\nAlice missed a trigger, created by Bob\n")
+    assert (err.line, err.column) == (3, 36)
+
+
+def test_a_number_out_of_range_is_an_error():
+    err = error_of("policy: fab\nplayer: Alice\nAlice was 999 minutes late\n")
+    assert (err.line, err.column) == (3, 11)
+    assert err.message == "minutes `999` is out of range: expected 0 to 120"
+
+
+def test_a_header_given_twice_is_an_error():
+    err = error_of("policy: fab\nrel: competitive\nrel: professional\n")
+    assert err.message == "`rel` is given twice (first on line 2)"
+
+
+def test_a_person_declared_twice_is_an_error():
+    err = error_of("policy: fab\nplayer: Alice\nspectator: Alice\n")
+    assert err.message == "`Alice` is declared twice"
+
+
+def test_an_it_line_needs_an_observation_before_it():
+    err = error_of("policy: fab\nplayer: Alice\nIt was on purpose\n")
+    assert err.message == "an `It ...` line must follow an observation"
+
+
+def test_a_history_entry_needs_a_history_line():
+    err = error_of("policy: fab\nplayer: Alice\nAlice: warning for slow-play\n")
+    assert err.message == "a history entry must follow a `history:` line"
+
+
+def test_a_nul_byte_is_a_clear_error():
+    err = error_of("policy: fab\nplayer: \"A\x00B\"\n")
+    assert (err.line, err.column) == (2, 11)
+    assert err.message == "control character U+0000 is not allowed in a report"
+
+
+def test_an_empty_file_is_an_error():
+    assert error_of("\n# only a comment\n").message.startswith(("the file holds no report", "empty report"))
+
+
+def test_an_empty_report_between_separators_is_an_error():
+    err = error_of(HEADER + "Alice stalled\n---\n---\n" + HEADER + "Alice stalled\n")
+    assert "expected" in str(err) or "empty report" in err.message
+
+
+def test_a_missing_newline_at_the_end_is_fine():
+    assert parse_report(HEADER + "Alice stalled").observations[0].kind == "stalled"
+
+
+def test_too_many_observations_is_an_error():
+    err = error_of(HEADER + "Alice stalled\n" * 9)
+    assert err.message == "too many observations: at most 8 in one report"
