@@ -1,9 +1,10 @@
-"""Find, load and ground a policy pack once per process; solve one report at a time.
+"""Find, load and parse a policy pack once per process; rule one report at a time.
 
-The pack is grounded over the input domains of rules/core/vocabulary.lp with
-every input declared `#external` (rules/core/inputs.lp).  A report switches its
-facts on, the grounded program is solved, and the facts are switched off again:
-no report pays for grounding the policy.
+The pack's files are parsed once into clingo ASTs.  Each report gets a fresh
+control: the parsed policy plus the report's facts (built from symbols, never
+from text) are grounded together, so grounding only covers what the report
+says.  (Grounding the policy once over every possible input, as #externals,
+was tried: the input domains made it take minutes and gigabytes.)
 """
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from functools import cache
 from pathlib import Path
 
 import clingo
+import clingo.ast
 
 from .errors import PolicyError, UsageError
 from .facts import constant_to_slug, slug_to_constant
 from .report import Report
 from .resources import policy_ids, rules_dir
 
-CORE_FILES = ("vocabulary.lp", "inputs.lp", "penalties.lp", "findings.lp", "output.lp")
+CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 
 
 def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
@@ -33,38 +35,64 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
     return [root / "core" / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
 
 
-def load_program(ctl: clingo.Control, files: list[Path], messages: list[str]) -> None:
+_NOWHERE = clingo.ast.Location(clingo.ast.Position("<report>", 1, 1),
+                               clingo.ast.Position("<report>", 1, 1))
+
+
+def fact_statement(sym: clingo.Symbol) -> clingo.ast.AST:
+    """A fact as an AST node made from a symbol: report text never becomes program text."""
+    atom = clingo.ast.SymbolicAtom(clingo.ast.SymbolicTerm(_NOWHERE, sym))
+    return clingo.ast.Rule(_NOWHERE, clingo.ast.Literal(_NOWHERE, clingo.ast.Sign.NoSign, atom), [])
+
+
+def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
+    statements: list[clingo.ast.AST] = []
+    messages: list[str] = []
+
+    def logger(code: clingo.MessageCode, message: str) -> None:
+        messages.append(" ".join(message.split()))
+
     for path in files:
         try:
-            ctl.load(str(path))
+            clingo.ast.parse_files([str(path)], statements.append, logger=logger)
         except RuntimeError:
             detail = "; ".join(messages) or "it does not parse"
             raise PolicyError(f"policy file `{path}` does not load: {detail}") from None
+    return statements
 
 
 class PolicyEngine:
-    """One grounded policy pack, reused for every report of the process."""
+    """One parsed policy pack, reused for every report of the process."""
 
     def __init__(self, policy: str, rules: Path | None = None) -> None:
         self.policy = policy
         self.files = pack_files(policy, rules)
-        messages: list[str] = []
-
-        def logger(code: clingo.MessageCode, message: str) -> None:
-            if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
-                messages.append(" ".join(message.split()))
-
-        self.ctl = clingo.Control(["--warn=none", "--models=2"], logger=logger)
-        load_program(self.ctl, self.files, messages)
-        try:
-            self.ctl.ground([("base", [])])
-        except RuntimeError:
-            raise PolicyError(f"policy `{policy}` does not ground: " + "; ".join(messages)) from None
-        atoms = self.ctl.symbolic_atoms
+        self.statements = parse_program(self.files)
+        ctl = self._ground([])
+        atoms = ctl.symbolic_atoms
         self.sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
                          for a in atoms.by_signature("section", 2)}
         self.penalties = [constant_to_slug(a.symbol.arguments[0].name)
                           for a in atoms.by_signature("penalty_id", 1)]
+
+    def _ground(self, facts: list[clingo.Symbol]) -> clingo.Control:
+        messages: list[str] = []
+
+        def logger(code: clingo.MessageCode, message: str) -> None:
+            if code is clingo.MessageCode.RuntimeError:
+                messages.append(" ".join(message.split()))
+
+        ctl = clingo.Control(["--warn=none", "--models=2"], logger=logger)
+        with clingo.ast.ProgramBuilder(ctl) as builder:
+            for statement in self.statements:
+                builder.add(statement)
+            for sym in facts:
+                builder.add(fact_statement(sym))
+        try:
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            raise PolicyError(f"policy `{self.policy}` does not ground: " + "; ".join(messages)) from None
+        return ctl
 
     def check_ids(self, report: Report) -> None:
         """History entries and a judge call must name this policy's ids."""
@@ -85,21 +113,11 @@ class PolicyEngine:
 
     def solve(self, facts: list[clingo.Symbol]) -> list[clingo.Symbol]:
         """The shown atoms of the one model for these input facts."""
-        atoms = self.ctl.symbolic_atoms
-        for sym in facts:
-            atom = atoms[sym]
-            if atom is None or not atom.is_external:
-                raise PolicyError(f"input fact `{sym}` is outside the grounded input domain")
-        for sym in facts:
-            self.ctl.assign_external(sym, True)
+        ctl = self._ground(facts)
         models: list[list[clingo.Symbol]] = []
-        try:
-            with self.ctl.solve(yield_=True) as handle:
-                for model in handle:
-                    models.append(model.symbols(shown=True))
-        finally:
-            for sym in facts:
-                self.ctl.assign_external(sym, False)
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                models.append(model.symbols(shown=True))
         if len(models) != 1:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for one report; "
                               "a policy must derive exactly one (a bug in the pack)")
@@ -108,7 +126,7 @@ class PolicyEngine:
 
 @cache
 def engine(policy: str) -> PolicyEngine:
-    """The process-wide grounded engine of a bundled policy."""
+    """The process-wide engine of a bundled policy."""
     return PolicyEngine(policy)
 
 
