@@ -1,0 +1,51 @@
+"""The project's golden suites, run through the same runner as `ppgcheck test`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ppgcheck.golden import ExpectationError, find_cases, load_expectation, run_case
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = find_cases([GOLDEN])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c.relative_to(GOLDEN)) for c in CASES])
+def test_golden_case(case):
+    result = run_case(case)
+    assert result.passed, "\n".join(result.failures)
+
+
+@pytest.mark.parametrize("policy", ["fab", "dci", "ffg", "yugioh"])
+def test_every_policy_has_golden_cases(policy):
+    assert len(find_cases([GOLDEN / policy])) >= 20
+
+
+def test_an_unknown_key_in_an_expectation_is_rejected(tmp_path):
+    (tmp_path / "case.txt").write_text("policy: fab\nplayer: Alice\nAlice stalled\n")
+    (tmp_path / "case.expected.toml").write_text(
+        'description = "typo"\n[[ruling]]\nplayer = "Alice"\ninfraction = "stalling"\n'
+        'penalty = "warning"\npenaltee = "x"\n')
+    with pytest.raises(ExpectationError) as info:
+        run_case(tmp_path / "case.txt")
+    assert "unknown key `penaltee` in [[ruling]] #1" in str(info.value)
+
+
+def test_an_expectation_needs_a_description(tmp_path):
+    path = tmp_path / "case.expected.toml"
+    path.write_text('exit = 0\n')
+    with pytest.raises(ExpectationError, match="the top level needs `description`"):
+        load_expectation(path)
+
+
+def test_a_wrong_expectation_fails_with_a_readable_diff(tmp_path):
+    (tmp_path / "case.txt").write_text("policy: fab\nrel: competitive\nplayer: Alice\n"
+                                       "Alice shuffled an ordered set into her deck\n")
+    (tmp_path / "case.expected.toml").write_text(
+        'description = "wrong on purpose"\n[[ruling]]\nplayer = "Alice"\n'
+        'infraction = "shuffling-error"\npenalty = "warning"\n')
+    result = run_case(tmp_path / "case.txt")
+    assert not result.passed
+    assert "missing ruling: Alice shuffling-error warning" in result.failures
+    assert "unexpected ruling: Alice shuffling-error intellect-penalty" in result.failures
