@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """In-process measurements for bench/run (run as a child process; prints one JSON object).
 
-    python bench/inproc.py batch DIR [--naive-out NDIR --naive-count K] [--profile N]
+    python bench/inproc.py batch DIR [--policy P] [--budget S] [--naive-out NDIR --naive-count K] [--profile N]
+    python bench/inproc.py memory DIR [--policy P] [--count N] [--every K] [--budget S]
 
 For the reports under DIR (one report per *.txt file, as bench/gen_reports.py
 writes them) it times, in one process:
@@ -9,7 +10,12 @@ writes them) it times, in one process:
   ground   building the grounded engine of each policy (once per process);
   pipeline per report: parse, check ids, build facts, solve, decode, render one
            jsonl line (what `ppgcheck rule --format jsonl` does per report);
-  bare     per report: `PolicyEngine.solve` alone on the already-built facts.
+  bare     per report: `PolicyEngine.solve` alone on the already-built facts;
+  split    (information) on a sample, the parts of one solve: building the
+           control from the pre-parsed policy, grounding, solving.
+
+A timed pass stops after --budget seconds (at least --min-reports reports).
+`memory` rules the reports over and over and samples the process's RSS.
 
 With --naive-out it also writes, for K reports spread over the batch, the
 report's input facts as an .lp file (from the same clingo symbols the engine
@@ -25,10 +31,14 @@ import cProfile
 import io
 import json
 import pstats
+import resource
 import statistics
 import sys
 import time
 from pathlib import Path
+
+import clingo
+import clingo.ast
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -37,7 +47,11 @@ if str(ROOT) not in sys.path:
 from ppgcheck import api  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
 from ppgcheck.facts import build_facts  # noqa: E402
-from ppgcheck.policy import engine  # noqa: E402
+from ppgcheck.policy import PolicyEngine, engine  # noqa: E402
+try:
+    from ppgcheck.policy import fact_statement  # noqa: E402
+except ImportError:  # the engine that grounds once over #externals
+    fact_statement = None
 from ppgcheck.render import render_jsonl  # noqa: E402
 from ppgcheck.report import parse_reports  # noqa: E402
 
@@ -54,29 +68,52 @@ def _pipeline(text: str, name: str) -> list[str]:
     return [render_jsonl(rs) for rs in api.rule_report(text, source=name)]
 
 
-def batch(args: argparse.Namespace) -> dict:
-    files = sorted(Path(args.dir).glob("*.txt"))
-    texts = [(str(f), f.read_text(encoding="utf-8")) for f in files]
-    policies: list[str] = []
-    parsed = []
-    for name, text in texts:
-        reports = parse_reports(text, name)
-        parsed.append(reports)
-        for r in reports:
-            if r.policy not in policies:
-                policies.append(r.policy)
+def _split(eng, facts) -> tuple[float, float, float]:
+    """Where one `PolicyEngine.solve` spends its time: building the control from
+    the pre-parsed program, grounding, solving (with the shown atoms)."""
+    t0 = time.perf_counter()
+    ctl = clingo.Control(["--warn=none", "--models=2"])
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in eng.statements:
+            builder.add(statement)
+        for sym in facts:
+            builder.add(fact_statement(sym))
+    t1 = time.perf_counter()
+    ctl.ground([("base", [])])
+    t2 = time.perf_counter()
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            model.symbols(shown=True)
+    return t1 - t0, t2 - t1, time.perf_counter() - t2
 
+
+def _load(directory: str, policy: str | None):
+    files = sorted(Path(directory).glob("*.txt"))
+    items = []
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        reports = parse_reports(text, str(f))
+        if policy and reports[0].policy != policy:
+            continue
+        items.append((str(f), text, reports))
+    return items
+
+
+def batch(args: argparse.Namespace) -> dict:
+    items = _load(args.dir, args.policy)
+    policies = list(dict.fromkeys(r.policy for _, _, reports in items for r in reports))
     ground: dict[str, float] = {}
     for p in policies:
         t = time.perf_counter()
         engine(p)
         ground[p] = time.perf_counter() - t
+    rss_after_ground = _rss_mb()
 
     profile_text = ""
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-        for name, text in texts[:args.profile]:
+        for name, text, _ in items[:args.profile]:
             try:
                 _pipeline(text, name)
             except PpgError:
@@ -86,62 +123,100 @@ def batch(args: argparse.Namespace) -> dict:
         pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
         profile_text = out.getvalue()
 
+    # pass 1: the whole pipeline per report, as `ppgcheck rule --format jsonl` runs it
     pipeline: list[float] = []
-    by_policy: dict[str, list[float]] = {}
     errors: list[str] = []
     rulings = 0
-    for (name, text), reports in zip(texts, parsed):
+    done = []
+    started = time.perf_counter()
+    for name, text, reports in items:
+        if len(pipeline) >= args.min_reports and time.perf_counter() - started > args.budget:
+            break
         t = time.perf_counter()
         try:
             lines = _pipeline(text, name)
         except PpgError as exc:
             errors.append(str(exc).splitlines()[0])
             continue
-        dt = time.perf_counter() - t
+        pipeline.append(time.perf_counter() - t)
         rulings += len(lines)
-        pipeline.append(dt)
-        by_policy.setdefault(reports[0].policy, []).append(dt)
+        done.append(reports)
 
-    bare: list[float] = []
-    bare_by_policy: dict[str, list[float]] = {}
+    # pass 2: the bare solve of the grounded policy on the same reports' facts
     prepared = []
-    for reports in parsed:
+    for reports in done:
         for r in reports:
-            try:
-                eng = engine(r.policy)
-                eng.check_ids(r)
-            except PpgError:
-                continue
+            eng = engine(r.policy)
             prepared.append((r, eng, build_facts(r)))
+    bare: list[float] = []
     for r, eng, facts in prepared:
         t = time.perf_counter()
-        try:
-            eng.solve(facts.symbols)
-        except PpgError:
-            continue
-        dt = time.perf_counter() - t
-        bare.append(dt)
-        bare_by_policy.setdefault(r.policy, []).append(dt)
+        eng.solve(facts.symbols)
+        bare.append(time.perf_counter() - t)
+
+    # pass 3 (information): where the time of a solve goes, on a sample
+    split: dict[str, list[float]] = {"build": [], "ground": [], "solve": []}
+    if fact_statement is not None and prepared and hasattr(prepared[0][1], "statements"):
+        for r, eng, facts in prepared[::max(1, len(prepared) // 100)]:
+            b, g, s_ = _split(eng, facts.symbols)
+            split["build"].append(b)
+            split["ground"].append(g)
+            split["solve"].append(s_)
 
     naive: list[dict] = []
-    if args.naive_out and args.naive_count:
+    if args.naive_out and args.naive_count and prepared:
         out = Path(args.naive_out)
         out.mkdir(parents=True, exist_ok=True)
         step = max(1, len(prepared) // args.naive_count)
         for i, (r, eng, facts) in enumerate(prepared[::step][:args.naive_count]):
-            lp = out / f"facts{i:04d}-{r.policy}.lp"
+            lp = out / f"facts-{r.policy}-{i:04d}.lp"
             lp.write_text("".join(f"{s}.\n" for s in facts.symbols), encoding="utf-8")
             shown = sorted(str(s) for s in eng.solve(facts.symbols))
             naive.append({"policy": r.policy, "facts": str(lp), "files": [str(f) for f in eng.files],
                           "shown": shown})
 
-    return {"reports": len(texts), "rulings": rulings, "errors": errors, "policies": policies,
-            "ground_s": ground,
-            "pipeline": _stats(pipeline),
-            "pipeline_by_policy": {p: _stats(v) for p, v in by_policy.items()},
-            "bare": _stats(bare),
-            "bare_by_policy": {p: _stats(v) for p, v in bare_by_policy.items()},
+    return {"reports": len(items), "measured": len(pipeline), "rulings": rulings, "errors": errors,
+            "policies": policies, "ground_s": ground, "rss_after_ground_mb": rss_after_ground,
+            "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "pipeline": _stats(pipeline), "bare": _stats(bare),
+            "split": {k: _stats(v) for k, v in split.items()},
+            "pipeline_times": pipeline, "bare_times": bare,
             "naive": naive, "profile": profile_text}
+
+
+def memory(args: argparse.Namespace) -> dict:
+    """Rule the reports over and over (up to --count or --budget), sampling RSS."""
+    items = _load(args.dir, args.policy)
+    for p in dict.fromkeys(r.policy for _, _, reports in items for r in reports):
+        engine(p)
+    samples: list[tuple[int, float]] = [(0, _rss_mb())]
+    started = time.perf_counter()
+    n = 0
+    while n < args.count and items:
+        name, text, _ = items[n % len(items)]
+        try:
+            _pipeline(text, f"{name}#{n}")
+        except PpgError:
+            pass
+        n += 1
+        if n % args.every == 0:
+            samples.append((n, _rss_mb()))
+            if time.perf_counter() - started > args.budget:
+                break
+    samples.append((n, _rss_mb()))
+    return {"reports": n, "seconds": time.perf_counter() - started, "samples": samples,
+            "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def main() -> None:
@@ -152,8 +227,16 @@ def main() -> None:
     b.add_argument("--naive-out")
     b.add_argument("--naive-count", type=int, default=0)
     b.add_argument("--profile", type=int, default=0)
+    m = sub.add_parser("memory")
+    m.add_argument("dir")
+    m.add_argument("--count", type=int, default=10000)
+    m.add_argument("--every", type=int, default=100)
+    for p in (b, m):
+        p.add_argument("--policy")
+        p.add_argument("--budget", type=float, default=120, help="seconds per timed pass")
+        p.add_argument("--min-reports", type=int, default=5)
     args = ap.parse_args()
-    result = batch(args)
+    result = batch(args) if args.mode == "batch" else memory(args)
     sys.stdout.write(json.dumps(result) + "\n")
 
 
