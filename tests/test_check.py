@@ -1,0 +1,179 @@
+"""`ppgcheck check`: each fixture pack is broken in exactly one way and the check
+finds exactly that, with a witness `ppgcheck rule` reproduces; the clean pack
+has no finding."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ppgcheck import api, check_policy
+from ppgcheck.check import CheckFinding, CheckResult
+from ppgcheck.cli import cli
+from ppgcheck.policy import PolicyEngine
+from ppgcheck.report import parse_report
+from ppgcheck.resources import rules_dir
+from ppgcheck.sarif import to_sarif
+
+PACKS = Path(__file__).parent / "fixtures" / "packs"
+BROKEN = ["conflict", "gap", "dead", "cap", "monotonicity", "citation"]
+
+
+@cache
+def result(name: str) -> CheckResult:
+    (r,) = check_policy(path=PACKS / name, timeout=60)
+    return r
+
+
+def kinds(r: CheckResult) -> list[str]:
+    return sorted(f.kind for f in r.findings)
+
+
+def test_clean_pack_has_no_finding():
+    r = result("clean")
+    assert r.complete
+    assert r.findings == []
+
+
+def test_check_policy_returns_dataclasses():
+    r = result("gap")
+    assert isinstance(r, CheckResult) and r.complete
+    assert all(isinstance(f, CheckFinding) for f in r.findings)
+
+
+def test_conflict_overlapping_ranges_at_the_boundary():
+    r = result("conflict")
+    assert kinds(r) == ["conflict"]
+    (f,) = r.findings
+    assert f.level == "error" and f.sections == ["FIX 2"]
+    assert "two base penalties for tardiness" in f.message
+    assert parse_report(f.witness_text).observations[0].counts == {"minutes": 10}
+    assert f.minimal
+
+
+def test_gap_hole_between_ranges_at_the_boundary():
+    r = result("gap")
+    assert kinds(r) == ["gap"]
+    (f,) = r.findings
+    assert "no penalty for tardiness" in f.message
+    report = parse_report(f.witness_text)
+    assert report.observations[0].counts == {"minutes": 10}
+    assert report.observations[0].modifiers == [] and report.history == []
+
+
+def test_dead_rule_is_located():
+    r = result("dead")
+    assert kinds(r) == ["dead-rule"]
+    (f,) = r.findings
+    assert f.level == "warning" and f.witness is None
+    assert f.locations[0].file.endswith("dead/b_tardiness.lp") and f.locations[0].line == 18
+
+
+def test_cap_repeat_upgrade_past_declared_cap():
+    r = result("cap")
+    assert kinds(r) == ["cap"]
+    (f,) = r.findings
+    assert "game-loss to disqualification" in f.message
+    report = parse_report(f.witness_text)
+    assert report.observations[0].counts["minutes"] == 11       # just over the threshold
+    assert [(h.penalty, h.infraction) for h in report.history] == [("warning", "tardiness")]
+
+
+def test_monotonicity_more_minutes_lighter_penalty():
+    r = result("monotonicity")
+    assert kinds(r) == ["monotonicity"]
+    (f,) = r.findings
+    assert "warning → caution" in f.message
+    before, after = parse_report(f.witness_text), parse_report(f.contrast_text)
+    assert (before.observations[0].counts, after.observations[0].counts) == ({"minutes": 10}, {"minutes": 11})
+
+
+def test_citation_missing_section_and_empty_section():
+    r = result("citation")
+    assert kinds(r) == ["citation"] * 3
+    messages = " | ".join(f.message for f in r.findings)
+    assert "has no section" in messages and "empty section" in messages
+
+
+# --- round trip: `ppgcheck rule` on every witness gives the finding back ----------------
+
+def fixture_engine(tmp_root: Path, name: str) -> PolicyEngine:
+    root = tmp_root / "rules"
+    if not root.exists():
+        root.mkdir()
+        (root / "core").symlink_to(rules_dir() / "core")
+    if not (root / name).exists():
+        (root / name).symlink_to(PACKS / name)
+    return PolicyEngine(name, root)
+
+
+@pytest.mark.parametrize("name", ["conflict", "gap"])
+def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
+    eng = fixture_engine(tmp_path, name)
+    monkeypatch.setattr(api, "engine", lambda policy: eng)
+    checked = [f for f in result(name).findings if f.runtime]
+    assert checked
+    for f in checked:
+        (rs,) = api.rule_report(f.witness_text, policy=name)
+        got = {(x.kind, x.level, x.message, x.section) for x in rs.findings}
+        assert f.runtime in got, (f.witness_text, got)
+
+
+def test_bundled_witnesses_round_trip():
+    """Every conflict/gap witness of a bundled pack is ruled with that finding."""
+    (r,) = check_policy("yugioh", timeout=60, monotonicity=False)
+    for f in r.findings:
+        if f.runtime and f.witness_text:
+            (rs,) = api.rule_report(f.witness_text)
+            got = {(x.kind, x.level, x.message, x.section) for x in rs.findings}
+            assert f.runtime in got, (f.witness_text, got)
+
+
+# --- command line ---------------------------------------------------------------------------
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["check", *args])
+
+
+def test_cli_exit_codes():
+    assert run(str(PACKS / "clean")).exit_code == 0
+    assert run(str(PACKS / "gap")).exit_code == 1
+    assert run(str(PACKS / "dead")).exit_code == 0                      # a warning
+    assert run(str(PACKS / "dead"), "--fail-on", "warning").exit_code == 1
+    assert run(str(PACKS / "gap"), "--fail-on", "never").exit_code == 0
+    bad = run("--policy", "nope")
+    assert bad.exit_code == 2 and "unknown policy" in bad.output
+    assert run(str(PACKS / "no-such-pack")).exit_code == 2
+
+
+def test_cli_text_groups_by_kind_with_counts():
+    out = run(str(PACKS / "citation")).output
+    assert "3 citation" in out and "citation (3)" in out
+
+
+def test_cli_json():
+    out = run(str(PACKS / "gap"), "--format", "json").output
+    (doc,) = json.loads(out)
+    assert doc["counts"] == {"gap": 1}
+    assert "Alice was 10 minutes late" in doc["findings"][0]["witness"]
+
+
+def test_sarif_locations():
+    doc = to_sarif([result("gap"), result("dead")])
+    assert doc["version"] == "2.1.0"
+    results = doc["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"gap", "dead-rule"}
+    gap = next(r for r in results if r["ruleId"] == "gap")
+    loc = gap["locations"][0]
+    assert loc["physicalLocation"]["artifactLocation"]["uri"].endswith("gap/b_tardiness.lp")
+    assert loc["logicalLocations"][0]["name"] == "FIX 2"
+    assert gap["level"] == "error"
+
+
+def test_time_bound_is_reported():
+    (r,) = check_policy(path=PACKS / "gap", max_models=1)
+    assert not r.complete
+    assert any("model cap" in n for n in r.notes)
