@@ -1,7 +1,9 @@
 """The library API: report text in, RulingSets out.  The CLI is a thin layer over this."""
 from __future__ import annotations
 
+import copy
 import difflib
+from dataclasses import dataclass
 
 from .errors import ReportError
 from .facts import build_facts
@@ -45,4 +47,34 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>") 
     return [rule(report, policy) for report in reports]
 
 
-__all__ = ["ReportError", "resolve_policy", "rule", "rule_report"]
+@dataclass
+class Comparison:
+    """One report ruled under every bundled guide."""
+
+    report: Report
+    by_policy: dict[str, RulingSet]
+    ignored: dict[str, list[str]]       # history entries a guide has no id for
+
+
+def compare_report(report: Report, policies: list[str] | None = None) -> Comparison:
+    """Rule the same observations under each guide.  History entries and a judge
+    call name one guide's ids, so each guide keeps only those it knows."""
+    by_policy: dict[str, RulingSet] = {}
+    ignored: dict[str, list[str]] = {}
+    for policy_id in policies or policy_ids():
+        policy_engine = engine(policy_id)
+        variant = copy.copy(report)
+        variant.policy = policy_id
+        variant.history, ignored[policy_id] = [], []
+        for h in report.history:
+            if h.infraction in policy_engine.sections and h.penalty in policy_engine.penalties:
+                variant.history.append(h)
+            else:
+                ignored[policy_id].append(f"{h.person}: {h.penalty} for {h.infraction}")
+        if report.judge_call and report.policy != policy_id:
+            variant.judge_call = None
+        by_policy[policy_id] = rule(variant, policy_id)
+    return Comparison(report, by_policy, ignored)
+
+
+__all__ = ["Comparison", "ReportError", "compare_report", "resolve_policy", "rule", "rule_report"]

@@ -152,6 +152,32 @@ def vocab(fmt: str) -> None:
         click.echo(f"  when: {f.text:<52} {f.fact}")
 
 
+@cli.command()
+@click.argument("report")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_fails_cleanly
+def compare(report: str, fmt: str) -> None:
+    """Rule the observations of REPORT under every bundled guide, side by side.
+
+    A guide with no rule for an observation shows it as not covered. Headers
+    that belong to one guide (tier, event kind) are defaulted by the others,
+    and each guide says what it assumed.
+
+    \b
+    Example:
+      ppgcheck compare examples/compare/extra-card.txt
+    """
+    from .api import compare_report
+    from .render import comparison_dict, render_comparison_text
+    name, text = _report_sources((report,))[0]
+    results = [compare_report(r) for r in parse_reports(text, name)]
+    if fmt == "json":
+        data = [comparison_dict(c) for c in results]
+        click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n\n".join(render_comparison_text(c) for c in results))
+
+
 @cli.command("print")
 @click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @_fails_cleanly

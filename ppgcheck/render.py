@@ -102,3 +102,46 @@ def render_json(rs: RulingSet) -> str:
 
 def render_jsonl(rs: RulingSet) -> str:
     return json.dumps(ruling_dict(rs), ensure_ascii=False, separators=(",", ":"))
+
+
+def _cell(rs: RulingSet, observation: int) -> list[str]:
+    """What one guide says about one observation."""
+    lines = [f"{r.player}: {r.infraction} → {r.penalty}{_cite(r.section)}"
+             + ("" if r.issued else " (not issued: related)")
+             for r in rs.rulings if r.observation == observation]
+    lines += [f"{n.player}: no infraction{_cite(n.section)}"
+              for n in rs.no_infractions if n.observation == observation]
+    gaps = [f for f in rs.findings if f.observation == observation]
+    if not lines and any(f.kind == "gap" for f in gaps):
+        lines.append("not covered" + _cite(next(f.section for f in gaps if f.kind == "gap")))
+    lines += [f"{f.kind}: {f.message}" for f in gaps if f.kind != "gap" or len(lines) > 1]
+    return lines or ["not covered"]
+
+
+def render_comparison_text(comparison) -> str:
+    sets = comparison.by_policy
+    width = max(len(p) for p in sets) + 2
+    first = next(iter(sets.values()))
+    out = [f"{first.report} — the same observations under every guide"]
+    for index, observation in enumerate(first.observations, start=1):
+        out.append(f"  {observation}")
+        for policy, rs in sets.items():
+            for i, line in enumerate(_cell(rs, index)):
+                out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
+    for policy, rs in sets.items():
+        notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]
+        notes += [f"history entry ignored (not an id of this guide): {h}"
+                  for h in comparison.ignored.get(policy, [])]
+        notes += [f"{f.kind}: {f.message}{_cite(f.section)}" for f in rs.findings if f.observation == 0]
+        if notes:
+            out.append(f"  {policy} assumed or noted:")
+            out.extend(f"    - {n}" for n in notes)
+    return "\n".join(out)
+
+
+def comparison_dict(comparison) -> dict:
+    first = next(iter(comparison.by_policy.values()))
+    return {"report": first.report, "observations": first.observations,
+            "policies": {p: {**ruling_dict(rs, explain=False),
+                             "ignored_history": comparison.ignored.get(p, [])}
+                         for p, rs in comparison.by_policy.items()}}

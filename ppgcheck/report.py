@@ -72,10 +72,12 @@ class Report:
     line: int = field(default=1, compare=False)
     lines: list[str] = field(default_factory=list, compare=False, repr=False)
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    one_of_several: bool = field(default=False, compare=False, repr=False)
 
     @property
     def name(self) -> str:
-        return self.source if self.line <= 1 else f"{self.source}:{self.line}"
+        """The file, and the report's first line when the file holds several reports."""
+        return f"{self.source}:{self.line}" if self.one_of_several else self.source
 
     def error(self, message: str, where: str | tuple[int, int], **extra) -> ReportError:
         """An error located at a recorded position of this report."""
@@ -130,8 +132,11 @@ def parse_reports(text: str, source: str = "<report>") -> list[Report]:
         tree = _parser().parse(text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, lines, source) from None
-    return [_Builder(source, lines, vocabulary()).report(node)
-            for node in tree.children if isinstance(node, Tree) and node.data == "report"]
+    reports = [_Builder(source, lines, vocabulary()).report(node)
+               for node in tree.children if isinstance(node, Tree) and node.data == "report"]
+    for report in reports:
+        report.one_of_several = len(reports) > 1
+    return reports
 
 
 def parse_report(text: str, source: str = "<report>") -> Report:
@@ -413,7 +418,8 @@ def quote_name(name: str) -> str:
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], text)
+    filled = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], text)
+    return re.sub(r"\b1 (extra )?(card|minute)s\b", r"1 \1\2", filled)
 
 
 def print_observation(obs: Observation, vocab: Vocabulary | None = None) -> str:

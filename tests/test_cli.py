@@ -1,0 +1,127 @@
+"""The command line, through click's CliRunner: exit codes, formats, clean errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ppgcheck.cli import cli
+from ppgcheck.vocabulary import vocabulary
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "fab" / "hidden-card-error.txt"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_rule_the_bundled_example():
+    result = run("rule", str(EXAMPLE))
+    assert result.exit_code == 0, result.output
+    assert "Alice: hidden-card-error (PPG 2.5)" in result.output
+    assert "penalty: WARNING" in result.output
+    assert "the guide agrees with the judge's call" in result.output
+
+
+def test_rule_json_follows_the_language_doc_shape():
+    result = run("rule", str(EXAMPLE), "--format", "json")
+    data = json.loads(result.output)
+    assert set(data) >= {"report", "policy", "rulings", "findings"}
+    [ruling] = data["rulings"]
+    assert set(ruling) >= {"player", "infraction", "section", "base_penalty", "penalty",
+                           "adjustments", "fix", "head_judge", "time_extension_minutes", "explanation"}
+    assert (ruling["infraction"], ruling["penalty"], ruling["time_extension_minutes"]) == \
+        ("hidden-card-error", "warning", 3)
+    assert all("(PPG" in step for step in ruling["explanation"][1:])
+
+
+def test_explain_adds_the_derivation_with_sections():
+    result = run("rule", str(EXAMPLE), "--explain")
+    assert "why:" in result.output
+    assert "base penalty warning (PPG 2.5)" in result.output
+
+
+def test_findings_give_exit_code_1():
+    result = run("rule", "-", input="policy: fab\nrel: casual\nplayer: Alice\nAlice stalled\n")
+    assert result.exit_code == 1
+    assert "FINDING" in result.output
+
+
+def test_bad_input_gives_the_error_only_and_exit_code_2():
+    result = run("rule", "-", input="policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n")
+    assert result.exit_code == 2
+    assert result.output.startswith("<stdin>:3:14: error: unexpected `extar`")
+    assert "Traceback" not in result.output and "penalty" not in result.output
+
+
+def test_one_bad_report_in_a_file_rules_nothing_of_that_file():
+    text = "policy: fab\nplayer: Alice\nAlice stalled\n---\npolicy: fab\nplayer: Bob\nBob stalld\n"
+    result = run("rule", "-", input=text)
+    assert result.exit_code == 2
+    assert "Alice" not in result.output.split("error:")[0]
+
+
+def test_a_missing_policy_is_an_error():
+    result = run("rule", "-", input="player: Alice\nAlice stalled\n")
+    assert result.exit_code == 2
+    assert "missing `policy:` header" in result.output
+
+
+def test_an_unknown_policy_header_suggests_the_closest():
+    result = run("rule", "-", input="policy: fbb\nplayer: Alice\nAlice stalled\n")
+    assert result.exit_code == 2
+    assert "unknown policy `fbb`" in result.output and "fab" in result.output
+
+
+def test_an_unknown_policy_option_is_a_usage_error():
+    result = run("rule", str(EXAMPLE), "--policy", "magic")
+    assert result.exit_code == 2
+    assert "unknown policy `magic`" in result.output
+
+
+def test_an_unknown_history_id_is_an_error_with_the_closest_ids():
+    text = "policy: fab\nplayer: Alice\nAlice stalled\nhistory:\n  Alice: warning for hiden-card-error\n"
+    result = run("rule", "-", input=text)
+    assert result.exit_code == 2
+    assert "<stdin>:5:22: error: unknown infraction `hiden-card-error` for policy `fab`" in result.output
+    assert "hidden-card-error" in result.output
+
+
+def test_a_missing_file_is_a_usage_error():
+    result = run("rule", "no/such/report.txt")
+    assert result.exit_code == 2
+    assert "no such file or directory" in result.output
+
+
+def test_vocab_lists_every_form_with_its_fact():
+    result = run("vocab")
+    assert result.exit_code == 0
+    vocab = vocabulary()
+    for forms in list(vocab.observations.values()) + list(vocab.modifiers.values()):
+        for form in forms:
+            assert form.text in result.output
+    assert "observation(O,P,drew_extra_cards), count(O,cards,CARDS)" in result.output
+
+
+def test_compare_rules_the_same_observations_under_every_guide():
+    result = run("compare", str(ROOT / "examples" / "compare" / "extra-card.txt"), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["policies"]) == {"fab", "dci", "ffg", "yugioh"}
+    assert data["policies"]["fab"]["rulings"][0]["infraction"] == "hidden-card-error"
+
+
+def test_print_gives_the_canonical_form():
+    result = run("print", str(EXAMPLE))
+    assert result.exit_code == 0
+    assert "Alice drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action, " \
+           "not on purpose" in result.output
+
+
+def test_every_command_has_help_with_an_example():
+    for name, command in cli.commands.items():
+        result = run(name, "--help")
+        assert result.exit_code == 0
+        assert command.help and "Example" in command.help, name
