@@ -1,0 +1,233 @@
+"""Batch rulings through the CLI (`ppgcheck rule` with many inputs), via click's CliRunner.
+
+The batch path does not depend on what a policy says, so these tests run on two
+tiny policy packs on top of the real rules/core (grounded in milliseconds)
+instead of the bundled guides: they check files, directories, `-`, `---`,
+jsonl order, errors and "grounded once per process".  No test here is timed;
+timing lives in bench/run.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from ppgcheck import policy as policy_module
+from ppgcheck import resources
+from ppgcheck.cli import cli
+
+CORE = Path(resources.rules_dir()) / "core"
+
+MINI = """\
+% mini: a one-section test pack (not a real guide)
+penalty_rank(warning, 1).
+penalty_rank(game_loss, 2).
+next_penalty(warning, game_loss).
+rel_covered(competitive).
+scope_section("T 1").
+section(drawing_extra_cards, "T 1").
+infraction(O, P, drawing_extra_cards) :- observation(O, P, drew_extra_cards).
+base_penalty(O, P, drawing_extra_cards, {pen}, "T 1") :- committed(O, P, drawing_extra_cards).
+fix(O, P, drawing_extra_cards, 1, "shuffle the extra cards into the deck", "T 1") :-
+    committed(O, P, drawing_extra_cards).
+"""
+
+GOOD = "policy: {policy}\nplayer: {name}\nplayer: Zed\n{name} drew {n} extra cards.\n"
+GAP = "policy: mini\nplayer: Alice\nplayer: Bob\nAlice missed a trigger.\n"
+BAD_SYNTAX = "policy: mini\nplayer: Alice\nAlice juggled the deck.\n"
+BAD_NAME = "policy: mini\nplayer: Alice\nMallory drew 1 extra cards.\n"
+
+
+def good(name: str = "Alice", n: int = 1, policy: str = "mini") -> str:
+    return GOOD.format(policy=policy, name=name, n=n)
+
+
+@pytest.fixture
+def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
+    """A rules tree: the real core plus the packs `mini` (Warning) and `minib` (Game Loss),
+    with a fresh engine cache and a count of engines built."""
+    root = tmp_path / "rules"
+    shutil.copytree(CORE, root / "core")
+    for name, pen in (("mini", "warning"), ("minib", "game_loss")):
+        (root / name).mkdir()
+        (root / name / "s1_test.lp").write_text(MINI.format(pen=pen))
+    monkeypatch.setattr(resources, "rules_dir", lambda: root)
+    monkeypatch.setattr(policy_module, "rules_dir", lambda: root)
+    built: list[str] = []
+
+    class CountingEngine(policy_module.PolicyEngine):
+        def __init__(self, policy: str, rules_root: Path | None = None) -> None:
+            built.append(policy)
+            super().__init__(policy, rules_root)
+
+    monkeypatch.setattr(policy_module, "PolicyEngine", CountingEngine)
+    policy_module.engine.cache_clear()
+    yield SimpleNamespace(path=root, built=built)
+    policy_module.engine.cache_clear()
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, ["rule", *args], input=input, catch_exceptions=False)
+
+
+def jsonl(stdout: str) -> list[dict]:
+    lines = stdout.splitlines()
+    out = []
+    for line in lines:
+        assert line.strip(), "jsonl has no blank lines"
+        obj = json.loads(line)            # each line is one whole JSON value ...
+        assert isinstance(obj, dict)      # ... and that value is one ruling object
+        out.append(obj)
+    return out
+
+
+def starts(rows: list[dict], source: str) -> list[int]:
+    """The line each report starts on, from names `SOURCE` or `SOURCE:LINE`; all distinct."""
+    lines = []
+    for r in rows:
+        name = r["report"]
+        assert name == source or name.startswith(source + ":"), name
+        lines.append(int(name[len(source) + 1:]) if name != source else 1)
+    assert len(set(lines)) == len(lines)
+    return lines
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_many_files_and_directories_in_one_process(rules: SimpleNamespace, tmp_path: Path) -> None:
+    a = write(tmp_path / "in" / "a.txt", good("Alice"))
+    d = tmp_path / "in" / "dir"
+    write(d / "b.txt", good("Bob", policy="minib"))
+    write(d / "c.txt", good("Carol"))
+    write(d / "sub" / "d.txt", good("Dana", policy="minib"))
+    write(d / "notes.md", "not a report")                     # only *.txt are reports
+    e = write(tmp_path / "in" / "e.txt", good("Erin"))
+    result = invoke(str(a), str(d), str(e), "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    rows = jsonl(result.stdout)
+    assert [r["report"] for r in rows] == [str(a), str(d / "b.txt"), str(d / "c.txt"),
+                                           str(d / "sub" / "d.txt"), str(e)]
+    assert [r["rulings"][0]["player"] for r in rows] == ["Alice", "Bob", "Carol", "Dana", "Erin"]
+    assert [r["rulings"][0]["penalty"] for r in rows] == ["warning", "game-loss", "warning",
+                                                          "game-loss", "warning"]
+    # five reports, two policies: each policy was grounded once for the whole batch
+    assert sorted(rules.built) == ["mini", "minib"]
+    assert result.stderr == ""
+
+
+def test_reports_separated_by_dashes_in_one_file(rules: SimpleNamespace, tmp_path: Path) -> None:
+    f = write(tmp_path / "season.txt", "---\n".join([good("Alice", 1), good("Bob", 2, "minib"),
+                                                     "# a comment\n" + good("Carol", 3)]))
+    result = invoke(str(f), "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    rows = jsonl(result.stdout)
+    assert [r["rulings"][0]["player"] for r in rows] == ["Alice", "Bob", "Carol"]
+    assert [r["policy"] for r in rows] == ["mini", "minib", "mini"]
+    # each report is named by its file (and the line it starts on), in file order
+    assert starts(rows, str(f)) == sorted(starts(rows, str(f)))
+    assert rules.built.count("mini") == 1
+
+
+def test_reports_from_stdin(rules: Path) -> None:
+    text = "---\n".join(good(n, i + 1) for i, n in enumerate(["Alice", "Bob", "Carol", "Dana"]))
+    result = invoke("-", "--format", "jsonl", input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = jsonl(result.stdout)
+    assert [r["rulings"][0]["player"] for r in rows] == ["Alice", "Bob", "Carol", "Dana"]
+    assert starts(rows, "<stdin>") == sorted(starts(rows, "<stdin>"))
+
+
+def test_stdin_between_files_keeps_argument_order(rules: SimpleNamespace, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", good("Alice"))
+    z = write(tmp_path / "z.txt", good("Zoe"))
+    result = invoke(str(z), "-", str(a), "--format", "jsonl", input=good("Sam") + "---\n" + good("Tia"))
+    assert result.exit_code == 0, result.stderr
+    assert [r["rulings"][0]["player"] for r in jsonl(result.stdout)] == ["Zoe", "Sam", "Tia", "Alice"]
+
+
+def test_jsonl_is_one_json_object_per_line_in_input_order(rules: SimpleNamespace, tmp_path: Path) -> None:
+    # more than 50 inputs: the progress bar would show on a terminal; off a terminal
+    # (here) nothing but jsonl reaches stdout and nothing at all reaches stderr
+    d = tmp_path / "many"
+    names = [f"P{i:03d}" for i in range(60)]
+    for i, name in enumerate(names):
+        text = GAP.replace("Alice", name) if i % 7 == 3 else good(name, i % 5 + 1, "minib" if i % 2 else "mini")
+        write(d / f"{i:03d}.txt", text)
+    result = invoke(str(d), "--format", "jsonl")
+    assert result.exit_code == 1                 # some reports carry a gap finding
+    assert result.stderr == ""
+    rows = jsonl(result.stdout)
+    assert len(rows) == len(names) == len(result.stdout.splitlines())
+    assert [r["report"] for r in rows] == [str(d / f"{i:03d}.txt") for i in range(60)]
+    for i, r in enumerate(rows):
+        if i % 7 == 3:
+            assert r["rulings"] == [] and [f["kind"] for f in r["findings"]] == ["gap"]
+        else:
+            assert r["rulings"][0]["player"] == names[i]
+    assert sorted(rules.built) == ["mini", "minib"]
+
+
+@pytest.mark.parametrize("bad", [BAD_SYNTAX, BAD_NAME, good(policy="nosuchpolicy")],
+                         ids=["syntax", "undeclared-name", "unknown-policy"])
+def test_one_bad_report_among_good_ones(rules: SimpleNamespace, tmp_path: Path, bad: str) -> None:
+    first = write(tmp_path / "1.txt", good("Alice"))
+    broken = write(tmp_path / "2.txt", bad)
+    last = write(tmp_path / "3.txt", good("Carol", policy="minib"))
+    result = invoke(str(first), str(broken), str(last), "--format", "jsonl")
+    assert result.exit_code == 2
+    rows = jsonl(result.stdout)
+    assert [r["report"] for r in rows] == [str(first), str(last)]
+    assert [r["rulings"][0]["player"] for r in rows] == ["Alice", "Carol"]
+    # the bad file's error, located, on stderr; nothing about the good ones
+    assert f"{broken}:" in result.stderr and "error" in result.stderr
+    assert str(first) not in result.stderr and str(last) not in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_report_in_a_separated_file_spares_the_other_files(rules: SimpleNamespace, tmp_path: Path) -> None:
+    # a file is ruled whole or not at all (no partial result for one file) ...
+    mixed = write(tmp_path / "a.txt", good("Alice") + "---\n" + BAD_SYNTAX)
+    other = write(tmp_path / "b.txt", good("Bob"))
+    result = invoke(str(mixed), str(other), "--format", "jsonl")
+    assert result.exit_code == 2
+    # ... and the batch goes on with the next file
+    assert [r["report"] for r in jsonl(result.stdout)] == [str(other)]
+    assert f"{mixed}:" in result.stderr
+
+
+def test_bad_report_text_format_and_json_list(rules: SimpleNamespace, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.txt", good("Alice"))
+    bad = write(tmp_path / "b.txt", BAD_SYNTAX)
+    c = write(tmp_path / "c.txt", good("Carol"))
+    text = invoke(str(a), str(bad), str(c))
+    assert text.exit_code == 2
+    assert str(a) in text.stdout and str(c) in text.stdout and f"{bad}:" in text.stderr
+    as_json = invoke(str(a), str(bad), str(c), "--format", "json")
+    assert as_json.exit_code == 2
+    assert [r["report"] for r in json.loads(as_json.stdout)] == [str(a), str(c)]
+
+
+def test_findings_and_bad_input_exit_codes_combine(rules: SimpleNamespace, tmp_path: Path) -> None:
+    gap = write(tmp_path / "a.txt", GAP)
+    ok = write(tmp_path / "b.txt", good())
+    assert invoke(str(ok), "--format", "jsonl").exit_code == 0
+    assert invoke(str(gap), str(ok), "--format", "jsonl").exit_code == 1
+    bad = write(tmp_path / "c.txt", BAD_SYNTAX)
+    assert invoke(str(gap), str(bad), str(ok), "--format", "jsonl").exit_code == 2
+    assert invoke(str(bad), str(gap), "--format", "jsonl").exit_code == 2
+
+
+def test_policy_option_overrides_every_report(rules: SimpleNamespace, tmp_path: Path) -> None:
+    files = [write(tmp_path / f"{i}.txt", good(f"P{i}", policy="mini")) for i in range(3)]
+    result = invoke(*map(str, files), "--policy", "minib", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert {r["policy"] for r in jsonl(result.stdout)} == {"minib"}
+    assert rules.built == ["minib"]
