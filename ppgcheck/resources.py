@@ -1,35 +1,33 @@
-"""Where the bundled grammar and rules live, installed or in a source checkout."""
+"""Where the bundled grammar and rules live, installed or in a source checkout.
+
+An installed wheel carries them inside the package (`ppgcheck/grammar`,
+`ppgcheck/rules`, see pyproject.toml); a source checkout has them at the top level.
+"""
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
-_CHECKOUT = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent
 
 
-def _bundled(package: str, folder: str) -> Path:
-    try:
-        path = Path(str(resources.files(package)))
-    except ModuleNotFoundError:
-        path = _CHECKOUT / folder
-    if not path.is_dir():
-        path = _CHECKOUT / folder
-    return path
+def _bundled(folder: str) -> Path:
+    installed = _PACKAGE / folder
+    return installed if installed.is_dir() else _PACKAGE.parent / folder
 
 
 @cache
 def grammar_dir() -> Path:
-    return _bundled("ppgcheck.grammar", "grammar")
+    return _bundled("grammar")
 
 
 @cache
 def rules_dir() -> Path:
-    return _bundled("ppgcheck.rules", "rules")
+    return _bundled("rules")
 
 
 def policy_ids(rules: Path | None = None) -> list[str]:
-    """The policy packs bundled under rules/ (every folder but core)."""
+    """The policy packs under a rules folder (every folder but core)."""
     root = rules or rules_dir()
     return sorted(p.name for p in root.iterdir()
                   if p.is_dir() and p.name != "core" and any(p.glob("*.lp")))
