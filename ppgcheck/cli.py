@@ -39,9 +39,10 @@ def cli() -> None:
     """
 
 
-def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(name, text) for each file, each report file under a directory, and `-` (stdin)."""
-    sources: list[tuple[str, str]] = []
+def _report_sources(paths: tuple[str, ...], keep_going: bool = False) -> list[tuple[str, str | PpgError]]:
+    """(name, text) for each file, each report file under a directory, and `-` (stdin).
+    With keep_going, a missing or non-UTF-8 file is (name, its error) instead of raising."""
+    sources: list[tuple[str, str | PpgError]] = []
     for raw in paths:
         if raw == "-":
             sources.append(("<stdin>", click.get_text_stream("stdin").read()))
@@ -54,12 +55,19 @@ def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
         elif path.is_file():
             files = [path]
         else:
-            raise UsageError(f"no such file or directory: `{raw}`")
+            error = UsageError(f"no such file or directory: `{raw}`")
+            if not keep_going:
+                raise error
+            sources.append((raw, error))
+            continue
         for file in files:
             try:
                 sources.append((str(file), file.read_text(encoding="utf-8")))
             except UnicodeDecodeError as exc:
-                raise UsageError(f"`{file}` is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+                error = UsageError(f"`{file}` is not UTF-8 text: {exc.reason} at byte {exc.start}")
+                if not keep_going:
+                    raise error from None
+                sources.append((str(file), error))
     return sources
 
 
@@ -87,11 +95,13 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
         engine(policy)  # an unknown --policy is a usage error before anything runs
     exit_code = 0
     collected: list[dict] = []
-    sources = _report_sources(reports)
+    sources = _report_sources(reports, keep_going=True)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
     with click.progressbar(sources, label="ruling", file=sys.stderr) if show_progress else _null(sources) as items:
         for name, text in items:
             try:
+                if isinstance(text, PpgError):
+                    raise text
                 results = api.rule_report(text, policy=policy, source=name)
             except PpgError as exc:
                 click.echo(str(exc), err=True)

@@ -231,3 +231,16 @@ def test_policy_option_overrides_every_report(rules: SimpleNamespace, tmp_path: 
     assert result.exit_code == 0, result.stderr
     assert {r["policy"] for r in jsonl(result.stdout)} == {"minib"}
     assert rules.built == ["minib"]
+
+
+@pytest.mark.parametrize("kind", ["missing", "not-utf8"])
+def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path, kind: str) -> None:
+    first = write(tmp_path / "1.txt", good("Alice"))
+    broken = tmp_path / "2.txt"
+    if kind == "not-utf8":
+        broken.write_bytes(b"policy: mini\nplayer: \xff\xfe\n")
+    last = write(tmp_path / "3.txt", good("Carol"))
+    result = invoke(str(first), str(broken), str(last), "--format", "jsonl")
+    assert result.exit_code == 2
+    assert [r["report"] for r in jsonl(result.stdout)] == [str(first), str(last)]
+    assert str(broken) in result.stderr and "Traceback" not in result.stderr
