@@ -4,11 +4,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from .ruling import PlayerRuling, RulingSet
+from .ruling import UNDETERMINED, PlayerRuling, RulingSet
 
 
 def _cite(section: str) -> str:
     return f" ({section})" if section else ""
+
+
+def _observed(rs: RulingSet, index: int) -> str:
+    """The observation a ruling is about; 0 is the report as a whole (e.g. its history)."""
+    return rs.observations[index - 1] if 0 < index <= len(rs.observations) else "the report as a whole"
 
 
 def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
@@ -18,10 +23,13 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
         steps.append(f"classified as {ruling.infraction}: {why.text}{_cite(why.section)}")
     if not ruling.because:
         steps.append(f"classified as {ruling.infraction}{_cite(ruling.section)}")
-    steps.append(f"base penalty {ruling.base_penalty}{_cite(ruling.section)}")
+    if ruling.base_penalty == UNDETERMINED:
+        steps.append("no single base penalty: see the findings")
+    else:
+        steps.append(f"base penalty {ruling.base_penalty}{_cite(ruling.section)}")
     for adj in ruling.adjustments:
         steps.append(f"{adj.kind} to {adj.to}: {adj.reason}{_cite(adj.section)}")
-    if not ruling.issued:
+    if ruling.absorbed_by:
         steps.append(f"not issued: a related infraction carries a higher penalty{_cite(ruling.absorbed_by)}")
     return steps
 
@@ -33,9 +41,11 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.append(head)
         penalty = r.penalty.upper().replace("-", " ")
         line = f"    penalty: {penalty}"
-        if r.adjustments or r.base_penalty != r.penalty:
+        if r.penalty == UNDETERMINED:
+            line += " — the guide gives no single penalty here: see the findings"
+        elif r.adjustments or r.base_penalty != r.penalty:
             line += f" (base {r.base_penalty})"
-        if not r.issued:
+        if r.absorbed_by:
             line += f" — not issued: only the highest penalty of related infractions is given{_cite(r.absorbed_by)}"
         out.append(line)
         for adj in r.adjustments:
@@ -48,7 +58,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             out.append(f"    confirm with the Head Judge{_cite(r.head_judge)}")
         if explain:
             out.append("    why:")
-            out.extend(f"      - {s}" for s in explanation(r, rs.observations[r.observation - 1]))
+            out.extend(f"      - {s}" for s in explanation(r, _observed(rs, r.observation)))
     for n in rs.no_infractions:
         out.append(f"  {n.player}: no infraction — {n.reason}{_cite(n.section)}")
     if rs.time_extension_minutes:
@@ -83,7 +93,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "time_extension_minutes": rs.time_extension_minutes,
         }
         if explain:
-            item["explanation"] = explanation(r, rs.observations[r.observation - 1])
+            item["explanation"] = explanation(r, _observed(rs, r.observation))
         rulings.append(item)
     return {
         "report": rs.report, "policy": rs.policy, "rulings": rulings,
