@@ -97,8 +97,12 @@ def grammar_text() -> str:
 
 @cache
 def _parser() -> lark.Lark:
-    return lark.Lark(grammar_text(), parser="lalr", lexer="contextual",
-                     propagate_positions=True, maybe_placeholders=False, cache=False)
+    options = dict(parser="lalr", lexer="contextual", propagate_positions=True,
+                   maybe_placeholders=False)
+    try:  # Lark keeps the built LALR tables in the temp folder: a cold start skips building them
+        return lark.Lark(grammar_text(), cache=True, **options)
+    except OSError:
+        return lark.Lark(grammar_text(), **options)
 
 
 @cache
