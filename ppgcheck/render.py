@@ -26,7 +26,7 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
     if ruling.base_penalty == UNDETERMINED:
         steps.append("no single base penalty: see the findings")
     else:
-        steps.append(f"base penalty {ruling.base_penalty}{_cite(ruling.section)}")
+        steps.append(f"base penalty {ruling.base_penalty}{_cite(ruling.base_section or ruling.section)}")
     for adj in ruling.adjustments:
         steps.append(f"{adj.kind} to {adj.to}: {adj.reason}{_cite(adj.section)}")
     if ruling.absorbed_by:
@@ -82,7 +82,8 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
     for r in rs.rulings:
         item = {
             "player": r.player, "observation": r.observation, "infraction": r.infraction,
-            "section": r.section, "base_penalty": r.base_penalty, "penalty": r.penalty,
+            "section": r.section, "base_penalty": r.base_penalty,
+            "base_penalty_section": r.base_section, "penalty": r.penalty,
             "issued": r.issued,
             "adjustments": [{"kind": a.kind, "to": a.to, "reason": a.reason, "section": a.section}
                             for a in r.adjustments],

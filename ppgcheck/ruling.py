@@ -41,6 +41,7 @@ class PlayerRuling:
     notes: list[Cited] = field(default_factory=list)
     because: list[Cited] = field(default_factory=list)
     head_judge: str = ""     # the section requiring confirmation, "" when not needed
+    base_section: str = ""   # the sentence that gives the base penalty
 
 
 @dataclass
@@ -113,6 +114,7 @@ def decode(atoms: list[clingo.Symbol], facts: Facts, report: Report, policy: str
     sections = {i.name: s.string for i, s in by.get("cited/2", [])}
     final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
     base = {key(o, p, i): pen.name for o, p, i, pen, _ in by.get("base_penalty/5", [])}
+    base_sections = {key(o, p, i): sec.string for o, p, i, _, sec in by.get("base_penalty/5", [])}
     issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
     result = RulingSet(report.name, policy, [print_observation(o) for o in report.observations])
     rulings: dict[tuple, PlayerRuling] = {}
@@ -123,7 +125,7 @@ def decode(atoms: list[clingo.Symbol], facts: Facts, report: Report, policy: str
             section=sections.get(i.name, ""), base_penalty=constant_to_slug(base.get(k, "none"))
             if k in base else UNDETERMINED,
             penalty=constant_to_slug(final[k]) if k in final else UNDETERMINED,
-            issued=k in issued)
+            issued=k in issued, base_section=base_sections.get(k, ""))
     for o, p, i, s, kind, to, reason, sec in sorted(by.get("applied/8", []), key=lambda t: t[3].number):
         r = rulings.get(key(o, p, i))
         if r:
