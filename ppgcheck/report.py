@@ -276,9 +276,7 @@ class _Builder:
     # --- history ---------------------------------------------------------------
     def history_entry(self, st: Tree) -> HistoryEntry:
         person, penalty, infraction, *day = st.children
-        token = person.children[0]
-        self.uses.append((_name(token), token))
-        return HistoryEntry(_name(token), penalty.value.lower(), infraction.value.lower(),
+        return HistoryEntry(self.person(person), penalty.value.lower(), infraction.value.lower(),
                             self.header_number(day[0], "day", "day") if day else None,
                             line=st.meta.line, penalty_column=penalty.column,
                             infraction_column=infraction.column)
@@ -288,22 +286,15 @@ class _Builder:
         persons = [c for c in st.children if isinstance(c, Tree) and c.data == "person"]
         rest = [c for c in st.children if isinstance(c, Tree) and c.data != "person"]
         phrase, mods = rest[0], rest[1:]
-        subject = persons[0].children[0]
-        self.uses.append((_name(subject), subject))
-        obs = Observation(_name(subject), phrase.data.removeprefix("obs_"), line=st.meta.line)
+        obs = Observation(self.person(persons[0]), phrase.data.removeprefix("obs_"), line=st.meta.line)
         if len(persons) == 2:  # `P and Q decided ...`
-            other = persons[1].children[0]
-            obs.other = _name(other)
-            self.uses.append((obs.other, other))
+            obs.other = self.person(persons[1])
         for child in phrase.children:
             if child.data == "person":
-                token = child.children[0]
-                obs.other = _name(token)
-                self.uses.append((obs.other, token))
+                obs.other = self.person(child)
             else:
-                key = child.data.removeprefix("n_")
-                lo, hi = self.vocab.count_ranges[key]
-                obs.counts[key] = self.number(child.children[0], lo, hi, key.replace("_", " "))
+                key, value = self.count(child)
+                obs.counts[key] = value
         for mod in mods:
             self.add_modifier(obs, mod)
         return obs
@@ -312,14 +303,22 @@ class _Builder:
         modifier = Modifier(mod.data.removeprefix("mod_"))
         for child in mod.children:
             if child.data == "person":
-                token = child.children[0]
-                modifier.person = _name(token)
-                self.uses.append((modifier.person, token))
+                modifier.person = self.person(child)
             else:
-                key = child.data.removeprefix("n_")
-                lo, hi = self.vocab.count_ranges[key]
-                modifier.number = self.number(child.children[0], lo, hi, key.replace("_", " "))
+                modifier.number = self.count(child)[1]
         obs.modifiers.append(modifier)
+
+    def person(self, node: Tree) -> str:
+        """A person named in a statement (checked against the declarations later)."""
+        token = node.children[0]
+        self.uses.append((_name(token), token))
+        return _name(token)
+
+    def count(self, node: Tree) -> tuple[str, int]:
+        """A number, keyed by the count it fills (`n_cards` -> cards), within its range."""
+        key = node.data.removeprefix("n_")
+        lo, hi = self.vocab.count_ranges[key]
+        return key, self.number(node.children[0], lo, hi, key.replace("_", " "))
 
     # --- whole-report checks -------------------------------------------------------
     def check_names(self, report: Report) -> None:
