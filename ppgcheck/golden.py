@@ -18,7 +18,7 @@ _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, 
         "time_extension": int, "judge_call": str, "error": dict}
 _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
-           "head_judge": bool}
+           "fix_excludes": list, "note_excludes": list, "head_judge": bool}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
 _ERROR = {"line": int, "column": int, "message_contains": str}
@@ -150,11 +150,15 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
             steps = [f"{a.kind}:{a.to}" for a in got.adjustments]
             if steps != want["adjustments"]:
                 fail(f"{label}: adjustments expected {want['adjustments']}, got {steps}")
-        for key, items in (("fix_contains", got.fix), ("note_contains", got.notes)):
-            for needle in want.get(key, []):
+        for what, items in (("fix", got.fix), ("note", got.notes)):
+            for needle in want.get(f"{what}_contains", []):
                 if not any(needle.lower() in c.text.lower() for c in items):
-                    fail(f"{label}: no {key.split('_')[0]} mentions `{needle}`; got "
+                    fail(f"{label}: no {what} mentions `{needle}`; got "
                          + "; ".join(c.text for c in items))
+            for needle in want.get(f"{what}_excludes", []):
+                hits = [c.text for c in items if needle.lower() in c.text.lower()]
+                if hits:
+                    fail(f"{label}: a {what} mentions `{needle}`, which it must not: " + "; ".join(hits))
     if "no_infraction" in expected:
         got_none = Counter((n.player, n.section) for rs in sets for n in rs.no_infractions)
         want_none = Counter((n["player"], n.get("section")) for n in expected["no_infraction"])
