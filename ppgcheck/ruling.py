@@ -113,8 +113,12 @@ def decode(atoms: list[clingo.Symbol], facts: Facts, report: Report, policy: str
 
     sections = {i.name: s.string for i, s in by.get("cited/2", [])}
     final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
-    base = {key(o, p, i): pen.name for o, p, i, pen, _ in by.get("base_penalty/5", [])}
-    base_sections = {key(o, p, i): sec.string for o, p, i, _, sec in by.get("base_penalty/5", [])}
+    bases: dict[tuple, set[tuple[str, str]]] = {}
+    for o, p, i, pen, sec in by.get("base_penalty/5", []):
+        bases.setdefault(key(o, p, i), set()).add((pen.name, sec.string))
+    # two base penalties are a conflict finding: the ruling shows neither
+    base = {k: next(iter(v))[0] for k, v in bases.items() if len({pen for pen, _ in v}) == 1}
+    base_sections = {k: next(iter(v))[1] for k, v in bases.items() if len(v) == 1}
     issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
     result = RulingSet(report.name, policy, [print_observation(o) for o in report.observations])
     rulings: dict[tuple, PlayerRuling] = {}
