@@ -273,16 +273,19 @@ def _parse(files: list[Path], messages: list[str]) -> list[ast.AST]:
 
 
 def _base_control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str],
-                  fired: bool, root: Path) -> tuple[clingo.Control, dict]:
+                  fired: bool, root: Path, only_show: str | None = None) -> tuple[clingo.Control, dict]:
     ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
     ctl.configuration.solver.opt_strategy = "usc"
     tags: dict = {}
     with ast.ProgramBuilder(ctl) as bld:
         # the runtime's #show lines are left out: the check shows only its chk_* atoms
         for st in _parse([core / name for name in CORE_FOR_CHECK], messages):
-            if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm) or \
-                    Path(st.location.begin.filename).name == "scenarios.lp":
-                bld.add(st)
+            if st.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm):
+                if Path(st.location.begin.filename).name != "scenarios.lp":
+                    continue
+                if only_show and getattr(st, "name", "") != only_show:
+                    continue
+            bld.add(st)
         if fired:
             tags = add_with_fired(bld, pack_stmts, root)
         else:
@@ -499,7 +502,8 @@ def _committed_ids(atoms) -> set[str]:
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
                   notes: list[str]) -> list[CheckFinding]:
-    ctl, _ = _base_control(core, stmts, scenario_facts(reads, 1), messages, fired=False, root=root)
+    ctl, _ = _base_control(core, stmts, scenario_facts(reads, 1), messages, fired=False, root=root,
+                           only_show="chk_mono")
     core_stmts = _parse([core / n for n in RENAMED_CORE], messages)
     with ast.ProgramBuilder(ctl) as bld:
         add_renamed(bld, core_stmts + stmts, PREFIX)
@@ -588,5 +592,8 @@ def result_dict(r: CheckResult) -> dict:
             "findings": [finding_dict(f) for f in r.findings]}
 
 
-__all__ = ["CheckFinding", "CheckResult", "Location", "check_policy", "render_text", "result_dict",
-           "scenario_report"]
+# Public hooks for `ppgcheck diff` (ppgcheck/diff.py): the same budget, brave pass and smallest-witness search.
+Budget, brave_consequences, smallest_witness = _Budget, _brave, _witness
+
+__all__ = ["Budget", "CheckFinding", "CheckResult", "Location", "brave_consequences", "check_policy",
+           "render_text", "result_dict", "scenario_report", "smallest_witness"]

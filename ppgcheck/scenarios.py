@@ -48,6 +48,8 @@ EXCLUSIVE = [
     ("pattern", ("with_pattern", "without_pattern")),
 ]
 REL_ORDER = ("casual", "regular", "competitive", "professional")
+# Count keys where a larger number is a worse fact (monotonicity); `intellect` is not.
+WORSE_KEYS = {"minutes", "cards", "cards_off"}
 
 
 @dataclass
@@ -442,7 +444,7 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
         lo, hi = vocab.count_ranges[key]
         values = _domain(lo, hi, reads.thresholds) if key in reads.count_keys else [max(lo, 1) if lo <= 1 <= hi else lo]
         out.extend(f"scen_value({key},{v})." for v in values)
-        if key in reads.count_keys:
+        if key in reads.count_keys and key in WORSE_KEYS:
             out.append(f"scen_worse_key({key}).")
         out.extend(f"scen_next_value({key},{a},{b})." for a, b in zip(values, values[1:]))
     # headers
@@ -452,6 +454,8 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
         if h in reads.headers:
             out.extend(f"scen_header_value({h},{v})." for v in vocab.values.get(h, []))
     needs_day = "day" in reads.headers or reads.reads_history
+    if "round_kind" in reads.headers and "round" not in reads.headers:
+        out.append("scen_header_value(round,1).")   # `round: N, swiss` needs a number
     for h in HEADER_NUMBERS:
         if h in reads.headers or (h == "day" and needs_day):
             lo, hi = vocab.header_ranges[h]

@@ -15,7 +15,7 @@ from ppgcheck.check import CheckFinding, CheckResult
 from ppgcheck.cli import cli
 from ppgcheck.policy import PolicyEngine
 from ppgcheck.report import parse_report
-from ppgcheck.resources import rules_dir
+from ppgcheck.resources import policy_ids, rules_dir
 from ppgcheck.sarif import to_sarif
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
@@ -122,9 +122,13 @@ def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
         assert f.runtime in got, (f.witness_text, got)
 
 
-def test_bundled_witnesses_round_trip():
+@pytest.mark.parametrize("policy", ["fab", "dci", "ffg", "yugioh"])
+def test_bundled_witnesses_round_trip(policy):
     """Every conflict/gap witness of a bundled pack is ruled with that finding."""
-    (r,) = check_policy("yugioh", timeout=60, monotonicity=False)
+    if policy not in policy_ids():
+        pytest.skip(f"no bundled pack `{policy}`")
+    (r,) = check_policy(policy, timeout=60, monotonicity=False)
+    assert r.complete
     for f in r.findings:
         if f.runtime and f.witness_text:
             (rs,) = api.rule_report(f.witness_text)
