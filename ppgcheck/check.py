@@ -407,6 +407,10 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             # is told apart by the observation kind; every other message names its case
             generic = msg.type == clingo.SymbolType.String and sec.string == ""
             key = ("finding", k.name, lv.name, str(msg), sec.string, okind.name if generic else "")
+            if not generic:
+                any_kind = clingo.Function("chk_finding_any", [k, lv, msg, sec])
+                owner.setdefault(any_kind, owner[sym])
+                sym = any_kind
             groups.setdefault(key, sym)
         elif sym.name == "chk_uncited":
             groups.setdefault(("uncited", sym.arguments[0].name), sym)
@@ -467,7 +471,8 @@ def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, policy: str
     witness = scenario_report(atoms, policy) if atoms is not None else None
     text = print_report(witness) if witness else ""
     if what == "finding":
-        k, lv, msg, sec, okind = sym.arguments
+        k, lv, msg, sec, *rest = sym.arguments
+        okind = rest[0] if rest else clingo.Function("none")
         message = _text(msg)
         kind = "gap" if k.name == "scope" else k.name
         shown = message
