@@ -296,16 +296,6 @@ def _base_control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: l
     return ctl, tags
 
 
-_NEW_ONLY = """
-chk_new :- chk_fired(T), not chk_seen(chk_fired(T)).
-chk_new :- chk_finding(K, L, M, S, O), not chk_seen(chk_finding(K, L, M, S, O)).
-chk_new :- chk_uncited(I), not chk_seen(chk_uncited(I)).
-chk_new :- chk_cap(A, B, C, D), not chk_seen(chk_cap(A, B, C, D)).
-:- not chk_new.
-#defined chk_seen/1.
-"""
-
-
 def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path):
     ctl, tags = _base_control(core, stmts, facts, messages, fired=True, root=root)
     try:
@@ -383,21 +373,25 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     if not brave and finished:
         result.notes.append("the scenario space is empty: the pack reads no observation kind")
     owner: dict[clingo.Symbol, clingo.Control] = {s: ctl for s in brave}
-    two_obs_done = True
+    fired = {s.arguments[0].string for s in brave if s.name == "chk_fired"}
+    two_obs: dict[str, bool | None] = {}   # tag -> fired with two observations (None: unknown)
     if observations > 1 and finished:
-        # Two observations: only what one observation cannot show (interactions of
-        # related infractions), within a slice of the time left.
-        say(f"{policy}: searching two-observation scenarios for anything new")
-        seen = "".join(f"chk_seen({s}).\n" for s in brave) + _NEW_ONLY
-        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2) + seen, messages, root)
-        slice_end = time.monotonic() + max(2.0, min(budget.remaining() / 4, 10.0))
-        brave2, two_obs_done = _brave(ctl2, budget, slice_end)
-        for sym in brave2:
-            owner.setdefault(sym, ctl2)
-        brave |= brave2
-        if not two_obs_done and not budget.hit:
-            result.notes.append("the two-observation search did not finish in its time slice: "
-                                "dead rules are those no one-observation scenario fires")
+        # Two observations: does a second one wake the rules no single observation
+        # fires (rules about related infractions, or both players)?  One bounded
+        # satisfiability search per rule.
+        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2), messages, root)
+        ctl2.configuration.solve.enum_mode = "auto"
+        ctl2.configuration.solve.opt_mode = "ignore"
+        ctl2.configuration.solve.models = 1
+        ctl2.configuration.solver.heuristic = "Berkmin"
+        for n, tag in enumerate(t for t in tags if t not in fired):
+            say(f"{policy}: two observations for {tag}")
+            target = clingo.Function("chk_fired", [clingo.String(tag)])
+            done, sat = _solve(ctl2, budget, assumptions=[(target, True)], on_model=lambda m: None,
+                               until=time.monotonic() + min(3.0, max(budget.remaining(), 0.01)))
+            two_obs[tag] = True if sat else (False if done else None)
+            if budget.hit:
+                break
 
     groups: dict[tuple, clingo.Symbol] = {}
     for sym in sorted(brave):
@@ -419,15 +413,17 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     targets = [(key[0], sym) for key, sym in groups.items()]
 
     # --- dead rules -------------------------------------------------------------------
-    fired = {s.arguments[0].string for s in brave if s.name == "chk_fired"}
     if result.complete:
         for tag, (fname, line) in tags.items():
-            if tag not in fired:
-                sec = _section_at(banners, fname, line)
-                scope = "" if two_obs_done else " with one observation"
-                result.findings.append(CheckFinding(
-                    "dead-rule", "warning", f"no scenario{scope} fires the rule at {tag}",
-                    sections=[sec] if sec else [], locations=[Location(_rel(fname, root), line)]))
+            if tag in fired or two_obs.get(tag):
+                continue
+            sec = _section_at(banners, fname, line)
+            scope = "" if observations > 1 and two_obs.get(tag) is False else " with one observation"
+            if observations > 1 and two_obs.get(tag) is None:
+                scope = " with one observation (the two-observation search ran out of time)"
+            result.findings.append(CheckFinding(
+                "dead-rule", "warning", f"no scenario{scope} fires the rule at {tag}",
+                sections=[sec] if sec else [], locations=[Location(_rel(fname, root), line)]))
     else:
         result.notes.append("dead rules not reported: the search did not finish")
 

@@ -69,6 +69,7 @@ def test_dead_rule_is_located():
     assert kinds(r) == ["dead-rule"]
     (f,) = r.findings
     assert f.level == "warning" and f.witness is None
+    assert "with one observation" in f.message
     assert f.locations[0].file.endswith("dead/b_tardiness.lp") and f.locations[0].line == 18
 
 
@@ -181,3 +182,11 @@ def test_time_bound_is_reported():
     (r,) = check_policy(path=PACKS / "gap", max_models=1)
     assert not r.complete
     assert any("model cap" in n for n in r.notes)
+
+
+def test_two_observations_prove_a_rule_dead():
+    (r,) = check_policy(path=PACKS / "dead", observations=2)
+    (f,) = r.findings
+    assert f.kind == "dead-rule" and f.message.startswith("no scenario fires")
+    (clean,) = check_policy(path=PACKS / "clean", observations=2)
+    assert clean.findings == []
