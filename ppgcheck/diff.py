@@ -1,0 +1,733 @@
+"""`ppgcheck diff`: what a change to the rules changes, over the same scenario space.
+
+Both versions of a pack are grounded side by side over one scenario space
+(rules/core/scenarios.lp bounded by what *either* version reads,
+ppgcheck/scenarios.py): the new version as is, the old one renamed `o__`
+(scenarios.add_renamed) and fed the same input facts.  A `dif_class/5` atom
+names every class of incident whose ruling differs:
+
+    dif_class(What, ObservationKind, Subject, Before, After)
+
+What is `infraction` (an infraction is committed in one version only),
+`no_infraction` (an explicit not-an-infraction, by section, in one version
+only), `penalty` (the same infraction, a different base penalty, final penalty
+or issued flag), `fix` (the same infraction, different fix steps) or
+`finding(Kind, Level, Message, Section)` (a finding one version derives and
+the other does not).  One brave pass collects every class any scenario
+reaches; then each class gets the smallest scenario that shows it
+(check.smallest_witness), printed back as a report and ruled by both versions
+(policy.PolicyEngine) to show the two rulings side by side.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from .check import (Budget, CheckResult, brave_consequences, check_policy, resolve_pack,
+                    scenario_report, smallest_witness)
+from .errors import PolicyError, PpgError, UsageError
+from .facts import build_facts, constant_to_slug
+from .policy import PolicyEngine
+from .report import Report, print_report
+from .ruling import RulingSet, _text, decode
+from .scenarios import PackReads, parse_statements, read_pack, scenario_facts
+
+CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
+RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
+OLD = "o__"
+
+# What each version rules, over one scenario: the new version's atoms under
+# dif_*, the old version's under odif_* (written with plain names here; the
+# old side's body atoms are then renamed `o__` wherever the old definition of
+# a predicate differs from the new one, see _changed_predicates).
+_VIEW = """
+{p}dif_base(O, P, I, Pen) :- committed(O, P, I), pen(O, P, I, 0, Pen).
+{p}dif_base(O, P, I, undetermined) :- committed(O, P, I), not pen(O, P, I, 0, _).
+{p}dif_final(O, P, I, Pen) :- penalty(O, P, I, Pen).
+{p}dif_final(O, P, I, undetermined) :- committed(O, P, I), not penalty(O, P, I, _).
+{p}dif_issued(O, P, I, issued) :- issued(O, P, I, _).
+{p}dif_issued(O, P, I, absorbed) :- committed(O, P, I), not issued(O, P, I, _).
+{p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
+{p}dif_committed(O, P, I) :- committed(O, P, I).
+{p}dif_infraction(O, P, I) :- infraction(O, P, I).
+{p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
+{p}dif_fix(O, P, I, S, T, Sec) :- fix(O, P, I, S, T, Sec).
+{p}dif_finding(K, L, O, M, S) :- finding(K, L, O, M, S).
+"""
+
+_CLASSES = """
+dif_kind(O, K) :- observation(O, _, K).
+dif_kind(0, none).
+
+dif_class(infraction, K, I, committed, not_committed) :-
+    odif_committed(O, P, I), not dif_committed(O, P, I), dif_kind(O, K).
+dif_class(infraction, K, I, not_committed, committed) :-
+    dif_committed(O, P, I), not odif_committed(O, P, I), dif_kind(O, K).
+dif_class(no_infraction, K, S, listed, not_listed) :- odif_ni(O, P, S), not dif_ni(O, P, S), dif_kind(O, K).
+dif_class(no_infraction, K, S, not_listed, listed) :- dif_ni(O, P, S), not odif_ni(O, P, S), dif_kind(O, K).
+dif_class(penalty, K, I, RO, RN) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), RO != RN.
+dif_class(fix, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_fix(O, P, I, S, T, Sec), not odif_fix(O, P, I, S, T, Sec).
+dif_class(fix, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_fix(O, P, I, S, T, Sec), not dif_fix(O, P, I, S, T, Sec).
+dif_class(finding(Kd, L, M, S), K, none, present, absent) :-
+    odif_finding(Kd, L, O, M, S), not dif_finding(Kd, L, O, M, S), dif_kind(O, K).
+dif_class(finding(Kd, L, M, S), K, none, absent, present) :-
+    dif_finding(Kd, L, O, M, S), not odif_finding(Kd, L, O, M, S), dif_kind(O, K).
+#defined not_infraction/4. #defined fix/6.
+#defined dif_touch/1. #defined dif_restrict/0.
+% Only scenarios where an infraction the changed rules name is classified, in either version.
+dif_relevant :- dif_infraction(_, _, I), dif_touch(I).
+dif_relevant :- odif_infraction(_, _, I), dif_touch(I).
+:- dif_restrict, not dif_relevant.
+#show dif_class/5.
+"""
+# Predicates the comparison reads: when none of them differs, nothing can.
+_OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding"}
+
+WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix")
+
+
+@dataclass
+class Change:
+    what: str                      # infraction | no_infraction | penalty | fix | finding
+    observation: str               # the observation kind the class is about ("" for the report)
+    subject: str                   # infraction id, section (no_infraction), "" for findings
+    before: str
+    after: str
+    message: str
+    level: str = "info"            # findings: their level; ruling changes: info
+    introduced: bool | None = None  # findings: True introduced, False removed
+    sections: list[str] = field(default_factory=list)
+    location: tuple[str, int] | None = None
+    witness: Report | None = None
+    witness_text: str = ""
+    minimal: bool = True
+    ruling_before: list[str] = field(default_factory=list)
+    ruling_after: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DiffResult:
+    policy: str
+    old: str
+    new: str
+    status: str = "compared"       # compared | added | removed
+    changes: list[Change] = field(default_factory=list)
+    complete: bool = True
+    models: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def introduced(self, level: str | None = None) -> list[Change]:
+        return [c for c in self.changes if c.introduced and (level is None or c.level == level)]
+
+    def removed(self) -> list[Change]:
+        return [c for c in self.changes if c.introduced is False]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes) or self.status != "compared"
+
+
+# ---------------------------------------------------------------------------
+# the comparison
+# ---------------------------------------------------------------------------
+
+def merge_reads(a: PackReads, b: PackReads) -> PackReads:
+    """The scenario bounds of two versions together: what either reads."""
+    out = PackReads(files=a.files + b.files)
+    for name in ("observation_kinds", "modifiers", "count_keys", "headers", "when_values",
+                 "thresholds", "history_thresholds", "reads_history_penalty"):
+        setattr(out, name, set(getattr(a, name)) | set(getattr(b, name)))
+    out.header_constants = {k: set(a.header_constants.get(k, set())) | set(b.header_constants.get(k, set()))
+                            for k in set(a.header_constants) | set(b.header_constants)}
+    out.reads_history = a.reads_history or b.reads_history
+    out.infractions = {**b.infractions, **a.infractions}
+    out.penalties = a.penalties or b.penalties
+    out.cap = a.cap or b.cap
+    out.section_locations = {**b.section_locations, **a.section_locations}
+    out.wildcards = list(dict.fromkeys(a.wildcards + b.wildcards))
+    return out
+
+
+def _logger(messages: list[str]):
+    def log(code: clingo.MessageCode, message: str) -> None:
+        if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
+            messages.append(" ".join(message.split()))
+    return log
+
+
+def _parse(files: list[Path], what: str) -> list[ast.AST]:
+    try:
+        return parse_statements(files)
+    except RuntimeError:
+        raise PolicyError(f"{what} does not parse: " + ", ".join(map(str, files))) from None
+
+
+class _Names(ast.Transformer):
+    """Collect the names of symbolic atoms."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_SymbolicAtom(self, node):
+        sym = node.symbol
+        if sym.ast_type == ast.ASTType.Function:
+            self.names.add(sym.name)
+        elif sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
+            self.names.add(sym.symbol.name)
+        return node
+
+
+def _names(nodes) -> set[str]:
+    collect = _Names()
+    for node in nodes:
+        collect(node)
+    return collect.names
+
+
+class _RenameSome(ast.Transformer):
+    """Rename the atoms of the given predicates `o__name` (the old version's copy)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_SymbolicAtom(self, node):
+        sym = node.symbol
+        if sym.ast_type == ast.ASTType.Function and sym.name in self.names:
+            return node.update(symbol=sym.update(name=OLD + sym.name,
+                                                 arguments=[self(a) for a in sym.arguments]))
+        if (sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function
+                and sym.symbol.name in self.names):
+            s = sym.symbol
+            return node.update(symbol=ast.SymbolicTerm(sym.location, clingo.Function(OLD + s.name, s.arguments,
+                                                                                      s.positive)))
+        return node
+
+    def visit_Defined(self, node):
+        return node.update(name=OLD + node.name) if node.name in self.names else node
+
+
+def _rules(stmts):
+    return [st for st in stmts if st.ast_type == ast.ASTType.Rule]
+
+
+def _changed_predicates(old: list[ast.AST], new: list[ast.AST]) -> set[str]:
+    """Predicates whose rules differ between the versions, closed under dependency:
+    only these need a second (old) copy; everything else is shared."""
+    def table(stmts):
+        out: dict[str, list[str]] = {}
+        for st in _rules(stmts):
+            text = str(st)
+            for name in _names([st.head]) or {"#constraint"}:
+                out.setdefault(name, []).append(text)
+        return {k: sorted(v) for k, v in out.items()}
+    t_old, t_new = table(old), table(new)
+    consts = lambda stmts: sorted(str(st) for st in stmts if st.ast_type == ast.ASTType.Definition)
+    if consts(old) != consts(new):
+        return set(t_old) | set(t_new)     # a constant changed: compare everything
+    changed = {n for n in set(t_old) | set(t_new) if t_old.get(n) != t_new.get(n)}
+    deps = [(_names([st.head]), _names(st.body)) for st in _rules(old) + _rules(new)]
+    grew = True
+    while grew:
+        grew = False
+        for heads, body in deps:
+            if body & changed and not heads <= changed:
+                changed |= heads
+                grew = True
+    changed.discard("#constraint")
+    return changed
+
+
+# Heads that name the infraction they are about, and where (argument positions).
+_INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8): (2,), ("fix", 6): (2,),
+            ("note", 5): (2,), ("because", 5): (2,), ("head_judge", 4): (2,), ("section", 2): (0,),
+            ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,)}
+
+
+def _touched_infractions(old: list[ast.AST], new: list[ast.AST]) -> set[str] | None:
+    """The infractions the rules that differ are about, when every such rule names
+    its infraction as a constant (then only scenarios that classify one of them can
+    be ruled differently); None when some changed rule is not about one infraction."""
+    from collections import Counter
+    o = Counter(str(st) for st in _rules(old))
+    n = Counter(str(st) for st in _rules(new))
+    diff = (o - n) + (n - o)
+    touched: set[str] = set()
+    for st in _rules(old) + _rules(new):
+        if str(st) not in diff:
+            continue
+        head = st.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            return None
+        sym = head.atom.symbol
+        if sym.ast_type == ast.ASTType.Function:
+            name, args = sym.name, [_constant(a) for a in sym.arguments]
+        elif sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
+            name, args = sym.symbol.name, [_constant_sym(a) for a in sym.symbol.arguments]
+        else:
+            return None
+        positions = _INDEXED.get((name, len(args)))
+        if positions is None or any(args[i] is None for i in positions):
+            return None
+        touched.update(args[i] for i in positions)
+    return touched
+
+
+def _constant_sym(sym: clingo.Symbol) -> str | None:
+    return sym.name if sym.type == clingo.SymbolType.Function and not sym.arguments else None
+
+
+def _constant(term: ast.AST) -> str | None:
+    if term.ast_type == ast.ASTType.SymbolicTerm:
+        return _constant_sym(term.symbol)
+    if term.ast_type == ast.ASTType.Function and not term.arguments:
+        return term.name
+    return None
+
+
+def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
+             messages: list[str]) -> tuple[clingo.Control, set[str]]:
+    """The new version over the scenario space, plus an `o__` copy of the old
+    version's rules for every predicate whose definition changed."""
+    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
+    ctl.configuration.solver.opt_strategy = "usc"
+    shows = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
+    new_core_stmts = _parse([new_core / n for n in CORE_FOR_CHECK], "the new core")
+    compared_new = [st for st in new_core_stmts
+                    if Path(st.location.begin.filename).name != "scenarios.lp"] + list(new_stmts)
+    old_all = _parse([old_core / n for n in RENAMED_CORE], "the old core") + list(old_stmts)
+    changed = _changed_predicates(old_all, compared_new)
+    touched = _touched_infractions(old_all, compared_new)
+    if touched is not None:
+        facts += "dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched))
+    rename = _RenameSome(changed)
+    defined = {st.name for st in compared_new if st.ast_type == ast.ASTType.Definition}
+    with ast.ProgramBuilder(ctl) as bld:
+        for st in new_core_stmts + list(new_stmts):
+            if st.ast_type not in shows:
+                bld.add(st)
+        for st in old_all:
+            if st.ast_type == ast.ASTType.Rule and _names([st.head]) & changed:
+                bld.add(rename(st))
+            elif st.ast_type == ast.ASTType.Defined and st.name in changed:
+                bld.add(rename(st))
+            elif st.ast_type == ast.ASTType.Definition and st.name not in defined:
+                bld.add(st)      # a constant only the old version defines
+                defined.add(st.name)
+        views: list[ast.AST] = []
+        ast.parse_string(_VIEW.format(p="") + _CLASSES, views.append)
+        for st in views:
+            bld.add(st)
+        old_view: list[ast.AST] = []
+        ast.parse_string(_VIEW.format(p="o"), old_view.append)
+        for st in old_view:
+            bld.add(rename(st))
+    ctl.add("base", [], facts)
+    return ctl, changed
+
+
+def _rules_root(policy: str, pack: Path, core: Path, keep: list) -> Path:
+    """A rules folder holding exactly this core and pack (symlinks), for PolicyEngine."""
+    tmp = tempfile.TemporaryDirectory(prefix="ppgcheck-diff-")
+    keep.append(tmp)
+    root = Path(tmp.name)
+    (root / "core").symlink_to(core.resolve(), target_is_directory=True)
+    (root / policy).symlink_to(pack.resolve(), target_is_directory=True)
+    return root
+
+
+def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, observations: int = 1,
+              timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
+              new_label: str = "") -> DiffResult:
+    """Compare two versions of one pack; old and new are (pack folder, core folder)."""
+    started = time.monotonic()
+    (old_pack, old_core), (new_pack, new_core) = old, new
+    result = DiffResult(policy, old_label or str(old_pack), new_label or str(new_pack))
+    budget = Budget(timeout, max_models)
+    old_files, new_files = sorted(old_pack.glob("*.lp")), sorted(new_pack.glob("*.lp"))
+    old_stmts = _parse(old_files, f"the old `{policy}`")
+    new_stmts = _parse(new_files, f"the new `{policy}`")
+    new_reads = read_pack(new_files)
+    reads = merge_reads(new_reads, read_pack(old_files))
+    messages: list[str] = []
+    ctl, changed = _control(new_core, new_stmts, old_core, old_stmts, scenario_facts(reads, observations),
+                            messages)
+    if not changed & _OUTPUTS:
+        result.notes.append("no rule that decides a ruling differs between the versions")
+        result.seconds = time.monotonic() - started
+        return result
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise PolicyError(f"`{policy}` does not ground for the diff: " + "; ".join(messages)) from None
+    brave, finished = brave_consequences(ctl, budget)
+    if not finished:
+        result.complete = False
+    keep: list = []
+    engines = {}
+    try:
+        engines = {"old": PolicyEngine(policy, _rules_root(policy, old_pack, old_core, keep)),
+                   "new": PolicyEngine(policy, _rules_root(policy, new_pack, new_core, keep))}
+    except PpgError as exc:
+        result.notes.append(f"witnesses are not ruled: {exc}")
+    try:
+        for sym in sorted(brave, key=_order):
+            if sym.name != "dif_class":
+                continue
+            change = _change(sym, reads, new_reads)
+            atoms, proven = smallest_witness(ctl, budget, sym)
+            if atoms is not None:
+                change.witness = scenario_report(atoms, policy)
+                change.witness_text = print_report(change.witness)
+                change.minimal = proven
+                if engines:
+                    change.ruling_before = _summary(engines["old"], change.witness)
+                    change.ruling_after = _summary(engines["new"], change.witness)
+            result.changes.append(change)
+            if budget.hit:
+                result.complete = False
+                break
+    finally:
+        for tmp in keep:
+            tmp.cleanup()
+    if budget.hit:
+        result.notes.append(budget.hit)
+    elif not finished:
+        result.notes.append("the search did not finish: the changes found so far are listed")
+    result.models = budget.models
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _order(sym: clingo.Symbol):
+    what = sym.arguments[0]
+    name = what.name if what.type == clingo.SymbolType.Function else str(what)
+    return (WHAT_ORDER.index(name) if name in WHAT_ORDER else 99, str(sym))
+
+
+def _slug(sym: clingo.Symbol) -> str:
+    if sym.type == clingo.SymbolType.Function and not sym.arguments:
+        return constant_to_slug(sym.name)
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    return str(sym)
+
+
+def _ruling_text(r: clingo.Symbol) -> str:
+    base, final, issued = r.arguments
+    text = _slug(final)
+    if base != final:
+        text += f" (base {_slug(base)})"
+    if issued.name == "absorbed":
+        text += ", not issued"
+    return text
+
+
+def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Change:
+    what, kind, subject, before, after = sym.arguments
+    obs = "" if kind.name == "none" else kind.name
+    on = f" (observation `{obs}`)" if obs else ""
+    if what.name == "finding":
+        fk, level, msg, sec = what.arguments
+        introduced = after.name == "present"
+        message = _text(msg)
+        shown = "gap" if fk.name == "scope" else fk.name
+        sections = [sec.string] if sec.string else []
+        loc = (new_reads if introduced else reads).section_locations.get(sec.string) if sec.string else None
+        verb = "introduced" if introduced else "removed"
+        return Change("finding", obs, "", before.name, after.name,
+                      f"finding {verb}: {shown} ({level.name}): {message}{on}", level=level.name,
+                      introduced=introduced, sections=sections, location=loc)
+    if what.name == "no_infraction":
+        sec = subject.string
+        listed = after.name == "listed"
+        return Change("no_infraction", obs, sec, before.name, after.name,
+                      f"not-an-infraction ({sec}) {'now' if listed else 'no longer'} applies{on}",
+                      sections=[sec], location=reads.section_locations.get(sec))
+    inf = constant_to_slug(subject.name)
+    sec = reads.infractions.get(subject.name, "")
+    sections = [sec] if sec else []
+    loc = reads.section_locations.get(sec) if sec else None
+    if what.name == "infraction":
+        now = after.name == "committed"
+        message = f"infraction {'now' if now else 'no longer'} committed: {inf}{on}"
+        b, a = before.name.replace("_", " "), after.name.replace("_", " ")
+    elif what.name == "penalty":
+        b, a = _ruling_text(before), _ruling_text(after)
+        message = f"penalty changed: {inf}{on}: {b} → {a}"
+    else:
+        b, a = "changed", "changed"
+        message = f"fix changed: {inf}{on}"
+    return Change(what.name, obs, inf, b, a, message, sections=sections, location=loc)
+
+
+def _summary(engine: PolicyEngine, report: Report) -> list[str]:
+    """One line per ruling, no-infraction and finding of the witness under one version."""
+    try:
+        facts = build_facts(report)
+        rs: RulingSet = decode(engine.solve(facts.symbols), facts, report, engine.policy)
+    except PpgError as exc:
+        return [f"(not ruled: {exc})"]
+    out = []
+    for r in rs.rulings:
+        line = f"{r.player}: {r.infraction}, {r.penalty}"
+        if r.base_penalty != r.penalty:
+            line += f" (base {r.base_penalty})"
+        if not r.issued:
+            line += ", not issued"
+        if r.fix:
+            line += "; fix: " + "; ".join(c.text for c in r.fix)
+        out.append(line)
+    out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
+    out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")
+            for f in rs.findings]
+    return out or ["nothing derived"]
+
+
+# ---------------------------------------------------------------------------
+# folders and git revisions
+# ---------------------------------------------------------------------------
+
+def _packs(path: Path) -> dict[str, tuple[Path, Path]]:
+    return {pid: (pack, core) for pid, pack, core in resolve_pack(None, path)}
+
+
+def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, observations: int = 1,
+               timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
+               new_label: str = "") -> list[DiffResult]:
+    """Compare two rules folders (or two pack folders): one DiffResult per pack."""
+    old_path, new_path = Path(old), Path(new)
+    old_packs = _packs(old_path) if _has_rules(old_path) else {}
+    new_packs = _packs(new_path)
+    if len(old_packs) == 1 and len(new_packs) == 1 and set(old_packs) != set(new_packs) and not policy:
+        # two single pack folders under different names: the same pack
+        old_packs = {next(iter(new_packs)): next(iter(old_packs.values()))}
+    ids = sorted(set(old_packs) | set(new_packs))
+    if policy:
+        if policy not in ids:
+            raise UsageError(f"no pack `{policy}` in either version: packs are "
+                             + ", ".join(f"`{i}`" for i in ids))
+        ids = [policy]
+    old_label, new_label = old_label or str(old_path), new_label or str(new_path)
+    results = []
+    for pid in ids:
+        o_lab, n_lab = f"{old_label}/{pid}", f"{new_label}/{pid}"
+        if pid not in old_packs:
+            results.append(_added(pid, new_packs[pid], o_lab, n_lab, timeout, max_models))
+        elif pid not in new_packs:
+            results.append(DiffResult(pid, o_lab, n_lab, status="removed",
+                                      notes=["the pack is removed"]))
+        else:
+            results.append(diff_pack(pid, old_packs[pid], new_packs[pid], observations=observations,
+                                     timeout=timeout, max_models=max_models, old_label=o_lab,
+                                     new_label=n_lab))
+    return results
+
+
+def _has_rules(path: Path) -> bool:
+    return path.is_dir() and any(path.rglob("*.lp"))
+
+
+def _added(pid: str, pack: tuple[Path, Path], old_label: str, new_label: str, timeout: float,
+           max_models: int) -> DiffResult:
+    """A new pack: everything it rules is new; its check findings are introduced."""
+    result = DiffResult(pid, old_label, new_label, status="added", notes=["the pack is new"])
+    checked: CheckResult = check_policy(path=pack[0], timeout=timeout, max_models=max_models,
+                                        monotonicity=False)[0]
+    for f in checked.findings:
+        result.changes.append(Change("finding", "", "", "absent", "present",
+                                     f"finding introduced: {f.kind} ({f.level}): {f.message}",
+                                     level=f.level, introduced=True, sections=f.sections,
+                                     location=(f.locations[0].file, f.locations[0].line) if f.locations else None,
+                                     witness=f.witness, witness_text=f.witness_text, minimal=f.minimal))
+    result.complete, result.models, result.seconds = checked.complete, checked.models, checked.seconds
+    return result
+
+
+def git_toplevel(cwd: Path | None = None) -> Path:
+    proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                          cwd=cwd)
+    if proc.returncode != 0:
+        raise UsageError("--base needs a git repository: " + (proc.stderr.strip() or "git failed"))
+    return Path(proc.stdout.strip())
+
+
+def export_revision(rev: str, folder: str, into: Path, cwd: Path | None = None) -> Path | None:
+    """Write `folder` as it is at git revision `rev` under `into`; None when the revision lacks it."""
+    check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True, cwd=cwd)
+    if check.returncode != 0:
+        raise UsageError(f"unknown git revision `{rev}`")
+    proc = subprocess.run(["git", "archive", "--format=tar", rev, "--", folder], capture_output=True,
+                          cwd=cwd)
+    if proc.returncode != 0:
+        return None
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into / folder
+
+
+def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", observations: int = 1,
+              timeout: float = 120.0, max_models: int = 200_000, cwd: Path | None = None) -> list[DiffResult]:
+    """Compare the working tree's rules folder with the same folder at a git revision."""
+    top = git_toplevel(cwd)
+    here = (Path(cwd) if cwd else Path.cwd()).resolve()
+    folder = (here / rules).resolve()
+    try:
+        rel = folder.relative_to(top.resolve())
+    except ValueError:
+        raise UsageError(f"`{rules}` is not inside the git repository {top}") from None
+    if not folder.is_dir():
+        raise UsageError(f"no rules folder `{rules}` in the working tree")
+    tmp = Path(tempfile.mkdtemp(prefix="ppgcheck-base-"))
+    try:
+        old = export_revision(rev, rel.as_posix(), tmp, cwd=top)
+        if old is None or not old.is_dir():
+            old = tmp / "empty"
+            old.mkdir()
+        return diff_rules(old, folder, policy, observations=observations, timeout=timeout,
+                          max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
+                          new_label=rel.as_posix())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# rendering
+# ---------------------------------------------------------------------------
+
+def render_text(results: list[DiffResult]) -> str:
+    out: list[str] = []
+    for r in results:
+        intro, removed = r.introduced(), r.removed()
+        rulings = [c for c in r.changes if c.introduced is None]
+        head = f"{r.policy} ({r.old} → {r.new})"
+        if r.status != "compared":
+            head += f": pack {r.status}"
+        summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
+                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else "no change"
+        out.append(f"{head}: {summary} — {r.models} models, {r.seconds:.1f} s"
+                   + ("" if r.complete else " — INCOMPLETE"))
+        for c in r.changes:
+            where = f" [{c.location[0]}:{c.location[1]}]" if c.location else ""
+            out.append(f"  {c.message}{where}")
+            if c.witness_text:
+                out.append("    witness" + ("" if c.minimal else " (not proven minimal)") + ":")
+                out.extend("      " + line for line in c.witness_text.splitlines())
+            if c.ruling_before or c.ruling_after:
+                out.extend(f"    before: {line}" for line in c.ruling_before)
+                out.extend(f"    after:  {line}" for line in c.ruling_after)
+        for note in r.notes:
+            out.append(f"  note: {note}")
+    return "\n".join(out)
+
+
+def change_dict(c: Change) -> dict:
+    return {"what": c.what, "observation": c.observation or None, "subject": c.subject or None,
+            "before": c.before, "after": c.after, "message": c.message, "level": c.level,
+            "introduced": c.introduced, "sections": c.sections,
+            "location": {"file": c.location[0], "line": c.location[1]} if c.location else None,
+            "witness": c.witness_text or None, "minimal": c.minimal,
+            "ruling_before": c.ruling_before, "ruling_after": c.ruling_after}
+
+
+def result_dict(r: DiffResult) -> dict:
+    return {"policy": r.policy, "old": r.old, "new": r.new, "status": r.status, "complete": r.complete,
+            "models": r.models, "seconds": round(r.seconds, 3), "notes": r.notes,
+            "introduced": len(r.introduced()), "removed": len(r.removed()),
+            "changes": [change_dict(c) for c in r.changes]}
+
+
+def render_json(results: list[DiffResult]) -> str:
+    return json.dumps([result_dict(r) for r in results], indent=2, ensure_ascii=False)
+
+
+_SARIF_RULES = {
+    "finding-introduced": "The change introduces a finding (conflict, gap, ...) that the old rules did not have.",
+    "finding-removed": "The change removes a finding the old rules had.",
+    "ruling-changed": "A class of incidents is ruled differently (infraction, penalty, fix).",
+    "pack-changed": "A pack is added or removed.",
+}
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def to_sarif(results: list[DiffResult]) -> dict:
+    items = []
+    for r in results:
+        if r.status == "removed":
+            items.append({"ruleId": "pack-changed", "level": "note",
+                          "message": {"text": f"pack `{r.policy}` is removed"},
+                          "properties": {"policy": r.policy}})
+        for c in r.changes:
+            rule = ("finding-introduced" if c.introduced else "finding-removed" if c.introduced is False
+                    else "ruling-changed")
+            level = _LEVEL[c.level] if c.introduced else "note"
+            item = {"ruleId": rule, "level": level, "message": {"text": c.message},
+                    "properties": {"policy": r.policy, "what": c.what, "before": c.before,
+                                   "after": c.after, "minimal": c.minimal}}
+            locations = []
+            if c.location:
+                locations.append({"physicalLocation": {"artifactLocation": {"uri": c.location[0]},
+                                                       "region": {"startLine": c.location[1]}}})
+            if c.sections:
+                logical = [{"name": s, "kind": "section", "fullyQualifiedName": f"{r.policy}/{s}"}
+                           for s in c.sections]
+                if locations:
+                    locations[0]["logicalLocations"] = logical
+                else:
+                    locations.append({"logicalLocations": logical})
+            if locations:
+                item["locations"] = locations
+            if c.witness_text:
+                item["properties"]["witness"] = c.witness_text
+            if c.ruling_before or c.ruling_after:
+                item["properties"]["rulingBefore"] = c.ruling_before
+                item["properties"]["rulingAfter"] = c.ruling_after
+            items.append(item)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "ppgcheck diff",
+                                "rules": [{"id": k, "shortDescription": {"text": v}}
+                                          for k, v in _SARIF_RULES.items()]}},
+            "results": items,
+            "invocations": [{"executionSuccessful": all(r.complete for r in results),
+                             "toolExecutionNotifications": [
+                                 {"message": {"text": f"{r.policy}: {n}"}, "level": "note"}
+                                 for r in results for n in r.notes]}],
+        }],
+    }
+
+
+def render_sarif(results: list[DiffResult]) -> str:
+    return json.dumps(to_sarif(results), indent=2, ensure_ascii=False)
+
+
+def exit_code(results: list[DiffResult], fail_on_change: bool = False) -> int:
+    """1 when a change introduces an error-level finding (or any change, with fail_on_change)."""
+    if any(r.introduced("error") for r in results):
+        return 1
+    if fail_on_change and any(r.changed for r in results):
+        return 1
+    return 0
+
+
+__all__ = ["Change", "DiffResult", "diff_base", "diff_pack", "diff_rules", "exit_code", "render_json",
+           "render_sarif", "render_text", "result_dict", "to_sarif"]
