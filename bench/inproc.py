@@ -123,11 +123,14 @@ def batch(args: argparse.Namespace) -> dict:
         pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
         profile_text = out.getvalue()
 
-    # pass 1: the whole pipeline per report, as `ppgcheck rule --format jsonl` runs it
+    # the whole pipeline per report, as `ppgcheck rule --format jsonl` runs it, and right
+    # after it (so that both see the same machine load) the bare solve on the same facts
     pipeline: list[float] = []
+    bare: list[float] = []
+    paired: list[float] = []
     errors: list[str] = []
     rulings = 0
-    done = []
+    prepared = []
     started = time.perf_counter()
     for name, text, reports in items:
         if len(pipeline) >= args.min_reports and time.perf_counter() - started > args.budget:
@@ -138,21 +141,19 @@ def batch(args: argparse.Namespace) -> dict:
         except PpgError as exc:
             errors.append(str(exc).splitlines()[0])
             continue
-        pipeline.append(time.perf_counter() - t)
+        whole = time.perf_counter() - t
+        pipeline.append(whole)
         rulings += len(lines)
-        done.append(reports)
-
-    # pass 2: the bare solve of the grounded policy on the same reports' facts
-    prepared = []
-    for reports in done:
+        solo = 0.0
         for r in reports:
             eng = engine(r.policy)
-            prepared.append((r, eng, build_facts(r)))
-    bare: list[float] = []
-    for r, eng, facts in prepared:
-        t = time.perf_counter()
-        eng.solve(facts.symbols)
-        bare.append(time.perf_counter() - t)
+            facts = build_facts(r)
+            prepared.append((r, eng, facts))
+            t = time.perf_counter()
+            eng.solve(facts.symbols)
+            solo += time.perf_counter() - t
+        bare.append(solo)
+        paired.append(whole / solo)
 
     # pass 3 (information): where the time of a solve goes, on a sample
     split: dict[str, list[float]] = {"build": [], "ground": [], "solve": []}
@@ -178,7 +179,7 @@ def batch(args: argparse.Namespace) -> dict:
     return {"reports": len(items), "measured": len(pipeline), "rulings": rulings, "errors": errors,
             "policies": policies, "ground_s": ground, "rss_after_ground_mb": rss_after_ground,
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "pipeline": _stats(pipeline), "bare": _stats(bare),
+            "pipeline": _stats(pipeline), "bare": _stats(bare), "paired_ratio": _stats(paired),
             "split": {k: _stats(v) for k, v in split.items()},
             "pipeline_times": pipeline, "bare_times": bare,
             "naive": naive, "profile": profile_text}
