@@ -74,6 +74,7 @@ class PackReads:
     rules: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, head text)
     citation_problems: list[tuple[str, str, int, str]] = field(default_factory=list)
     wildcards: list[str] = field(default_factory=list)
+    infraction_heads: list[tuple[str, int, str]] = field(default_factory=list)  # infraction(O,P,const) rules
 
 
 # ---------------------------------------------------------------------------
@@ -265,8 +266,8 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
         for sym, _sign in atoms:
             name, args = _fn(sym)
             arity = len(args)
-            if (name, arity) in INPUTS and name not in ("person",):
-                reads.headers.add(name) if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) else None
+            if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in INPUTS:
+                reads.headers.add(name)
             if name == "observation" and arity == 3:
                 k = _const(args[2])
                 if isinstance(k, str):
@@ -362,7 +363,7 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
     if declared:
         reads.cap = (declared[0].arguments[0].name, declared[0].arguments[1].string)
     # citation: infractions classified under an id without section/2
-    for (fname, line, inf) in getattr(reads, "_heads", []):
+    for (fname, line, inf) in reads.infraction_heads:
         if inf not in reads.infractions:
             reads.citation_problems.append(("error", fname, line,
                                             f"infraction `{inf}` has no section(…, \"Sec\") fact"))
@@ -399,7 +400,7 @@ def _citation(reads: PackReads, st, head_name: str, head_args: list, banners: di
     if head_name == "infraction" and len(head_args) == 3:
         inf = _const(head_args[2])
         if isinstance(inf, str):
-            reads.__dict__.setdefault("_heads", []).append((*where, inf))
+            reads.infraction_heads.append((*where, inf))
     if head_name in ("infraction", "base_penalty", "adjustment"):
         first = banners.get(loc.filename, 0)
         if not first or first > loc.line:

@@ -190,3 +190,13 @@ def test_two_observations_prove_a_rule_dead():
     assert f.kind == "dead-rule" and f.message.startswith("no scenario fires")
     (clean,) = check_policy(path=PACKS / "clean", observations=2)
     assert clean.findings == []
+
+
+def test_scenario_space_brackets_each_threshold():
+    from ppgcheck.scenarios import read_pack, scenario_facts
+    reads = read_pack(sorted((PACKS / "gap").glob("*.lp")))
+    assert 10 in reads.thresholds and "late" in reads.observation_kinds
+    facts = scenario_facts(reads)
+    for n in (0, 9, 10, 11, 120):                      # threshold ± 1 and the range ends
+        assert f"scen_value(minutes,{n})." in facts
+    assert "scen_value(minutes,50)." not in facts
