@@ -262,7 +262,8 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     rules, repeat upgrades past the cap, monotonicity breaks and missing
     citations; each finding comes with a minimal witness report that
     `ppgcheck rule` reproduces. RULES_DIR is a pack folder or a folder of packs.
-    Exit code: 0 clean, 1 findings at or above --fail-on, 2 usage error.
+    Exit code: 0 clean, 1 findings at or above --fail-on (or the time bound or
+    model cap stopped the search), 2 usage error.
 
     \b
     Example:
@@ -291,7 +292,8 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     else:
         click.echo(render_text(results))
     failing = fail_on != "never" and any(r.at_or_above(fail_on) for r in results)
-    sys.exit(1 if failing else 0)
+    incomplete = any(not r.complete for r in results)   # not proven clean
+    sys.exit(1 if failing or incomplete else 0)
 
 
 def main() -> None:  # pragma: no cover
