@@ -296,5 +296,61 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     sys.exit(1 if failing or incomplete else 0)
 
 
+@cli.command("diff")
+@click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.option("--base", "base", metavar="GITREV",
+              help="Compare the working tree's rules folder with the same folder at this git revision.")
+@click.option("--rules", "rules_path", default="rules", show_default=True,
+              help="With --base: the rules folder, relative to the current directory.")
+@click.option("--policy", "-p", help="Compare only this pack.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
+              show_default=True, help="text with a witness per change, json, or SARIF 2.1.0 for code scanning.")
+@click.option("--fail-on-change", is_flag=True, help="Exit 1 on any change, not only on a new error-level finding.")
+@click.option("--observations", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="Scenarios with up to this many observations.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+              help="Time bound per pack, in seconds.")
+@click.option("--max-models", type=click.IntRange(min=1), default=200_000, show_default=True,
+              help="Model cap per pack.")
+@_fails_cleanly
+def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, policy: str | None, fmt: str,
+                 fail_on_change: bool, observations: int, timeout: float, max_models: int) -> None:
+    """Show what a rule edit changes: OLD NEW rules folders, or --base GITREV.
+
+    Both versions are ruled over the same scenario space; every class of
+    incident whose ruling changed (infraction, penalty, fix, findings) is
+    listed with a minimal witness report and its ruling before and after,
+    plus the findings the change introduces or removes. Exit code: 1 when the
+    change introduces an error-level finding (or any change, with
+    --fail-on-change), 0 otherwise, 2 usage error.
+
+    \b
+    Example:
+      ppgcheck diff --base origin/main --policy fab
+      ppgcheck diff old/rules rules --format sarif > diff.sarif
+    """
+    from . import diff as d
+    options = dict(observations=observations, timeout=timeout, max_models=max_models)
+    if base is not None:
+        if folders:
+            raise UsageError("give either OLD NEW folders or --base GITREV, not both")
+        results = d.diff_base(base, policy, rules=rules_path, **options)
+    elif len(folders) == 2:
+        results = d.diff_rules(folders[0], folders[1], policy, **options)
+    else:
+        raise UsageError("give two rules folders (OLD NEW), or --base GITREV")
+    for r in results:
+        for note in r.notes:
+            if "time bound" in note or "model cap" in note:
+                click.echo(f"{r.policy}: {note}", err=True)
+    if fmt == "json":
+        click.echo(d.render_json(results))
+    elif fmt == "sarif":
+        click.echo(d.render_sarif(results))
+    else:
+        click.echo(d.render_text(results))
+    sys.exit(d.exit_code(results, fail_on_change))
+
+
 def main() -> None:  # pragma: no cover
     cli(prog_name="ppgcheck")

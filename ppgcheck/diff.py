@@ -56,7 +56,8 @@ _VIEW = """
 {p}dif_final(O, P, I, Pen) :- penalty(O, P, I, Pen).
 {p}dif_final(O, P, I, undetermined) :- committed(O, P, I), not penalty(O, P, I, _).
 {p}dif_issued(O, P, I, issued) :- issued(O, P, I, _).
-{p}dif_issued(O, P, I, absorbed) :- committed(O, P, I), not issued(O, P, I, _).
+{p}dif_issued(O, P, I, absorbed) :- penalty(O, P, I, _), not issued(O, P, I, _).
+{p}dif_issued(O, P, I, none) :- committed(O, P, I), not penalty(O, P, I, _).
 {p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
 {p}dif_committed(O, P, I) :- committed(O, P, I).
 {p}dif_infraction(O, P, I) :- infraction(O, P, I).
@@ -339,7 +340,52 @@ def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
         for st in old_view:
             bld.add(rename(st))
     ctl.add("base", [], facts)
-    return ctl, changed
+    return ctl, changed, touched
+
+
+# The kind of the first observation, to split the search by it.
+_FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
+
+
+def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],
+                   notes: list[str]) -> tuple[set[clingo.Symbol], bool]:
+    """The brave pass one observation kind at a time (the first observation's kind
+    as an assumption), each kind with an equal share of the time left, so that a
+    kind whose scenarios are hard to exhaust does not starve the others."""
+    ctl.configuration.solve.enum_mode = "brave"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 0
+    ctl.configuration.solver.heuristic = "Berkmin"
+    found: set[clingo.Symbol] = set()
+    unfinished: list[str] = []
+    end = time.monotonic() + 0.75 * budget.remaining()   # the rest is for the witnesses
+    for n, kind in enumerate(kinds):
+        if budget.exhausted() or time.monotonic() >= end:
+            unfinished.extend(kinds[n:])
+            break
+        share = (end - time.monotonic()) / (len(kinds) - n)
+        until = time.monotonic() + share
+        last: list[clingo.Symbol] = []
+        target = clingo.Function("dif_first_kind", [clingo.Function(kind)])
+        with ctl.solve(assumptions=[(target, True)], yield_=True, async_=True) as handle:
+            done = False
+            while not done:
+                handle.resume()
+                if not handle.wait(max(until - time.monotonic(), 0.01)):
+                    handle.cancel()
+                    unfinished.append(kind)
+                    break
+                model = handle.model()
+                if model is None:
+                    done = True
+                else:
+                    budget.models += 1
+                    last[:] = model.symbols(shown=True)
+        found.update(last)
+    if unfinished:
+        notes.append("not every scenario was searched for observations of kind "
+                     + ", ".join(f"`{k}`" for k in unfinished) + " (raise --timeout)")
+    return found, not unfinished
 
 
 def _rules_root(policy: str, pack: Path, core: Path, keep: list) -> Path:
@@ -366,8 +412,8 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
     new_reads = read_pack(new_files)
     reads = merge_reads(new_reads, read_pack(old_files))
     messages: list[str] = []
-    ctl, changed = _control(new_core, new_stmts, old_core, old_stmts, scenario_facts(reads, observations),
-                            messages)
+    ctl, changed, touched = _control(new_core, new_stmts, old_core, old_stmts,
+                                     scenario_facts(reads, observations) + _FIRST_KIND, messages)
     if not changed & _OUTPUTS:
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
@@ -376,7 +422,10 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
         ctl.ground([("base", [])])
     except RuntimeError:
         raise PolicyError(f"`{policy}` does not ground for the diff: " + "; ".join(messages)) from None
-    brave, finished = brave_consequences(ctl, budget)
+    if touched is not None or len(reads.observation_kinds) <= 1:
+        brave, finished = brave_consequences(ctl, budget)
+    else:
+        brave, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
     if not finished:
         result.complete = False
     keep: list = []
@@ -489,7 +538,7 @@ def _summary(engine: PolicyEngine, report: Report) -> list[str]:
         line = f"{r.player}: {r.infraction}, {r.penalty}"
         if r.base_penalty != r.penalty:
             line += f" (base {r.base_penalty})"
-        if not r.issued:
+        if not r.issued and r.penalty != "undetermined":
             line += ", not issued"
         if r.fix:
             line += "; fix: " + "; ".join(c.text for c in r.fix)
