@@ -208,25 +208,34 @@ def print_command(report: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text",
               show_default=True, help="text for people, json or junit XML for CI.")
 @click.option("--verbose", "-v", is_flag=True, help="List passing cases too.")
+@click.option("--coverage", is_flag=True,
+              help="Report rule coverage per pack: which rules some case fires and some case just misses.")
+@click.option("--coverage-threshold", type=click.FloatRange(0, 100), metavar="N",
+              help="Exit 1 when a pack's rule coverage is below N %% (implies --coverage).")
 @_fails_cleanly
-def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
+def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: bool,
+                 coverage_threshold: float | None) -> None:
     """Run golden cases: each NAME.txt report with NAME.expected.toml beside it.
 
-    Exit code 1 when any case fails; 2 when an expectation file breaks the schema.
+    Exit code 1 when any case fails (or, with --coverage-threshold, a pack's
+    rule coverage is below N %); 2 when an expectation file breaks the schema.
 
     \b
     Example:
       ppgcheck test tests/golden/fab
       ppgcheck test tests/golden --format junit > golden.xml
+      ppgcheck test tests/golden/fab --coverage-threshold 90
     """
     from .golden import run_cases
     from .testreport import render_junit, render_results_json
     results = run_cases(list(paths))
     failed = [r for r in results if not r.passed]
-    if fmt == "junit":
+    if fmt == "junit" and not (coverage or coverage_threshold is not None):
         click.echo(render_junit(results))
-    elif fmt == "json":
+    elif fmt == "json" and not (coverage or coverage_threshold is not None):
         click.echo(render_results_json(results))
+    elif fmt != "text":
+        pass    # printed below, with the coverage
     else:
         for r in results:
             if not r.passed:
@@ -236,7 +245,13 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
             elif verbose:
                 click.echo(f"ok   {r.name}")
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
-    sys.exit(1 if failed else 0)
+    low = []
+    if coverage or coverage_threshold is not None:
+        from .coverage import below, measure, render_with_results
+        measured = measure(list(paths))
+        low = below(measured, coverage_threshold)
+        click.echo(render_with_results(fmt, results, measured, coverage_threshold))
+    sys.exit(1 if failed or low else 0)
 
 
 @cli.command("check")

@@ -1,0 +1,390 @@
+"""Rule coverage of golden cases (`ppgcheck test --coverage`).
+
+The rules measured are a pack's rules (with a body) whose head is a
+classification `infraction/3`, an exclusion `not_infraction/4`, a precedence
+`supersedes/3`, a `base_penalty/5` or an `adjustment/8` (upgrade, downgrade,
+repeat, cap, replace).  Each is identified by `file:line` of the pack file.
+
+Every golden case is ruled again by an instrumented copy of its pack, in which
+each measured rule R (with body B) gets two twins (clingo AST rewrites):
+
+    cov_fired(R)  :- B.          % the case fires R
+    cov_anchor(R) :- A.          % the case is about what R is about
+
+A case **fires** R when some grounding of B holds in its model.  A case
+**just misses** R when B holds for no grounding but the anchor A holds:
+
+* for a `base_penalty`, an `adjustment` (and a `supersedes`) the anchor is
+  `committed(O, P, Inf)` with the head's own O, P and infraction: the case
+  commits the infraction the rule is about, and some other condition of the
+  rule (a modifier, a threshold, the REL, the history, a negated literal) is
+  not met;
+* for an `infraction` or `not_infraction` rule the anchor is an observation
+  of a kind the rule reads: the constants K of its positive
+  `observation(_, _, K)` literals, or, when it reads the observation through
+  helper predicates of the pack, the kinds those helpers read (followed
+  through the pack's rules); a rule that names no kind at all is anchored on
+  any observation.
+
+A rule whose body is nothing but anchors (`base_penalty(O, P, x, ...) :-
+committed(O, P, x).`, `infraction(O, P, x) :- observation(O, P, k).`; a second
+person's `other_person/2` is part of the observation) has no
+condition a case could just miss: it counts as covered once fired.
+
+A rule is covered when some case fires it and some case just misses it; the
+pack's coverage is the share of its measured rules that are covered, and
+`--coverage-threshold N` fails a pack below N %.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from . import api
+from .errors import PpgError
+from .facts import build_facts, constant_to_slug
+from .golden import find_cases
+from .policy import PolicyEngine
+from .report import parse_reports
+
+MEASURED = {("infraction", 3): 2, ("not_infraction", 4): None, ("supersedes", 3): 0,
+            ("base_penalty", 5): 2, ("adjustment", 8): 2}
+_ANCHORS = {"observation", "other_person", "committed", "infraction"}
+SECTION_ARG = {"not_infraction": 3, "supersedes": 2, "base_penalty": 4, "adjustment": 7}
+
+
+@dataclass
+class RuleCoverage:
+    id: str                 # file:line
+    file: str
+    line: int
+    kind: str               # infraction | not_infraction | supersedes | base_penalty | upgrade | downgrade | repeat | cap | replace
+    subject: str            # the infraction it is about ("any" for a variable), "" for not_infraction
+    section: str
+    missable: bool = True   # False: the body is only the anchor, nothing to just miss
+    fired_by: list[str] = field(default_factory=list)
+    missed_by: list[str] = field(default_factory=list)
+
+    @property
+    def fired(self) -> bool:
+        return bool(self.fired_by)
+
+    @property
+    def missed(self) -> bool:
+        return bool(self.missed_by) or not self.missable
+
+    @property
+    def covered(self) -> bool:
+        return self.fired and self.missed
+
+
+@dataclass
+class PackCoverage:
+    policy: str
+    rules: list[RuleCoverage] = field(default_factory=list)
+    cases: int = 0
+    skipped: list[str] = field(default_factory=list)   # cases not ruled (expected errors, bad input)
+
+    def _pct(self, n: int) -> float:
+        return 100.0 * n / len(self.rules) if self.rules else 100.0
+
+    @property
+    def percent(self) -> float:
+        return self._pct(sum(r.covered for r in self.rules))
+
+    @property
+    def fired_percent(self) -> float:
+        return self._pct(sum(r.fired for r in self.rules))
+
+    @property
+    def missed_percent(self) -> float:
+        return self._pct(sum(r.missed for r in self.rules))
+
+
+# ---------------------------------------------------------------------------
+# instrumenting a pack
+# ---------------------------------------------------------------------------
+
+def _head(st: ast.AST) -> tuple[str, list[ast.AST]] | None:
+    head = st.head
+    if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+        return None
+    sym = head.atom.symbol
+    if sym.ast_type == ast.ASTType.Function:
+        return sym.name, list(sym.arguments)
+    return None
+
+
+def _constant(term: ast.AST) -> str | None:
+    if term.ast_type == ast.ASTType.SymbolicTerm:
+        s = term.symbol
+        if s.type == clingo.SymbolType.Function and not s.arguments:
+            return s.name
+        if s.type == clingo.SymbolType.String:
+            return s.string
+    if term.ast_type == ast.ASTType.Function and not term.arguments:
+        return term.name
+    return None
+
+
+def _positive_atoms(body: list[ast.AST]) -> list[tuple[str, list[ast.AST]]]:
+    out = []
+    for lit in body:
+        if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+                and lit.atom.symbol.ast_type == ast.ASTType.Function):
+            out.append((lit.atom.symbol.name, list(lit.atom.symbol.arguments)))
+    return out
+
+
+def _kinds_read(rules: list[ast.AST]) -> dict[str, set[str]]:
+    """Observation kinds each pack predicate reads, through the pack's rules
+    (`committed` counts as `infraction`)."""
+    direct: dict[str, set[str]] = {}
+    uses: dict[str, set[str]] = {}
+    for st in rules:
+        h = _head(st)
+        if h is None:
+            continue
+        name = h[0]
+        for pred, args in _positive_atoms(st.body):
+            if pred == "observation" and len(args) == 3 and _constant(args[2]):
+                direct.setdefault(name, set()).add(_constant(args[2]))
+            else:
+                uses.setdefault(name, set()).add("infraction" if pred == "committed" else pred)
+    kinds = {k: set(v) for k, v in direct.items()}
+    grew = True
+    while grew:
+        grew = False
+        for name, preds in uses.items():
+            add = set().union(*(kinds.get(p, set()) for p in preds)) - kinds.get(name, set())
+            if add:
+                kinds.setdefault(name, set()).update(add)
+                grew = True
+    return kinds
+
+
+def _num(n: int) -> ast.AST:
+    return ast.SymbolicTerm(_LOC, clingo.Number(n))
+
+
+_POS = ast.Position("<coverage>", 1, 1)
+_LOC = ast.Location(_POS, _POS)
+
+
+def _rule(head_name: str, n: int, body: list[ast.AST], loc=_LOC) -> ast.AST:
+    head = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, head_name, [_num(n)], 0)))
+    return ast.Rule(loc, head, body)
+
+
+def _lit(name: str, args: list[ast.AST], loc=_LOC) -> ast.AST:
+    return ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, name, args, 0)))
+
+
+def _anon() -> ast.AST:
+    return ast.Variable(_LOC, "_")
+
+
+def _rule_id(filename: str, line: int, root: Path) -> str:
+    path = Path(filename)
+    try:
+        shown = path.resolve().relative_to(root.resolve())
+    except ValueError:
+        shown = path
+    return f"{shown}:{line}"
+
+
+def instrument(statements: list[ast.AST], pack_files: list[Path], sections: dict[str, str],
+               root: Path | None = None) -> tuple[list[ast.AST], list[RuleCoverage]]:
+    """The statements plus the cov_fired/cov_anchor twins of every measured pack rule."""
+    root = root or Path.cwd()
+    pack = {str(f) for f in pack_files}
+    pack_rules = [st for st in statements if st.ast_type == ast.ASTType.Rule
+                  and st.location.begin.filename in pack]
+    kinds = _kinds_read(pack_rules)
+    extra: list[ast.AST] = []
+    measured: list[RuleCoverage] = []
+    seen: set[str] = set()
+    for st in pack_rules:
+        h = _head(st)
+        if h is None or not st.body or (h[0], len(h[1])) not in MEASURED:
+            continue
+        name, args = h
+        loc = st.location.begin
+        rid = _rule_id(loc.filename, loc.line, root)
+        if rid in seen:
+            rid = f"{rid}:{loc.column}"
+        seen.add(rid)
+        n = len(measured)
+        inf_pos = MEASURED[(name, len(args))]
+        subject = ""
+        if inf_pos is not None:
+            c = _constant(args[inf_pos])
+            subject = constant_to_slug(c) if c else "any"
+        kind = name
+        if name == "adjustment":
+            kind = _constant(args[4]) or "adjustment"
+        section = ""
+        if name in SECTION_ARG:
+            section = _constant(args[SECTION_ARG[name]]) or ""
+        elif subject and subject != "any":
+            section = sections.get(subject, "")
+        missable = not all(lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                               and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+                               and lit.atom.symbol.ast_type == ast.ASTType.Function
+                               and lit.atom.symbol.name in _ANCHORS for lit in st.body)
+        measured.append(RuleCoverage(rid, loc.filename, loc.line, kind, subject, section, missable))
+        extra.append(_rule("cov_fired", n, list(st.body), st.location))
+        # the anchor
+        if name in ("base_penalty", "adjustment"):
+            extra.append(_rule("cov_anchor", n, [_lit("committed", args[:3])]))
+        elif name == "supersedes":
+            for i in (0, 1):
+                extra.append(_rule("cov_anchor", n, [_lit("infraction", [_anon(), _anon(), args[i]])]))
+        else:
+            read = {_constant(a[2]) for p, a in _positive_atoms(st.body)
+                    if p == "observation" and len(a) == 3 and _constant(a[2])}
+            if not read:
+                for p, _a in _positive_atoms(st.body):
+                    read |= kinds.get("infraction" if p == "committed" else p, set())
+            if read:
+                for k in sorted(read):
+                    extra.append(_rule("cov_anchor", n, [_lit("observation", [
+                        _anon(), _anon(), ast.SymbolicTerm(_LOC, clingo.Function(k))])]))
+            else:
+                extra.append(_rule("cov_anchor", n, [_lit("observation", [_anon(), _anon(), _anon()])]))
+    shows: list[ast.AST] = []
+    ast.parse_string("#show cov_fired/1. #show cov_anchor/1. #defined cov_fired/1. #defined cov_anchor/1.",
+                     shows.append)
+    return list(statements) + extra + shows, measured
+
+
+class CoverageEngine(PolicyEngine):
+    """A policy engine whose models also say which measured rules fired or were just missed."""
+
+    def __init__(self, policy: str, rules: Path | None = None, root: Path | None = None) -> None:
+        super().__init__(policy, rules)
+        pack_files = [f for f in self.files if f.parent.name != "core"]
+        self.statements, self.measured = instrument(self.statements, pack_files, self.sections, root)
+
+    def observe(self, facts: list[clingo.Symbol]) -> tuple[set[int], set[int]]:
+        """(rules fired, rules whose anchor holds) for one report's facts."""
+        fired, anchored = set(), set()
+        for sym in self.solve(facts):
+            if sym.name == "cov_fired":
+                fired.add(sym.arguments[0].number)
+            elif sym.name == "cov_anchor":
+                anchored.add(sym.arguments[0].number)
+        return fired, anchored
+
+
+# ---------------------------------------------------------------------------
+# running the cases
+# ---------------------------------------------------------------------------
+
+def measure(paths: list[Path], rules: Path | None = None) -> list[PackCoverage]:
+    """Coverage of every pack the golden cases under `paths` are ruled by."""
+    engines: dict[str, CoverageEngine] = {}
+    packs: dict[str, PackCoverage] = {}
+    for case in find_cases(paths):
+        name = str(case)
+        try:
+            reports = parse_reports(case.read_text(encoding="utf-8"), name)
+        except (PpgError, OSError, UnicodeDecodeError):
+            continue        # an expected-error case: nothing is ruled
+        for report in reports:
+            try:
+                policy = api.resolve_policy(report)
+                if policy not in engines:
+                    engines[policy] = CoverageEngine(policy, rules)
+                    packs[policy] = PackCoverage(policy, engines[policy].measured)
+                eng = engines[policy]
+                eng.check_ids(report)
+                fired, anchored = eng.observe(build_facts(report).symbols)
+            except PpgError:
+                if report.policy in packs:
+                    packs[report.policy].skipped.append(name)
+                continue
+            cov = packs[policy]
+            cov.cases += 1
+            for i, rule in enumerate(cov.rules):
+                if i in fired:
+                    if name not in rule.fired_by:
+                        rule.fired_by.append(name)
+                elif i in anchored and name not in rule.missed_by:
+                    rule.missed_by.append(name)
+    return [packs[p] for p in sorted(packs)]
+
+
+def below(results: list[PackCoverage], threshold: float | None) -> list[PackCoverage]:
+    return [] if threshold is None else [c for c in results if c.percent < threshold]
+
+
+def render_text(results: list[PackCoverage], threshold: float | None = None) -> str:
+    out: list[str] = []
+    for c in results:
+        total = len(c.rules)
+        fired = sum(r.fired for r in c.rules)
+        missed = sum(r.missed for r in c.rules)
+        both = sum(r.covered for r in c.rules)
+        verdict = ""
+        if threshold is not None:
+            verdict = f" — {'BELOW' if c.percent < threshold else 'meets'} the threshold of {threshold:g} %"
+        out.append(f"coverage {c.policy}: {both}/{total} rules fired and just missed ({c.percent:.0f} %); "
+                   f"fired {fired} ({c.fired_percent:.0f} %), just missed or nothing to miss {missed} "
+                   f"({c.missed_percent:.0f} %) "
+                   f"by {c.cases} case(s){verdict}")
+        for r in c.rules:
+            if r.covered:
+                continue
+            lacks = " and ".join(x for x, ok in (("never fired", r.fired), ("never just missed", r.missed)) if not ok)
+            about = f" {r.subject}" if r.subject else ""
+            sec = f" ({r.section})" if r.section else ""
+            out.append(f"  {r.id}: {r.kind}{about}{sec} — {lacks}")
+    return "\n".join(out)
+
+
+def coverage_dict(c: PackCoverage, threshold: float | None = None) -> dict:
+    return {"policy": c.policy, "cases": c.cases, "rules": len(c.rules),
+            "covered_percent": round(c.percent, 2), "fired_percent": round(c.fired_percent, 2),
+            "missed_percent": round(c.missed_percent, 2),
+            "threshold": threshold, "passed": threshold is None or c.percent >= threshold,
+            "rule_coverage": [{"id": r.id, "kind": r.kind, "subject": r.subject or None,
+                               "section": r.section or None, "missable": r.missable, "fired_by": r.fired_by,
+                               "missed_by": r.missed_by} for r in c.rules]}
+
+
+def render_with_results(fmt: str, results, measured: list[PackCoverage], threshold: float | None) -> str:
+    """The coverage in the test command's format: text on its own; json as a
+    `coverage` key beside the cases; junit as one test case per pack
+    (`coverage/<policy>`, failing below the threshold)."""
+    import json
+    from xml.etree import ElementTree as ET
+
+    from .testreport import render_junit, render_results_json
+    if fmt == "json":
+        data = json.loads(render_results_json(results))
+        data["coverage"] = [coverage_dict(c, threshold) for c in measured]
+        return json.dumps(data, indent=2)
+    if fmt == "junit":
+        suite = ET.fromstring(render_junit(results))
+        for c in measured:
+            case = ET.SubElement(suite, "testcase", classname="coverage", name=f"coverage/{c.policy}")
+            text = render_text([c], threshold)
+            if threshold is not None and c.percent < threshold:
+                failure = ET.SubElement(case, "failure",
+                                        message=f"rule coverage {c.percent:.0f} % is below {threshold:g} %")
+                failure.text = text
+                suite.set("failures", str(int(suite.get("failures", "0")) + 1))
+            else:
+                ET.SubElement(case, "system-out").text = text
+            suite.set("tests", str(int(suite.get("tests", "0")) + 1))
+        return ET.tostring(suite, encoding="unicode")
+    return render_text(measured, threshold)
+
+
+__all__ = ["CoverageEngine", "PackCoverage", "RuleCoverage", "below", "coverage_dict", "instrument",
+           "measure", "render_text", "render_with_results"]
