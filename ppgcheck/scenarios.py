@@ -485,8 +485,11 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
 
 
 def _representative_penalty(reads: PackReads) -> list[str]:
-    ladder = [p for p, _ in reads.penalties if p not in ("none", "caution")]
-    return ladder[:1] or [p for p, _ in reads.penalties][:1]
+    """Every penalty of the ladder: rules may read the most severe prior penalty
+    (an upgrade path's next step, the end of the path).  Not a disqualification:
+    a disqualified player has no later incident at the event."""
+    return ([p for p, _ in reads.penalties if p != "none" and not p.startswith("disqualification")]
+            or [p for p, _ in reads.penalties][:1])
 
 
 def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
