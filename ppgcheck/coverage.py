@@ -140,7 +140,7 @@ def _positive_atoms(body: list[ast.AST]) -> list[tuple[str, list[ast.AST]]]:
     return out
 
 
-def _kinds_read(rules: list[ast.AST]) -> dict[str, set[str]]:
+def kinds_read(rules: list[ast.AST]) -> dict[str, set[str]]:
     """Observation kinds each pack predicate reads, through the pack's rules
     (`committed` counts as `infraction`)."""
     direct: dict[str, set[str]] = {}
@@ -204,7 +204,7 @@ def instrument(statements: list[ast.AST], pack_files: list[Path], sections: dict
     pack = {str(f) for f in pack_files}
     pack_rules = [st for st in statements if st.ast_type == ast.ASTType.Rule
                   and st.location.begin.filename in pack]
-    kinds = _kinds_read(pack_rules)
+    kinds = kinds_read(pack_rules)
     extra: list[ast.AST] = []
     measured: list[RuleCoverage] = []
     seen: set[str] = set()

@@ -20,6 +20,7 @@ reaches; then each class gets the smallest scenario that shows it
 """
 from __future__ import annotations
 
+import copy
 import io
 import json
 import shutil
@@ -303,7 +304,7 @@ def _constant(term: ast.AST) -> str | None:
 
 
 def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
-             messages: list[str]) -> tuple[clingo.Control, set[str]]:
+             messages: list[str], touched: set[str] | None) -> tuple[clingo.Control, set[str]]:
     """The new version over the scenario space, plus an `o__` copy of the old
     version's rules for every predicate whose definition changed."""
     ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
@@ -314,7 +315,6 @@ def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
                     if Path(st.location.begin.filename).name != "scenarios.lp"] + list(new_stmts)
     old_all = _parse([old_core / n for n in RENAMED_CORE], "the old core") + list(old_stmts)
     changed = _changed_predicates(old_all, compared_new)
-    touched = _touched_infractions(old_all, compared_new)
     if touched is not None:
         facts += "dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched))
     rename = _RenameSome(changed)
@@ -340,7 +340,48 @@ def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
         for st in old_view:
             bld.add(rename(st))
     ctl.add("base", [], facts)
-    return ctl, changed, touched
+    return ctl, changed
+
+
+def _same_core(old_core: Path, new_core: Path) -> bool:
+    return all((old_core / n).read_bytes() == (new_core / n).read_bytes() for n in CORE_FOR_CHECK
+               if (old_core / n).is_file() and (new_core / n).is_file())
+
+
+def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] | None:
+    """The observation kinds from which the pack can classify these infractions,
+    or None when some rule for them reads an observation kind it does not name."""
+    from .coverage import kinds_read
+    rules = _rules(stmts)
+    helpers = kinds_read(rules)
+    kinds: set[str] = set()
+    for st in rules:
+        head = st.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            continue
+        sym = head.atom.symbol
+        if sym.ast_type != ast.ASTType.Function or sym.name != "infraction" or len(sym.arguments) != 3:
+            continue
+        inf = _constant(sym.arguments[2])
+        if inf is not None and inf not in infractions:
+            continue
+        found: set[str] = set()
+        for lit in st.body:
+            if lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign \
+                    or lit.atom.ast_type != ast.ASTType.SymbolicAtom \
+                    or lit.atom.symbol.ast_type != ast.ASTType.Function:
+                continue
+            name, args = lit.atom.symbol.name, lit.atom.symbol.arguments
+            if name == "observation" and len(args) == 3:
+                k = _constant(args[2])
+                if k is not None:
+                    found.add(k)
+            else:
+                found |= helpers.get("infraction" if name == "committed" else name, set())
+        if not found:
+            return None
+        kinds |= found
+    return kinds
 
 
 # The kind of the first observation, to split the search by it.
@@ -411,10 +452,21 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
     new_stmts = _parse(new_files, f"the new `{policy}`")
     new_reads = read_pack(new_files)
     reads = merge_reads(new_reads, read_pack(old_files))
+    touched = _touched_infractions(old_stmts, new_stmts) if _same_core(old_core, new_core) else None
+    space = reads
+    if touched is not None and observations == 1:
+        # one observation: only the kinds that can be classified as a touched infraction
+        kinds = _kinds_classifying(touched, list(old_stmts) + list(new_stmts))
+        if kinds is not None:
+            space = copy.copy(reads)
+            space.observation_kinds = reads.observation_kinds & kinds
+            result.notes.append("the changed rules are about " + ", ".join(
+                f"`{constant_to_slug(i)}`" for i in sorted(touched)) + ": scenarios observe "
+                + (", ".join(f"`{k}`" for k in sorted(space.observation_kinds)) or "nothing"))
     messages: list[str] = []
-    ctl, changed, touched = _control(new_core, new_stmts, old_core, old_stmts,
-                                     scenario_facts(reads, observations) + _FIRST_KIND, messages)
-    if not changed & _OUTPUTS:
+    ctl, changed = _control(new_core, new_stmts, old_core, old_stmts,
+                            scenario_facts(space, observations) + _FIRST_KIND, messages, touched)
+    if not changed & _OUTPUTS or not space.observation_kinds:
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
         return result

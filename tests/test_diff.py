@@ -1,0 +1,188 @@
+"""`ppgcheck diff`: a rule edit shows exactly the incidents it changes, each with
+a witness ruled by both versions; a contradiction it introduces fails the diff.
+
+Each test compares copies of rules/core and rules/fab only (one pack), so the
+scenario search stays small.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ppgcheck.cli import cli
+from ppgcheck.diff import DiffResult, diff_base, diff_rules, exit_code, to_sarif
+from ppgcheck.report import parse_report
+from ppgcheck.resources import rules_dir
+
+TARDINESS_BASE = 'base_penalty(O, P, tardiness, intellect_penalty, "PPG 3.1")'
+CONTRADICTION = '''
+% --- PPG 3.1 Tardiness (a contradictory edit) ---
+% "Under 5 minutes is a Warning."
+base_penalty(O, P, tardiness, warning, "PPG 3.1") :-
+    committed(O, P, tardiness), count(O, minutes, N), N < 5.
+'''
+
+
+def copy_rules(dest: Path) -> Path:
+    """rules/core and rules/fab copied under dest/rules."""
+    root = dest / "rules"
+    shutil.copytree(rules_dir() / "core", root / "core")
+    shutil.copytree(rules_dir() / "fab", root / "fab")
+    return root
+
+
+def edit(root: Path, old: str, new: str) -> None:
+    path = root / "fab" / "s3_1_tardiness.lp"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("diff")
+    old = copy_rules(base / "old")
+    raised = copy_rules(base / "raised")
+    edit(raised, TARDINESS_BASE, TARDINESS_BASE.replace("intellect_penalty", "game_loss"))
+    contradictory = copy_rules(base / "contradictory")
+    path = contradictory / "fab" / "s3_1_tardiness.lp"
+    path.write_text(path.read_text() + CONTRADICTION)
+    return {"old": old, "raised": raised, "contradictory": contradictory}
+
+
+@cache
+def _diff(old: str, new: str) -> tuple[DiffResult, ...]:
+    return tuple(diff_rules(old, new, "fab", timeout=120))
+
+
+def diff(versions, new: str) -> DiffResult:
+    (result,) = _diff(str(versions["old"]), str(versions[new]))
+    return result
+
+
+def test_identical_rules_have_no_change(versions):
+    (result,) = diff_rules(versions["old"], versions["old"], "fab")
+    assert result.complete and result.changes == []
+    assert exit_code([result]) == 0 and exit_code([result], fail_on_change=True) == 0
+
+
+def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
+    result = diff(versions, "raised")
+    assert result.complete
+    assert result.changes
+    # exactly that class of incidents: Tardiness, its penalty, nothing else
+    assert {c.what for c in result.changes} == {"penalty"}
+    assert {c.subject for c in result.changes} == {"tardiness"}
+    assert {c.observation for c in result.changes} <= {"late", "no_show"}
+    assert not result.introduced() and not result.removed()
+    # the plain case: a late player's IP2 becomes a Game Loss
+    plain = [c for c in result.changes if (c.before, c.after) == ("intellect-penalty", "game-loss")]
+    assert plain, [c.message for c in result.changes]
+    witness = parse_report(plain[0].witness_text)
+    assert witness.observations[0].kind == "late"
+    minutes = witness.observations[0].counts["minutes"]
+    assert 1 <= minutes <= 10          # "Under 1 minute is a Warning", "Over 10 minutes is a Game Loss"
+    assert plain[0].ruling_before == ["Alice: tardiness, intellect-penalty; fix: extend the match by the time lost"]
+    assert plain[0].ruling_after == ["Alice: tardiness, game-loss; fix: extend the match by the time lost"]
+
+
+def test_every_change_has_a_witness_that_both_versions_rule_differently(versions):
+    for c in diff(versions, "raised").changes:
+        assert c.witness_text and c.minimal
+        assert c.ruling_before != c.ruling_after, c.message
+
+
+def test_a_pure_change_passes_unless_fail_on_change(versions):
+    result = diff(versions, "raised")
+    assert exit_code([result]) == 0
+    assert exit_code([result], fail_on_change=True) == 1
+
+
+def test_a_contradictory_rule_is_caught_and_fails(versions):
+    result = diff(versions, "contradictory")
+    (conflict,) = result.introduced("error")
+    assert conflict.what == "finding" and "two base penalties for tardiness" in conflict.message
+    assert conflict.sections == ["PPG 3.1"]
+    minutes = parse_report(conflict.witness_text).observations[0].counts["minutes"]
+    assert minutes < 5
+    assert any("conflict" in line for line in conflict.ruling_after)
+    assert not any("conflict" in line for line in conflict.ruling_before)
+    assert exit_code([result]) == 1
+
+
+def test_cli_exit_codes_and_formats(versions, monkeypatch):
+    import ppgcheck.diff
+    monkeypatch.setattr(ppgcheck.diff, "diff_rules",
+                        lambda old, new, policy, **options: list(_diff(str(old), str(new))))
+    runner = CliRunner()
+    old, bad = str(versions["old"]), str(versions["contradictory"])
+    text = runner.invoke(cli, ["diff", old, bad, "--policy", "fab"])
+    assert text.exit_code == 1, text.output
+    assert "finding introduced: conflict (error): two base penalties for tardiness" in text.output
+    assert "witness:" in text.output and "before:" in text.output and "after:" in text.output
+    as_json = runner.invoke(cli, ["diff", old, bad, "--policy", "fab", "--format", "json"])
+    assert as_json.exit_code == 1
+    (data,) = json.loads(as_json.output)
+    assert data["introduced"] == 1 and data["policy"] == "fab"
+    as_sarif = runner.invoke(cli, ["diff", old, bad, "--policy", "fab", "--format", "sarif"])
+    sarif = json.loads(as_sarif.output)
+    assert sarif["version"] == "2.1.0"
+    introduced = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "finding-introduced"]
+    assert introduced and introduced[0]["level"] == "error"
+    assert introduced[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("s3_1_tardiness.lp")
+    raised = runner.invoke(cli, ["diff", old, str(versions["raised"]), "-p", "fab", "--fail-on-change"])
+    assert raised.exit_code == 1 and "penalty changed: tardiness" in raised.output
+
+
+def test_sarif_of_a_ruling_change_is_a_note(versions):
+    sarif = to_sarif([diff(versions, "raised")])
+    levels = {(r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]}
+    assert levels == {("ruling-changed", "note")}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["diff"], "give two rules folders"),
+    (["diff", "--base", "HEAD", "rules", "rules"], "not both"),
+])
+def test_usage_errors_exit_2(args, message):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=ppgcheck", "-c", "user.email=ppgcheck@example.org",
+                    "-c", "commit.gpgsign=false", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    copy_rules(tmp_path)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "rules")
+    git(tmp_path, "commit", "-q", "-m", "rules")
+    return tmp_path
+
+
+def test_base_compares_the_working_tree_with_a_revision(repo):
+    edit(repo / "rules", TARDINESS_BASE, TARDINESS_BASE.replace("intellect_penalty", "game_loss"))
+    (result,) = diff_base("HEAD", "fab", cwd=repo)
+    assert result.old == "rules@HEAD/fab" and result.new == "rules/fab"
+    assert {c.subject for c in result.changes} == {"tardiness"}
+    assert not result.introduced()
+
+
+def test_base_unknown_revision_and_new_pack(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(cli, ["diff", "--base", "no-such-rev", "--policy", "fab"])
+    assert result.exit_code == 2 and "unknown git revision `no-such-rev`" in result.output
+    clean = CliRunner().invoke(cli, ["diff", "--base", "HEAD"])
+    assert clean.exit_code == 0 and "no change" in clean.output
