@@ -262,32 +262,67 @@ _INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8
             ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,)}
 
 
-def _touched_infractions(old: list[ast.AST], new: list[ast.AST]) -> set[str] | None:
-    """The infractions the rules that differ are about, when every such rule names
-    its infraction as a constant (then only scenarios that classify one of them can
-    be ruled differently); None when some changed rule is not about one infraction."""
+# Predicates of the pack contract (rules/core/CONTRACT.md) and the core: a
+# changed rule for one of them that names no infraction may change anything.
+_CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
+             "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
+             "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
+             "repeat_cap", "category"}
+
+
+class _Unbounded(Exception):
+    pass
+
+
+def _touched_infractions(old: list[ast.AST], new: list[ast.AST], core: list[ast.AST]) -> set[str] | None:
+    """The infractions the rules that differ are about: the constant infraction
+    of each changed rule's head, or, for a changed helper predicate of the pack,
+    of the rules that read it (followed through other helpers).  Then only
+    scenarios that classify one of them can be ruled differently.  None when
+    some changed rule is not about named infractions (a contract predicate with
+    a variable infraction, a helper the core reads, a changed constant)."""
     from collections import Counter
+    consts = lambda stmts: sorted(str(st) for st in stmts if st.ast_type == ast.ASTType.Definition)
+    if consts(old) != consts(new):
+        return None
     o = Counter(str(st) for st in _rules(old))
     n = Counter(str(st) for st in _rules(new))
     diff = (o - n) + (n - o)
+    rules = _rules(old) + _rules(new)
+    core_names = _names(_rules(core))
     touched: set[str] = set()
-    for st in _rules(old) + _rules(new):
-        if str(st) not in diff:
-            continue
+    helpers: set[str] = set()
+
+    def visit(st: ast.AST) -> None:
         head = st.head
         if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
-            return None
+            raise _Unbounded
         sym = head.atom.symbol
         if sym.ast_type == ast.ASTType.Function:
             name, args = sym.name, [_constant(a) for a in sym.arguments]
         elif sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
             name, args = sym.symbol.name, [_constant_sym(a) for a in sym.symbol.arguments]
         else:
-            return None
+            raise _Unbounded
         positions = _INDEXED.get((name, len(args)))
-        if positions is None or any(args[i] is None for i in positions):
-            return None
-        touched.update(args[i] for i in positions)
+        if positions is not None and all(args[i] is not None for i in positions):
+            touched.update(args[i] for i in positions)
+            return
+        if name in _CONTRACT or name in core_names:
+            raise _Unbounded
+        if name in helpers:
+            return
+        helpers.add(name)
+        for reader in rules:
+            if name in _names(reader.body):
+                visit(reader)
+
+    try:
+        for st in rules:
+            if str(st) in diff:
+                visit(st)
+    except _Unbounded:
+        return None
     return touched
 
 
@@ -452,7 +487,10 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
     new_stmts = _parse(new_files, f"the new `{policy}`")
     new_reads = read_pack(new_files)
     reads = merge_reads(new_reads, read_pack(old_files))
-    touched = _touched_infractions(old_stmts, new_stmts) if _same_core(old_core, new_core) else None
+    touched = None
+    if _same_core(old_core, new_core):
+        touched = _touched_infractions(old_stmts, new_stmts,
+                                       _parse([new_core / n for n in RENAMED_CORE], "the core"))
     space = reads
     if touched is not None and observations == 1:
         # one observation: only the kinds that can be classified as a touched infraction

@@ -92,6 +92,18 @@ def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
     assert plain[0].ruling_after == ["Alice: tardiness, game-loss; fix: extend the match by the time lost"]
 
 
+def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
+    old = copy_rules(tmp_path / "old")
+    new = copy_rules(tmp_path / "new")
+    edit(new, "late_minutes(O, P, N), N > 10.", "late_minutes(O, P, N), N > 9.")
+    (result,) = diff_rules(old, new, "fab")
+    assert result.complete
+    (change,) = result.changes
+    assert (change.what, change.subject, change.before) == ("penalty", "tardiness", "intellect-penalty")
+    assert change.after.startswith("game-loss")
+    assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
+
+
 def test_every_change_has_a_witness_that_both_versions_rule_differently(versions):
     for c in diff(versions, "raised").changes:
         assert c.witness_text and c.minimal
