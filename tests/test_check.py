@@ -178,10 +178,17 @@ def test_sarif_locations():
     assert gap["level"] == "error"
 
 
-def test_time_bound_is_reported():
+def test_model_cap_is_reported():
     (r,) = check_policy(path=PACKS / "gap", max_models=1)
     assert not r.complete
-    assert any("model cap" in n for n in r.notes)
+    assert any("model cap of 1 models reached" in n for n in r.notes)
+
+
+def test_time_bound_is_reported():
+    (r,) = check_policy(path=PACKS / "gap", timeout=1e-6)
+    assert not r.complete
+    assert any("time bound" in n and "--timeout" in n for n in r.notes)
+    assert run(str(PACKS / "clean"), "--max-models", "1").exit_code == 1   # incomplete is not clean
 
 
 def test_two_observations_prove_a_rule_dead():
