@@ -37,7 +37,7 @@ from clingo import ast
 from .check import (Budget, CheckResult, brave_consequences, check_policy, resolve_pack,
                     scenario_report, smallest_witness)
 from .errors import PolicyError, PpgError, UsageError
-from .facts import build_facts, constant_to_slug
+from .facts import build_facts, constant_to_slug, slug_to_constant
 from .policy import PolicyEngine
 from .report import Report, print_report
 from .ruling import RulingSet, _text, decode
@@ -518,6 +518,7 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
         brave, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
     if not finished:
         result.complete = False
+    edited = _edited_rules(old_stmts, new_stmts)
     keep: list = []
     engines = {}
     try:
@@ -530,6 +531,7 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
             if sym.name != "dif_class":
                 continue
             change = _change(sym, reads, new_reads)
+            change.location = _edited_location(change, edited) or change.location
             atoms, proven = smallest_witness(ctl, budget, sym)
             if atoms is not None:
                 change.witness = scenario_report(atoms, policy)
@@ -552,6 +554,57 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
     result.models = budget.models
     result.seconds = time.monotonic() - started
     return result
+
+
+def _edited_rules(old: list[ast.AST], new: list[ast.AST]) -> list[tuple[str, int, set[str]]]:
+    """(file, line, the constants and strings of its head) of each rule the edit
+    adds or changes (the new version's), then of each rule it removes (the old's)."""
+    from collections import Counter
+    o = Counter(str(st) for st in _rules(old))
+    n = Counter(str(st) for st in _rules(new))
+    out = []
+    for stmts, other in ((new, o), (old, n)):
+        for st in _rules(stmts):
+            if other[str(st)]:
+                continue
+            words: set[str] = set()
+            for a in _head_arguments(st):
+                c = _constant(a)
+                if c is None and a.ast_type == ast.ASTType.SymbolicTerm and a.symbol.type == clingo.SymbolType.String:
+                    c = a.symbol.string
+                if c is not None:
+                    words.add(c)
+            loc = st.location.begin
+            out.append((_shown_path(loc.filename), loc.line, words))
+    return out
+
+
+def _head_arguments(st: ast.AST) -> list[ast.AST]:
+    head = st.head
+    if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom \
+            and head.atom.symbol.ast_type == ast.ASTType.Function:
+        return list(head.atom.symbol.arguments)
+    return []
+
+
+def _shown_path(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return filename
+
+
+def _edited_location(change: Change, edited: list[tuple[str, int, set[str]]]) -> tuple[str, int] | None:
+    """The edited rule a change comes from: one whose head names its infraction or
+    cites its section; the only edited rule when there is one."""
+    subject = slug_to_constant(change.subject) if change.subject else ""
+    for file, line, words in edited:
+        if (subject and subject in words) or any(sec in words for sec in change.sections):
+            return (file, line)
+    if len(edited) == 1:
+        return edited[0][:2]
+    return None
 
 
 def _order(sym: clingo.Symbol):
