@@ -198,3 +198,33 @@ def test_base_unknown_revision_and_new_pack(repo, monkeypatch):
     assert result.exit_code == 2 and "unknown git revision `no-such-rev`" in result.output
     clean = CliRunner().invoke(cli, ["diff", "--base", "HEAD"])
     assert clean.exit_code == 0 and "no change" in clean.output
+
+
+# --- CI integration: the documented workflow and the pre-commit hooks ---------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_documented_workflow_is_the_shipped_one_and_runs_check_test_and_diff():
+    yaml = pytest.importorskip("yaml")
+    shipped = (ROOT / "docs" / "ppgcheck-rules.yml").read_text()
+    doc = (ROOT / "docs" / "ci.md").read_text()
+    body = shipped[shipped.index("name: rules"):]
+    assert body.strip() in doc
+    workflow = yaml.safe_load(shipped)
+    assert "rules/**" in workflow[True]["pull_request"]["paths"]     # `on:` loads as True
+    runs = " ".join(step.get("run", "") for step in workflow["jobs"]["rules"]["steps"])
+    for command in ("ppgcheck test", "ppgcheck diff --base", "ppgcheck check"):
+        assert command in runs
+
+
+def test_pre_commit_hooks_name_real_commands():
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"] for h in hooks} == {"ppgcheck-diff", "ppgcheck-test", "ppgcheck-check"}
+    for hook in hooks:
+        words = hook["entry"].split()
+        assert words[:3] == ["python", "-m", "ppgcheck"] and words[3] in cli.commands
+        help_run = CliRunner().invoke(cli, words[3:4] + ["--help"])
+        for option in (w for w in words[4:] if w.startswith("--")):
+            assert option in help_run.output, (hook["id"], option)
