@@ -62,6 +62,7 @@ class CheckFinding:
     contrast_text: str = ""
     runtime: tuple[str, str, str, str] | None = None  # the finding/5 `ppgcheck rule` shows: kind, level, message, section
     minimal: bool = True
+    rels: list[str] = field(default_factory=list)   # the RELs it shows up at ("none": no `rel:` header); [] = not asked
 
     @property
     def rank(self) -> int:
@@ -431,7 +432,10 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     for n, (what, sym) in enumerate(targets, start=1):
         say(f"{policy}: witness {n}/{len(targets)}")
         atoms, proven = _witness(owner[sym], budget, sym)
-        result.findings.append(_finding_for(what, sym, atoms, proven, policy, reads, banners, root))
+        finding = _finding_for(what, sym, atoms, proven, policy, reads, banners, root)
+        if what == "finding" and sym.arguments[0].name != "scope" and not budget.hit:
+            _tell_rels(owner[sym], budget, sym, finding)
+        result.findings.append(finding)
         if budget.hit:
             result.complete = False
             break
@@ -448,6 +452,31 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     result.seconds = time.monotonic() - started
     result.findings.sort(key=lambda f: (KIND_ORDER.index(f.kind), -f.rank, f.sections, f.message))
     return result
+
+
+def _tell_rels(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol, finding: CheckFinding) -> None:
+    """At which RELs (and without one) the finding shows up: a bounded
+    satisfiability search each.  A finding only some RELs have names them."""
+    ctl.configuration.solve.enum_mode = "auto"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 1
+    ctl.configuration.solver.heuristic = "Berkmin"
+    rels = list(vocabulary().values.get("rel", ()))
+    found, unknown = [], False
+    for rel in [None, *rels]:
+        assume = [(target, True)] + (
+            [(clingo.Function("rel", [clingo.Function(r)]), False) for r in rels] if rel is None
+            else [(clingo.Function("rel", [clingo.Function(rel)]), True)])
+        done, sat = _solve(ctl, budget, assumptions=assume, on_model=lambda m: None,
+                           until=time.monotonic() + 0.5)
+        if sat:
+            found.append(rel or "none")
+        elif not done:
+            unknown = True
+    finding.rels = found
+    if found and not unknown and len(found) <= len(rels):
+        named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in found)
+        finding.message += f" (only at: {named})"
 
 
 def _locations_for(sections: list[str], reads: PackReads, root: Path) -> list[Location]:
@@ -597,7 +626,7 @@ def finding_dict(f: CheckFinding) -> dict:
     return {"kind": f.kind, "level": f.level, "message": f.message, "sections": f.sections,
             "locations": [{"file": loc.file, "line": loc.line} for loc in f.locations],
             "witness": f.witness_text or None, "contrast": f.contrast_text or None,
-            "minimal": f.minimal,
+            "minimal": f.minimal, "rels": f.rels,
             "runtime_finding": ({"kind": f.runtime[0], "level": f.runtime[1], "message": f.runtime[2],
                                  "section": f.runtime[3]} if f.runtime else None)}
 
