@@ -492,7 +492,7 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
         touched = _touched_infractions(old_stmts, new_stmts,
                                        _parse([new_core / n for n in RENAMED_CORE], "the core"))
     space = reads
-    if touched is not None and observations == 1:
+    if touched and observations == 1:
         # one observation: only the kinds that can be classified as a touched infraction
         kinds = _kinds_classifying(touched, list(old_stmts) + list(new_stmts))
         if kinds is not None:
@@ -697,7 +697,14 @@ def _summary(engine: PolicyEngine, report: Report) -> list[str]:
 # ---------------------------------------------------------------------------
 
 def _packs(path: Path) -> dict[str, tuple[Path, Path]]:
-    return {pid: (pack, core) for pid, pack, core in resolve_pack(None, path)}
+    """The packs of a rules folder (or the one pack of a pack folder); none for a
+    folder without packs (a revision before the first pack)."""
+    if not (path.is_dir() and any(path.rglob("*.lp"))):
+        return {}
+    try:
+        return {pid: (pack, core) for pid, pack, core in resolve_pack(None, path)}
+    except UsageError:
+        return {}
 
 
 def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, observations: int = 1,
@@ -705,8 +712,12 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
                new_label: str = "") -> list[DiffResult]:
     """Compare two rules folders (or two pack folders): one DiffResult per pack."""
     old_path, new_path = Path(old), Path(new)
-    old_packs = _packs(old_path) if _has_rules(old_path) else {}
-    new_packs = _packs(new_path)
+    for path in (old_path, new_path):
+        if not path.is_dir():
+            raise UsageError(f"no such rules folder: `{path}`")
+    old_packs, new_packs = _packs(old_path), _packs(new_path)
+    if not old_packs and not new_packs:
+        raise UsageError(f"neither `{old}` nor `{new}` holds a policy pack (*.lp files, or folders of them)")
     if len(old_packs) == 1 and len(new_packs) == 1 and set(old_packs) != set(new_packs) and not policy:
         # two single pack folders under different names: the same pack
         old_packs = {next(iter(new_packs)): next(iter(old_packs.values()))}
@@ -730,10 +741,6 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
                                      timeout=timeout, max_models=max_models, old_label=o_lab,
                                      new_label=n_lab))
     return results
-
-
-def _has_rules(path: Path) -> bool:
-    return path.is_dir() and any(path.rglob("*.lp"))
 
 
 def _added(pid: str, pack: tuple[Path, Path], old_label: str, new_label: str, timeout: float,
@@ -813,8 +820,10 @@ def render_text(results: list[DiffResult]) -> str:
         if r.status != "compared":
             head += f": pack {r.status}"
         summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
-                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else "no change"
-        out.append(f"{head}: {summary} — {r.models} models, {r.seconds:.1f} s"
+                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else \
+            ("no change" if r.status == "compared" else "")
+        head += ": " if summary else ""
+        out.append(f"{head}{summary} — {r.models} models, {r.seconds:.1f} s"
                    + ("" if r.complete else " — INCOMPLETE"))
         for c in r.changes:
             where = f" [{c.location[0]}:{c.location[1]}]" if c.location else ""

@@ -158,6 +158,18 @@ def test_sarif_of_a_ruling_change_is_a_note(versions):
     assert levels == {("ruling-changed", "note")}
 
 
+def test_a_new_pack_brings_its_findings_and_a_removed_one_is_reported(tmp_path):
+    empty = tmp_path / "empty" / "rules"
+    shutil.copytree(rules_dir() / "core", empty / "core")
+    full = copy_rules(tmp_path / "full")
+    (added,) = diff_rules(empty, full)
+    assert added.status == "added" and added.introduced("error")
+    assert exit_code([added]) == 1
+    (removed,) = diff_rules(full, empty)
+    assert removed.status == "removed" and removed.changes == []
+    assert exit_code([removed]) == 0 and exit_code([removed], fail_on_change=True) == 1
+
+
 @pytest.mark.parametrize("args, message", [
     (["diff"], "give two rules folders"),
     (["diff", "--base", "HEAD", "rules", "rules"], "not both"),
