@@ -19,7 +19,7 @@ from ppgcheck.resources import policy_ids, rules_dir
 from ppgcheck.sarif import to_sarif
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
-BROKEN = ["conflict", "gap", "dead", "cap", "monotonicity", "citation"]
+BROKEN = ["conflict", "gap", "rel-gap", "dead", "cap", "monotonicity", "citation"]
 
 
 @cache
@@ -111,7 +111,7 @@ def fixture_engine(tmp_root: Path, name: str) -> PolicyEngine:
     return PolicyEngine(name, root)
 
 
-@pytest.mark.parametrize("name", ["conflict", "gap"])
+@pytest.mark.parametrize("name", ["conflict", "gap", "rel-gap"])
 def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
     eng = fixture_engine(tmp_path, name)
     monkeypatch.setattr(api, "engine", lambda policy: eng)
@@ -207,3 +207,10 @@ def test_scenario_space_brackets_each_threshold():
     for n in (0, 9, 10, 11, 120):                      # threshold ± 1 and the range ends
         assert f"scen_value(minutes,{n})." in facts
     assert "scen_value(minutes,50)." not in facts
+
+
+def test_gap_at_some_rels_names_them():
+    (r,) = check_policy(path=PACKS / "rel-gap")
+    (f,) = r.findings
+    assert f.kind == "gap" and sorted(f.rels) == ["casual", "none", "regular"]
+    assert "(only at: no REL given, casual REL, regular REL)" in f.message
