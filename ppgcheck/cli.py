@@ -211,7 +211,7 @@ def print_command(report: str) -> None:
 @click.option("--coverage", is_flag=True,
               help="Report rule coverage per pack: which rules some case fires and some case just misses.")
 @click.option("--coverage-threshold", type=click.FloatRange(0, 100), metavar="N",
-              help="Exit 1 when a pack's rule coverage is below N %% (implies --coverage).")
+              help="Exit 1 when a pack's rule coverage is below N percent (implies --coverage).")
 @_fails_cleanly
 def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: bool,
                  coverage_threshold: float | None) -> None:
@@ -268,9 +268,12 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 @click.option("--max-models", type=click.IntRange(min=1), default=200_000, show_default=True,
               help="Model cap per pack.")
 @click.option("--no-monotonicity", is_flag=True, help="Skip the monotonicity search (two copies of the program).")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="A TOML file of known source holes (policy, kind, message, reason): "
+                   "those do not fail the check; any other finding does.")
 @_fails_cleanly
 def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: str, observations: int,
-                  timeout: float, max_models: int, no_monotonicity: bool) -> None:
+                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None) -> None:
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
@@ -284,6 +287,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     Example:
       ppgcheck check --policy fab
       ppgcheck check tests/fixtures/packs/gap --format sarif > check.sarif
+      ppgcheck check --baseline rules/known-findings.toml
     """
     from .check import check_policy, render_text, result_dict
     from .sarif import render_sarif
@@ -306,7 +310,21 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
         click.echo(render_sarif(results))
     else:
         click.echo(render_text(results))
-    failing = fail_on != "never" and any(r.at_or_above(fail_on) for r in results)
+    if baseline is not None:
+        from .baseline import load_baseline, split_known
+        from .check import LEVELS
+        new, known, stale = split_known(results, load_baseline(baseline))
+        counted = sum(len(v) for v in known.values())
+        click.echo(f"baseline {baseline}: {counted} known finding(s) of the published guides", err=True)
+        for entry in stale:
+            click.echo(f"baseline entry no longer found ({entry.policy}, {entry.kind}): {entry.message}", err=True)
+        fresh = [f for group in new.values() for f in group
+                 if fail_on != "never" and f.rank >= LEVELS.index(fail_on)]
+        for f in fresh:
+            click.echo(f"NEW {f.kind} ({f.level}): {f.message}", err=True)
+        failing = bool(fresh)
+    else:
+        failing = fail_on != "never" and any(r.at_or_above(fail_on) for r in results)
     incomplete = any(not r.complete for r in results)   # not proven clean
     sys.exit(1 if failing or incomplete else 0)
 
@@ -315,7 +333,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--base", "base", metavar="GITREV",
               help="Compare the working tree's rules folder with the same folder at this git revision.")
-@click.option("--rules", "rules_path", default="rules", show_default=True,
+@click.option("--rules", "rules_path", default="rules", show_default=True, metavar="PATH",
               help="With --base: the rules folder, relative to the current directory.")
 @click.option("--policy", "-p", help="Compare only this pack.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
