@@ -778,7 +778,10 @@ def export_revision(rev: str, folder: str, into: Path, cwd: Path | None = None) 
     if proc.returncode != 0:
         return None
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
-        tar.extractall(into, filter="data")
+        try:
+            tar.extractall(into, filter="data")
+        except TypeError:       # Python before 3.11.4: no extraction filters (git archive is trusted)
+            tar.extractall(into)
     return into / folder
 
 
