@@ -91,10 +91,12 @@ dif_class(finding(Kd, L, M, S), K, none, present, absent) :-
 dif_class(finding(Kd, L, M, S), K, none, absent, present) :-
     dif_finding(Kd, L, O, M, S), not odif_finding(Kd, L, O, M, S), dif_kind(O, K).
 #defined not_infraction/4. #defined fix/6.
-#defined dif_touch/1. #defined dif_restrict/0.
-% Only scenarios where an infraction the changed rules name is classified, in either version.
+#defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
+% Only scenarios where an infraction the changed rules name is classified, in
+% either version, or that observe a kind a changed exclusion needs.
 dif_relevant :- dif_infraction(_, _, I), dif_touch(I).
 dif_relevant :- odif_infraction(_, _, I), dif_touch(I).
+dif_relevant :- observation(_, _, K), dif_touch_kind(K).
 :- dif_restrict, not dif_relevant.
 #show dif_class/5.
 """
@@ -274,13 +276,17 @@ class _Unbounded(Exception):
     pass
 
 
-def _touched_infractions(old: list[ast.AST], new: list[ast.AST], core: list[ast.AST]) -> set[str] | None:
+def _touched_infractions(old: list[ast.AST], new: list[ast.AST],
+                         core: list[ast.AST]) -> tuple[set[str], set[str]] | None:
     """The infractions the rules that differ are about: the constant infraction
     of each changed rule's head, or, for a changed helper predicate of the pack,
     of the rules that read it (followed through other helpers).  Then only
     scenarios that classify one of them can be ruled differently.  None when
     some changed rule is not about named infractions (a contract predicate with
-    a variable infraction, a helper the core reads, a changed constant)."""
+    a variable infraction, a helper the core reads, a changed constant).
+    A changed exclusion (`not_infraction/4`), or a classification under a
+    variable infraction, is bounded instead by the observation kinds it needs
+    (_RequiredKinds): returns (infractions, observation kinds)."""
     from collections import Counter
     consts = lambda stmts: sorted(str(st) for st in stmts if st.ast_type == ast.ASTType.Definition)
     if consts(old) != consts(new):
@@ -291,7 +297,9 @@ def _touched_infractions(old: list[ast.AST], new: list[ast.AST], core: list[ast.
     rules = _rules(old) + _rules(new)
     core_names = _names(_rules(core))
     touched: set[str] = set()
+    touched_kinds: set[str] = set()
     helpers: set[str] = set()
+    required = _RequiredKinds(rules)
 
     def visit(st: ast.AST) -> None:
         head = st.head
@@ -308,6 +316,12 @@ def _touched_infractions(old: list[ast.AST], new: list[ast.AST], core: list[ast.
         if positions is not None and all(args[i] is not None for i in positions):
             touched.update(args[i] for i in positions)
             return
+        if (name, len(args)) in (("not_infraction", 4), ("infraction", 3)):
+            kinds = required.rule(st)
+            if kinds is None:
+                raise _Unbounded
+            touched_kinds.update(kinds)
+            return
         if name in _CONTRACT or name in core_names:
             raise _Unbounded
         if name in helpers:
@@ -323,7 +337,7 @@ def _touched_infractions(old: list[ast.AST], new: list[ast.AST], core: list[ast.
                 visit(st)
     except _Unbounded:
         return None
-    return touched
+    return touched, touched_kinds
 
 
 def _constant_sym(sym: clingo.Symbol) -> str | None:
@@ -339,7 +353,7 @@ def _constant(term: ast.AST) -> str | None:
 
 
 def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
-             messages: list[str], touched: set[str] | None) -> tuple[clingo.Control, set[str]]:
+             messages: list[str], touched: tuple[set[str], set[str]] | None) -> tuple[clingo.Control, set[str]]:
     """The new version over the scenario space, plus an `o__` copy of the old
     version's rules for every predicate whose definition changed."""
     ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
@@ -351,7 +365,8 @@ def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
     old_all = _parse([old_core / n for n in RENAMED_CORE], "the old core") + list(old_stmts)
     changed = _changed_predicates(old_all, compared_new)
     if touched is not None:
-        facts += "dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched))
+        facts += ("dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched[0]))
+                  + "".join(f"dif_touch_kind({k}).\n" for k in sorted(touched[1])))
     rename = _RenameSome(changed)
     defined = {st.name for st in compared_new if st.ast_type == ast.ASTType.Definition}
     with ast.ProgramBuilder(ctl) as bld:
@@ -383,24 +398,54 @@ def _same_core(old_core: Path, new_core: Path) -> bool:
                if (old_core / n).is_file() and (new_core / n).is_file())
 
 
-def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] | None:
-    """The observation kinds from which the pack can classify these infractions,
-    or None when some rule for them reads an observation kind it does not name."""
-    from .coverage import kinds_read
-    rules = _rules(stmts)
-    helpers = kinds_read(rules)
-    kinds: set[str] = set()
-    for st in rules:
-        head = st.head
-        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
-            continue
-        sym = head.atom.symbol
-        if sym.ast_type != ast.ASTType.Function or sym.name != "infraction" or len(sym.arguments) != 3:
-            continue
-        inf = _constant(sym.arguments[2])
-        if inf is not None and inf not in infractions:
-            continue
-        found: set[str] = set()
+class _RequiredKinds:
+    """For a pack's predicates: the observation kinds one of which every
+    derivation needs (a sound bound, unlike the kinds a predicate merely reads).
+    A rule needs the smallest bound among its positive body literals
+    (`observation(_, _, k)` needs k; `committed(_, _, x)`/`infraction(_, _, x)`
+    the bound of x's classification rules; a pack helper its own bound); a
+    predicate needs the union over its rules; None is no bound."""
+
+    def __init__(self, rules: list[ast.AST]) -> None:
+        self.defs: dict[str, list[ast.AST]] = {}
+        for st in rules:
+            head = st.head
+            if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom \
+                    and head.atom.symbol.ast_type == ast.ASTType.Function:
+                self.defs.setdefault(head.atom.symbol.name, []).append(st)
+        self.memo: dict[tuple, set[str] | None] = {}
+        self.stack: set[tuple] = set()
+
+    def _union(self, key: tuple, rules: list[ast.AST]) -> set[str] | None:
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.stack:
+            return None
+        self.stack.add(key)
+        total: set[str] | None = set()
+        for st in rules:
+            b = self.rule(st)
+            if b is None:
+                total = None
+                break
+            total |= b
+        self.stack.discard(key)
+        self.memo[key] = total
+        return total
+
+    def predicate(self, name: str) -> set[str] | None:
+        if name not in self.defs:
+            return None
+        return self._union(("pred", name), self.defs[name])
+
+    def infraction(self, inf: str) -> set[str] | None:
+        rules = [st for st in self.defs.get("infraction", [])
+                 if len(st.head.atom.symbol.arguments) == 3
+                 and _constant(st.head.atom.symbol.arguments[2]) in (inf, None)]
+        return self._union(("inf", inf), rules)
+
+    def rule(self, st: ast.AST) -> set[str] | None:
+        best: set[str] | None = None
         for lit in st.body:
             if lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign \
                     or lit.atom.ast_type != ast.ASTType.SymbolicAtom \
@@ -409,13 +454,26 @@ def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] 
             name, args = lit.atom.symbol.name, lit.atom.symbol.arguments
             if name == "observation" and len(args) == 3:
                 k = _constant(args[2])
-                if k is not None:
-                    found.add(k)
+                b = {k} if k is not None else None
+            elif name in ("committed", "infraction") and len(args) == 3 and _constant(args[2]):
+                b = self.infraction(_constant(args[2]))
             else:
-                found |= helpers.get("infraction" if name == "committed" else name, set())
-        if not found:
+                b = self.predicate(name)
+            if b is not None and (best is None or len(b) < len(best)):
+                best = b
+        return best
+
+
+def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] | None:
+    """The observation kinds without one of which none of these infractions can be
+    classified (in either version), or None when there is no such bound."""
+    required = _RequiredKinds(_rules(stmts))
+    kinds: set[str] = set()
+    for inf in infractions:
+        b = required.infraction(inf)
+        if b is None:
             return None
-        kinds |= found
+        kinds |= b
     return kinds
 
 
@@ -492,15 +550,16 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
         touched = _touched_infractions(old_stmts, new_stmts,
                                        _parse([new_core / n for n in RENAMED_CORE], "the core"))
     space = reads
-    if touched and observations == 1:
-        # one observation: only the kinds that can be classified as a touched infraction
-        kinds = _kinds_classifying(touched, list(old_stmts) + list(new_stmts))
+    if touched and (touched[0] or touched[1]) and observations == 1:
+        # one observation: only the kinds a touched infraction or exclusion needs
+        kinds = _kinds_classifying(touched[0], list(old_stmts) + list(new_stmts))
         if kinds is not None:
             space = copy.copy(reads)
-            space.observation_kinds = reads.observation_kinds & kinds
-            result.notes.append("the changed rules are about " + ", ".join(
-                f"`{constant_to_slug(i)}`" for i in sorted(touched)) + ": scenarios observe "
-                + (", ".join(f"`{k}`" for k in sorted(space.observation_kinds)) or "nothing"))
+            space.observation_kinds = reads.observation_kinds & (kinds | touched[1])
+            about = [f"`{constant_to_slug(i)}`" for i in sorted(touched[0])]
+            about += [f"observations of kind `{k}`" for k in sorted(touched[1])]
+            result.notes.append("the changed rules are about " + ", ".join(about) + ": scenarios observe "
+                                + (", ".join(f"`{k}`" for k in sorted(space.observation_kinds)) or "nothing"))
     messages: list[str] = []
     ctl, changed = _control(new_core, new_stmts, old_core, old_stmts,
                             scenario_facts(space, observations) + _FIRST_KIND, messages, touched)

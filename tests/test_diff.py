@@ -104,6 +104,22 @@ def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
 
 
+def test_removing_an_exclusion_opens_a_gap_and_fails(tmp_path):
+    old = copy_rules(tmp_path / "old")
+    new = copy_rules(tmp_path / "new")
+    path = new / "fab" / "s3_1_tardiness.lp"
+    text = path.read_text()
+    path.write_text(text[:text.index('not_infraction(O, P, "the player arrived before')])
+    (result,) = diff_rules(old, new, "fab")
+    assert result.complete
+    (gap,) = result.introduced("error")
+    assert gap.message.startswith("finding introduced: gap (error): no rule of this guide classifies")
+    witness = parse_report(gap.witness_text).observations[0]
+    assert witness.kind == "late" and [m.kind for m in witness.modifiers] == ["before_scheduled_start"]
+    assert {c.what for c in result.changes} == {"finding", "no_infraction"}
+    assert exit_code([result]) == 1
+
+
 def test_every_change_has_a_witness_that_both_versions_rule_differently(versions):
     for c in diff(versions, "raised").changes:
         assert c.witness_text and c.minimal
