@@ -2,9 +2,11 @@
 
 Both versions of a pack are grounded side by side over one scenario space
 (rules/core/scenarios.lp bounded by what *either* version reads,
-ppgcheck/scenarios.py): the new version as is, the old one renamed `o__`
-(scenarios.add_renamed) and fed the same input facts.  A `dif_class/5` atom
-names every class of incident whose ruling differs:
+ppgcheck/scenarios.py): the new version as is, and beside it the old
+version's rules for every predicate whose definition differs (and those that
+depend on them), renamed `o__`, reading the same input facts; everything the
+edit does not touch is shared.  A `dif_class/5` atom names every class of
+incident whose ruling differs:
 
     dif_class(What, ObservationKind, Subject, Before, After)
 
@@ -394,7 +396,7 @@ def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
 
 
 def _same_core(old_core: Path, new_core: Path) -> bool:
-    return all((old_core / n).read_bytes() == (new_core / n).read_bytes() for n in CORE_FOR_CHECK
+    return all((old_core / n).read_bytes() == (new_core / n).read_bytes() for n in RENAMED_CORE
                if (old_core / n).is_file() and (new_core / n).is_file())
 
 
