@@ -45,7 +45,8 @@ def _report_sources(paths: tuple[str, ...], keep_going: bool = False) -> list[tu
     sources: list[tuple[str, str | PpgError]] = []
     for raw in paths:
         if raw == "-":
-            sources.append(("<stdin>", click.get_text_stream("stdin").read()))
+            with click.open_file("-", encoding="utf-8") as stdin:
+                sources.append(("<stdin>", stdin.read()))
             continue
         path = Path(raw)
         if path.is_dir():
