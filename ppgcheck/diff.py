@@ -486,42 +486,55 @@ _FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
 def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],
                    notes: list[str]) -> tuple[set[clingo.Symbol], bool]:
     """The brave pass one observation kind at a time (the first observation's kind
-    as an assumption), each kind with an equal share of the time left, so that a
-    kind whose scenarios are hard to exhaust does not starve the others."""
+    as an assumption), so that a kind whose scenarios are hard to exhaust does not
+    starve the others: a first round gives every kind an equal short slice, a
+    second round shares the time left among the kinds not finished."""
     ctl.configuration.solve.enum_mode = "brave"
     ctl.configuration.solve.opt_mode = "ignore"
     ctl.configuration.solve.models = 0
-    ctl.configuration.solver.heuristic = "Berkmin"
+    ctl.configuration.solver.heuristic = "Vsids"    # far fewer hard-tailed runs than Berkmin here
     found: set[clingo.Symbol] = set()
-    unfinished: list[str] = []
-    end = time.monotonic() + 0.75 * budget.remaining()   # the rest is for the witnesses
-    for n, kind in enumerate(kinds):
-        if budget.exhausted() or time.monotonic() >= end:
-            unfinished.extend(kinds[n:])
+    start = time.monotonic()
+    end = start + 0.75 * budget.remaining()   # the rest is for the witnesses
+    pending = list(kinds)
+    for round_end in (start + 0.3 * (end - start), end):
+        unfinished: list[str] = []
+        for n, kind in enumerate(pending):
+            if budget.exhausted() or time.monotonic() >= round_end:
+                unfinished.extend(pending[n:])
+                break
+            until = time.monotonic() + (round_end - time.monotonic()) / (len(pending) - n)
+            if not _brave_kind(ctl, budget, kind, until, found):
+                unfinished.append(kind)
+        pending = unfinished
+        if not pending:
             break
-        share = (end - time.monotonic()) / (len(kinds) - n)
-        until = time.monotonic() + share
-        last: list[clingo.Symbol] = []
-        target = clingo.Function("dif_first_kind", [clingo.Function(kind)])
+    if pending:
+        notes.append("not every scenario was searched for observations of kind "
+                     + ", ".join(f"`{k}`" for k in pending) + " (raise --timeout)")
+    return found, not pending
+
+
+def _brave_kind(ctl: clingo.Control, budget: Budget, kind: str, until: float,
+                found: set[clingo.Symbol]) -> bool:
+    """Brave consequences of the scenarios whose first observation is of this kind,
+    added to found (those of the last model when cut short); True when exhausted."""
+    target = clingo.Function("dif_first_kind", [clingo.Function(kind)])
+    last: list[clingo.Symbol] = []
+    try:
         with ctl.solve(assumptions=[(target, True)], yield_=True, async_=True) as handle:
-            done = False
-            while not done:
+            while True:
                 handle.resume()
                 if not handle.wait(max(until - time.monotonic(), 0.01)):
                     handle.cancel()
-                    unfinished.append(kind)
-                    break
+                    return False
                 model = handle.model()
                 if model is None:
-                    done = True
-                else:
-                    budget.models += 1
-                    last[:] = model.symbols(shown=True)
+                    return True
+                budget.models += 1
+                last[:] = model.symbols(shown=True)
+    finally:
         found.update(last)
-    if unfinished:
-        notes.append("not every scenario was searched for observations of kind "
-                     + ", ".join(f"`{k}`" for k in unfinished) + " (raise --timeout)")
-    return found, not unfinished
 
 
 def _rules_root(policy: str, pack: Path, core: Path, keep: list) -> Path:
