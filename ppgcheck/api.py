@@ -31,20 +31,22 @@ def resolve_policy(report: Report, override: str | None = None) -> str:
 def rule(report: Report, policy: str | None = None) -> RulingSet:
     """Rule one parsed report under its policy (or the one given)."""
     policy_id = resolve_policy(report, policy)
-    policy_engine = engine(policy_id)
-    policy_engine.check_ids(report)
+    engine(policy_id).check_ids(report)
+    return _rule_checked(report, policy_id)
+
+
+def _rule_checked(report: Report, policy_id: str) -> RulingSet:
     facts = build_facts(report)
-    return decode(policy_engine.solve(facts.symbols), facts, report, policy_id)
+    return decode(engine(policy_id).solve(facts.symbols), facts, report, policy_id)
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>") -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
     reports = parse_reports(text, source)
-    for report in reports:
-        policy_id = resolve_policy(report, policy)
-        engine(policy_id).check_ids(report)
-    return [rule(report, policy) for report in reports]
+    for report in reports:  # every report is valid before any is ruled: no partial result
+        engine(resolve_policy(report, policy)).check_ids(report)
+    return [_rule_checked(report, resolve_policy(report, policy)) for report in reports]
 
 
 @dataclass

@@ -68,12 +68,29 @@ class PolicyEngine:
         self.policy = policy
         self.files = pack_files(policy, rules)
         self.statements = parse_program(self.files)
-        ctl = self._ground([])
-        atoms = ctl.symbolic_atoms
-        self.sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
-                         for a in atoms.by_signature("section", 2)}
-        self.penalties = [constant_to_slug(a.symbol.arguments[0].name)
-                          for a in atoms.by_signature("penalty_id", 1)]
+        self._ids: tuple[dict[str, str], list[str]] | None = None
+
+    @property
+    def sections(self) -> dict[str, str]:
+        """Infraction id (slug) -> its citation."""
+        return self._read_ids()[0]
+
+    @property
+    def penalties(self) -> list[str]:
+        return self._read_ids()[1]
+
+    def _read_ids(self) -> tuple[dict[str, str], list[str]]:
+        # the pack's ids, from a grounding with no report; only reports that name
+        # ids (history, judge call) need them, so it is done on first use
+        if self._ids is None:
+            ctl = self._ground([])  # keep the control alive while its atoms are read
+            atoms = ctl.symbolic_atoms
+            sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
+                        for a in atoms.by_signature("section", 2)}
+            penalties = [constant_to_slug(a.symbol.arguments[0].name)
+                         for a in atoms.by_signature("penalty_id", 1)]
+            self._ids = (sections, penalties)
+        return self._ids
 
     def _ground(self, facts: list[clingo.Symbol]) -> clingo.Control:
         messages: list[str] = []
@@ -96,6 +113,8 @@ class PolicyEngine:
 
     def check_ids(self, report: Report) -> None:
         """History entries and a judge call must name this policy's ids."""
+        if not report.history and not report.judge_call:
+            return
         def known(value: str, table: list[str], what: str, line: int, column: int) -> None:
             if value not in table:
                 close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)

@@ -28,6 +28,10 @@ def rules_dir() -> Path:
 
 def policy_ids(rules: Path | None = None) -> list[str]:
     """The policy packs under a rules folder (every folder but core)."""
-    root = rules or rules_dir()
-    return sorted(p.name for p in root.iterdir()
-                  if p.is_dir() and p.name != "core" and any(p.glob("*.lp")))
+    return list(_policy_ids(rules or rules_dir()))
+
+
+@cache
+def _policy_ids(root: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in root.iterdir()
+                        if p.is_dir() and p.name != "core" and any(p.glob("*.lp"))))
