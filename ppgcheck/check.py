@@ -28,7 +28,7 @@ from .errors import PolicyError, UsageError
 from .facts import constant_to_slug
 from .report import HistoryEntry, Modifier, Observation, Report, print_report
 from .resources import policy_ids, rules_dir
-from .scenarios import (PackReads, add_renamed, add_with_fired, parse_statements, read_pack,
+from .scenarios import (PackReads, add_renamed, add_with_fired, parse_statements, read_pack, symbol_value,
                         scenario_facts)
 from .vocabulary import vocabulary
 
@@ -173,12 +173,6 @@ _INPUT_NAMES = {"person", "rel", "tier", "event_kind", "game_kind", "round", "ro
                 "history"}
 
 
-def _value(sym: clingo.Symbol):
-    if sym.type == clingo.SymbolType.Number:
-        return sym.number
-    if sym.type == clingo.SymbolType.Function and not sym.arguments:
-        return sym.name
-    return sym
 
 
 def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -> Report:
@@ -199,7 +193,7 @@ def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -
               "best_of/1": "best_of", "day/1": "day", "ruling_minutes/1": "ruling_minutes"}
     for sig, attr in single.items():
         if by.get(sig):
-            setattr(r, attr, _value(by[sig][0][0]))
+            setattr(r, attr, symbol_value(by[sig][0][0]))
     if by.get("when/1"):
         w = by["when/1"][0][0]
         r.when = (w.name, w.arguments[0].number if w.arguments else None)

@@ -978,20 +978,8 @@ def to_sarif(results: list[DiffResult]) -> dict:
                 item["properties"]["rulingBefore"] = c.ruling_before
                 item["properties"]["rulingAfter"] = c.ruling_after
             items.append(item)
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "ppgcheck diff",
-                                "rules": [{"id": k, "shortDescription": {"text": v}}
-                                          for k, v in _SARIF_RULES.items()]}},
-            "results": items,
-            "invocations": [{"executionSuccessful": all(r.complete for r in results),
-                             "toolExecutionNotifications": [
-                                 {"message": {"text": f"{r.policy}: {n}"}, "level": "note"}
-                                 for r in results for n in r.notes]}],
-        }],
-    }
+    from .sarif import sarif_log
+    return sarif_log("ppgcheck diff", _SARIF_RULES, items, results)
 
 
 def render_sarif(results: list[DiffResult]) -> str:

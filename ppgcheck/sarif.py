@@ -39,14 +39,20 @@ def to_sarif(results: list[CheckResult]) -> dict:
             if f.contrast_text:
                 item["properties"]["oneStepWorse"] = f.contrast_text
             sarif_results.append(item)
+    return sarif_log("ppgcheck check", {k: _RULES[k] for k in KIND_ORDER}, sarif_results, results)
+
+
+def sarif_log(tool: str, rules: dict[str, str], items: list[dict], results) -> dict:
+    """A SARIF 2.1.0 log of one run; `results` are per-pack results with
+    `policy`, `complete` and `notes` (check or diff)."""
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "rules": [{"id": k, "shortDescription": {"text": _RULES[k]}} for k in KIND_ORDER],
-            }},
-            "results": sarif_results,
+            "tool": {"driver": {"name": tool,
+                                "rules": [{"id": k, "shortDescription": {"text": v}}
+                                          for k, v in rules.items()]}},
+            "results": items,
             "invocations": [{"executionSuccessful": all(r.complete for r in results),
                              "toolExecutionNotifications": [
                                  {"message": {"text": f"{r.policy}: {n}"}, "level": "note"}

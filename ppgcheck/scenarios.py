@@ -205,7 +205,8 @@ def ground_facts(statements: list[ast.AST]) -> dict[tuple[str, int], list[clingo
     return out
 
 
-def _sym_value(s: clingo.Symbol):
+def symbol_value(s: clingo.Symbol):
+    """A number or constant as its Python value; any other symbol as itself."""
     if s.type == clingo.SymbolType.Number:
         return s.number
     if s.type == clingo.SymbolType.Function and not s.arguments:
@@ -342,7 +343,7 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
     # resolve the one-hop sources against the pack's fact tables
     for key, found in sources.items():
         for pred, arity, pos in found:
-            values = [_sym_value(s.arguments[pos]) for s in facts.get((pred, arity), [])]
+            values = [symbol_value(s.arguments[pos]) for s in facts.get((pred, arity), [])]
             names = {v for v in values if isinstance(v, str)}
             table = vocab.observations if key == "observation" else vocab.modifiers
             if key == "observation":
