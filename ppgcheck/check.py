@@ -632,7 +632,7 @@ def result_dict(r: CheckResult) -> dict:
 
 
 # Public hooks for `ppgcheck diff` (ppgcheck/diff.py): the same budget, brave pass and smallest-witness search.
-Budget, brave_consequences, smallest_witness = _Budget, _brave, _witness
+Budget, brave_consequences, smallest_witness, clingo_logger = _Budget, _brave, _witness, _logger
 
 __all__ = ["Budget", "CheckFinding", "CheckResult", "Location", "brave_consequences", "check_policy",
            "render_text", "result_dict", "scenario_report", "smallest_witness"]

@@ -36,7 +36,7 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from .check import (Budget, CheckResult, brave_consequences, check_policy, resolve_pack,
+from .check import (Budget, CheckResult, clingo_logger as _logger, brave_consequences, check_policy, resolve_pack,
                     scenario_report, smallest_witness)
 from .errors import PolicyError, PpgError, UsageError
 from .facts import build_facts, constant_to_slug, slug_to_constant
@@ -170,12 +170,6 @@ def merge_reads(a: PackReads, b: PackReads) -> PackReads:
     out.wildcards = list(dict.fromkeys(a.wildcards + b.wildcards))
     return out
 
-
-def _logger(messages: list[str]):
-    def log(code: clingo.MessageCode, message: str) -> None:
-        if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
-            messages.append(" ".join(message.split()))
-    return log
 
 
 def _parse(files: list[Path], what: str) -> list[ast.AST]:
