@@ -2,10 +2,12 @@
 clear message and exit code 2, never a traceback."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -39,37 +41,43 @@ def cli() -> None:
     """
 
 
-def _report_sources(paths: tuple[str, ...], keep_going: bool = False) -> list[tuple[str, str | PpgError]]:
-    """(name, text) for each file, each report file under a directory, and `-` (stdin).
-    With keep_going, a missing or non-UTF-8 file is (name, its error) instead of raising."""
-    sources: list[tuple[str, str | PpgError]] = []
+def _report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], str]]]:
+    """(name, read) for each file, each report file under a directory, and `-` (stdin).
+    Nothing is read until `read()` is called, so a batch holds one file at a time;
+    a missing or non-UTF-8 file raises its UsageError from `read()`."""
+    entries: list[tuple[str, Callable[[], str]]] = []
     for raw in paths:
         if raw == "-":
-            with click.open_file("-", encoding="utf-8") as stdin:
-                sources.append(("<stdin>", stdin.read()))
+            entries.append(("<stdin>", _read_stdin))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-        elif path.is_file():
-            files = [path]
+            entries.extend((str(f), functools.partial(_read_file, f)) for f in files)
         else:
-            error = UsageError(f"no such file or directory: `{raw}`")
-            if not keep_going:
-                raise error
-            sources.append((raw, error))
-            continue
-        for file in files:
-            try:
-                sources.append((str(file), file.read_text(encoding="utf-8")))
-            except UnicodeDecodeError as exc:
-                error = UsageError(f"`{file}` is not UTF-8 text: {exc.reason} at byte {exc.start}")
-                if not keep_going:
-                    raise error from None
-                sources.append((str(file), error))
-    return sources
+            entries.append((raw, functools.partial(_read_file, path)))
+    return entries
+
+
+def _read_stdin() -> str:
+    with click.open_file("-", encoding="utf-8") as stdin:
+        return stdin.read()
+
+
+def _read_file(path: Path) -> str:
+    if not path.is_file():
+        raise UsageError(f"no such file or directory: `{path}`")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"`{path}` is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+
+
+def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, text) of each report file, read now; the first bad file raises."""
+    return [(name, read()) for name, read in _report_files(paths)]
 
 
 @cli.command()
@@ -96,14 +104,13 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
         engine(policy)  # an unknown --policy is a usage error before anything runs
     exit_code = 0
     collected: list[dict] = []
-    sources = _report_sources(reports, keep_going=True)
+    sources = _report_files(reports)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
-    with click.progressbar(sources, label="ruling", file=sys.stderr) if show_progress else _null(sources) as items:
-        for name, text in items:
+    with (click.progressbar(sources, label="ruling", file=sys.stderr) if show_progress
+          else contextlib.nullcontext(sources)) as items:
+        for name, read in items:
             try:
-                if isinstance(text, PpgError):
-                    raise text
-                results = api.rule_report(text, policy=policy, source=name)
+                results = api.rule_report(read(), policy=policy, source=name)
             except PpgError as exc:
                 click.echo(str(exc), err=True)
                 exit_code = 2
@@ -120,17 +127,6 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
         click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
                               indent=2, ensure_ascii=False))
     sys.exit(exit_code)
-
-
-class _null:
-    def __init__(self, items):
-        self.items = items
-
-    def __enter__(self):
-        return self.items
-
-    def __exit__(self, *exc):
-        return False
 
 
 @cli.command()
