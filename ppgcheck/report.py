@@ -379,6 +379,29 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, lines: list[s
                        expected=expected, suggestions=closest_forms(line_text, column))
 
 
+def _header_keys(vocab: Vocabulary) -> set[str]:
+    return {f.text.split(":")[0] for f in vocab.headers if ":" in f.text and not f.text.startswith("{")}
+
+
+def _header_lines(vocab: Vocabulary, key: str) -> list[str]:
+    """Every concrete line of one header (`rel: casual`, `rel: regular`, ...)."""
+    values = {"rel": vocab.values["rel"], "event": vocab.values["event_kind"],
+              "game": vocab.values["game_kind"], "round_kind": ["swiss", "playoff"],
+              "when": [f.text.replace("{N}", "1") for f in vocab.when.values()]}
+    lines = []
+    for form in vocab.headers:
+        if not form.text.startswith(key + ":"):
+            continue
+        text = form.text
+        for slot, options in values.items():
+            if "{" + slot + "}" in text:
+                lines += [text.replace("{" + slot + "}", o) for o in options]
+                break
+        else:
+            lines.append(_template(text))
+    return [re.sub(r"\{\w+\}", "N", line) for line in lines]
+
+
 def _shape(text: str) -> str:
     text = re.sub(r'"(?:[^"\\]|\\.)*"', "P", text.strip().rstrip("."))
     return re.sub(r"\b\d+\b", "N", text).lower()
@@ -392,6 +415,11 @@ def _template(form_text: str) -> str:
 def closest_forms(line_text: str, column: int, limit: int = 3) -> list[str]:
     """The forms of the language nearest to the text around the error."""
     vocab = vocabulary()
+    header = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s*:", line_text)
+    if header and header.group(1).lower() in _header_keys(vocab):
+        candidates = _header_lines(vocab, header.group(1).lower())
+        shaped = line_text.strip().lower()
+        return sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, shaped, c).ratio())[:limit]
     start = line_text.rfind(",", 0, max(column - 1, 0))
     if start >= 0:  # the error sits in a modifier
         segment = line_text[start + 1:].split(",")[0]
