@@ -15,6 +15,9 @@ side by side), citation (a rule or infraction without its section).
 """
 from __future__ import annotations
 
+import concurrent.futures
+import os
+
 import re
 import time
 from dataclasses import dataclass, field
@@ -331,10 +334,18 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
                  monotonicity: bool = True,
                  progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Check a bundled policy, a pack folder, or every pack of a rules folder.
-    Returns one CheckResult per pack."""
-    return [_check_pack(pid, pack, core, observations=observations, timeout=timeout,
-                        max_models=max_models, monotonicity=monotonicity, progress=progress)
-            for pid, pack, core in resolve_pack(policy, path)]
+    Returns one CheckResult per pack.  Several packs are checked in parallel,
+    one process a core, unless a progress callback wants them one at a time."""
+    packs = resolve_pack(policy, path)
+    options = dict(observations=observations, timeout=timeout, max_models=max_models,
+                   monotonicity=monotonicity)
+    workers = min(len(packs), os.cpu_count() or 1)
+    if progress is None and workers > 1:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            jobs = [pool.submit(_check_pack, pid, pack, core, progress=None, **options)
+                    for pid, pack, core in packs]
+            return [job.result() for job in jobs]
+    return [_check_pack(pid, pack, core, progress=progress, **options) for pid, pack, core in packs]
 
 
 def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeout: float,
