@@ -44,9 +44,10 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>") 
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
     reports = parse_reports(text, source)
-    for report in reports:  # every report is valid before any is ruled: no partial result
-        engine(resolve_policy(report, policy)).check_ids(report)
-    return [_rule_checked(report, resolve_policy(report, policy)) for report in reports]
+    policies = [resolve_policy(report, policy) for report in reports]
+    for report, policy_id in zip(reports, policies):  # all valid before any is ruled
+        engine(policy_id).check_ids(report)
+    return [_rule_checked(report, policy_id) for report, policy_id in zip(reports, policies)]
 
 
 @dataclass

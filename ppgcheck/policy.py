@@ -16,7 +16,7 @@ import clingo
 import clingo.ast
 
 from .errors import PolicyError, UsageError
-from .facts import constant_to_slug, slug_to_constant
+from .facts import constant_to_slug
 from .report import Report
 from .resources import policy_ids, rules_dir
 
@@ -147,7 +147,3 @@ class PolicyEngine:
 def engine(policy: str) -> PolicyEngine:
     """The process-wide engine of a bundled policy."""
     return PolicyEngine(policy)
-
-
-def policy_constant(slug: str) -> str:
-    return slug_to_constant(slug)
