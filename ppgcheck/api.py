@@ -30,24 +30,36 @@ def resolve_policy(report: Report, override: str | None = None) -> str:
 
 def rule(report: Report, policy: str | None = None) -> RulingSet:
     """Rule one parsed report under its policy (or the one given)."""
-    policy_id = resolve_policy(report, policy)
-    engine(policy_id).check_ids(report)
-    return _rule_checked(report, policy_id)
+    return rule_prepared(prepare([report], policy))[0]
 
 
-def _rule_checked(report: Report, policy_id: str) -> RulingSet:
-    facts = build_facts(report)
-    return decode(engine(policy_id).solve(facts.symbols), facts, report, policy_id)
+def prepare(reports: list[Report], policy: str | None = None) -> list[tuple[Report, str]]:
+    """Each report with the policy that rules it, its ids checked against that policy.
+    Raises the first report's error before anything is ruled."""
+    prepared = [(report, resolve_policy(report, policy)) for report in reports]
+    for report, policy_id in prepared:
+        engine(policy_id).check_ids(report)
+    return prepared
+
+
+def rule_prepared(prepared: list[tuple[Report, str]]) -> list[RulingSet]:
+    """Rule prepared reports, in order, with one grounding per policy for the whole list."""
+    by_policy: dict[str, list[int]] = {}
+    for position, (_, policy_id) in enumerate(prepared):
+        by_policy.setdefault(policy_id, []).append(position)
+    rulings: list[RulingSet | None] = [None] * len(prepared)
+    for policy_id, positions in by_policy.items():
+        facts = [build_facts(prepared[p][0]) for p in positions]
+        models = engine(policy_id).solve_many([f.symbols for f in facts])
+        for position, report_facts, atoms in zip(positions, facts, models):
+            rulings[position] = decode(atoms, report_facts, prepared[position][0], policy_id)
+    return rulings  # type: ignore[return-value]  (every position was filled)
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>") -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
-    reports = parse_reports(text, source)
-    policies = [resolve_policy(report, policy) for report in reports]
-    for report, policy_id in zip(reports, policies):  # all valid before any is ruled
-        engine(policy_id).check_ids(report)
-    return [_rule_checked(report, policy_id) for report, policy_id in zip(reports, policies)]
+    return rule_prepared(prepare(parse_reports(text, source), policy))
 
 
 @dataclass
@@ -80,4 +92,5 @@ def compare_report(report: Report, policies: list[str] | None = None) -> Compari
     return Comparison(report, by_policy, ignored)
 
 
-__all__ = ["Comparison", "ReportError", "compare_report", "resolve_policy", "rule", "rule_report"]
+__all__ = ["Comparison", "ReportError", "compare_report", "prepare", "resolve_policy", "rule", "rule_prepared",
+           "rule_report"]

@@ -272,12 +272,9 @@ class CoverageEngine(PolicyEngine):
 
     def observe(self, facts: list[clingo.Symbol]) -> tuple[set[int], set[int]]:
         """(rules fired, rules whose anchor holds) for one report's facts."""
-        fired, anchored = set(), set()
-        for sym in self.solve(facts):
-            if sym.name == "cov_fired":
-                fired.add(sym.arguments[0].number)
-            elif sym.name == "cov_anchor":
-                anchored.add(sym.arguments[0].number)
+        atoms = self.solve(facts)
+        fired = {number.number for number, in atoms.get("cov_fired/1", [])}
+        anchored = {number.number for number, in atoms.get("cov_anchor/1", [])}
         return fired, anchored
 
 

@@ -14,6 +14,14 @@ from .report import Report
 from .vocabulary import vocabulary
 
 
+# every input predicate build_facts emits (rules/core/inputs.lp declares their domains)
+INPUT_SIGNATURES = frozenset({
+    ("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1), ("round", 1),
+    ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1), ("ruling_minutes", 1),
+    ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
+    ("modifier", 3), ("history", 5)})
+
+
 def slug_to_constant(slug: str) -> str:
     """`card-drawing/drawing-extra-cards` -> `card_drawing__drawing_extra_cards`."""
     return slug.replace("/", "__").replace("-", "_")

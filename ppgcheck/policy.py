@@ -1,24 +1,36 @@
-"""Find, load and parse a policy pack once per process; rule one report at a time.
+"""Find a policy pack, prepare it once per process, and rule reports in batches.
 
-The pack's files are parsed once into clingo ASTs.  Each report gets a fresh
-control: the parsed policy plus the report's facts (built from symbols, never
-from text) are grounded together, so grounding only covers what the report
-says.  (Grounding the policy once over every possible input, as #externals,
-was tried: the input domains made it take minutes and gigabytes.)
+The pack's files are parsed into clingo ASTs and rewritten (ppgcheck/indexing.py)
+so every input-dependent predicate carries a report index: one grounding then
+rules a whole batch of reports, each seeing only its own facts, and what does
+not depend on a report (ladders, citations, vocabulary tables) is grounded
+once for all of them.  The rewritten program is kept in the on-disk cache
+(ppgcheck/cache.py), so a process that rules one report skips the rewrite.
+Facts enter through clingo's backend as symbols: no report text becomes
+program text.  (Grounding the policy once over every possible input, as
+#externals, was tried first: the input domains made it take minutes and
+gigabytes.)
 """
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import clingo
 import clingo.ast
 
+from . import indexing
+from .cache import cached_json
 from .errors import PolicyError, UsageError
-from .facts import constant_to_slug
+from .facts import INPUT_SIGNATURES, constant_to_slug
 from .report import Report
 from .resources import policy_ids, rules_dir
+
+# a model's shown atoms by "name/arity": the argument tuples, in no particular order
+ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 
 CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 
@@ -33,16 +45,6 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
         raise UsageError(f"unknown policy `{policy}`{hint}: known policies are "
                          + ", ".join(f"`{k}`" for k in known))
     return [root / "core" / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
-
-
-_NOWHERE = clingo.ast.Location(clingo.ast.Position("<report>", 1, 1),
-                               clingo.ast.Position("<report>", 1, 1))
-
-
-def fact_statement(sym: clingo.Symbol) -> clingo.ast.AST:
-    """A fact as an AST node made from a symbol: report text never becomes program text."""
-    atom = clingo.ast.SymbolicAtom(clingo.ast.SymbolicTerm(_NOWHERE, sym))
-    return clingo.ast.Rule(_NOWHERE, clingo.ast.Literal(_NOWHERE, clingo.ast.Sign.NoSign, atom), [])
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
@@ -61,38 +63,79 @@ def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
     return statements
 
 
+@dataclass(frozen=True)
+class IndexedProgram:
+    """A pack rewritten for batch grounding, and the ids it defines."""
+
+    text: str
+    indexed: frozenset[tuple[str, int]]     # signatures that carry the report index
+    sections: dict[str, str]                # infraction slug -> its citation
+    penalties: list[str]                    # penalty slugs (and `none`)
+
+
 class PolicyEngine:
-    """One parsed policy pack, reused for every report of the process."""
+    """One prepared policy pack, reused for every report of the process."""
 
     def __init__(self, policy: str, rules: Path | None = None) -> None:
         self.policy = policy
         self.files = pack_files(policy, rules)
-        self.statements = parse_program(self.files)
-        self._ids: tuple[dict[str, str], list[str]] | None = None
+        self._statements: list[clingo.ast.AST] | None = None
+        self._replaced = False        # statements set by a subclass differ from the files'
+        self._program: IndexedProgram | None = None
+
+    @property
+    def statements(self) -> list[clingo.ast.AST]:
+        """The pack as parsed, before the rewrite (for coverage and diff)."""
+        if self._statements is None:
+            self._statements = parse_program(self.files)
+        return self._statements
+
+    @statements.setter
+    def statements(self, statements: list[clingo.ast.AST]) -> None:
+        self._statements, self._program, self._replaced = statements, None, True
+
+    @property
+    def program(self) -> IndexedProgram:
+        if self._program is None:
+            self._program = self._prepare()
+        return self._program
+
+    def _prepare(self) -> IndexedProgram:
+        if self._replaced:       # not the files' program: the cache key would not describe it
+            data = self._index(self.statements)
+        else:
+            data = cached_json("policy", [Path(indexing.__file__), *self.files],
+                               lambda: self._index(self.statements))
+        return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
+                              data["sections"], data["penalties"])
+
+    def _index(self, statements: list[clingo.ast.AST]) -> dict:
+        for path in self.files:
+            if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
+                raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
+        try:
+            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES)
+        except indexing.UnsupportedConstruct as exc:
+            raise PolicyError(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: {exc}") from None
+        text = "\n".join(str(statement) for statement in rewritten)
+        ctl = self._control(text)          # no report: only what every report shares
+        atoms = ctl.symbolic_atoms
+        sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
+                    for a in atoms.by_signature("section", 2)}
+        penalties = [constant_to_slug(a.symbol.arguments[0].name)
+                     for a in atoms.by_signature("penalty_id", 1)]
+        return {"text": text, "indexed": sorted(indexed), "sections": sections, "penalties": penalties}
 
     @property
     def sections(self) -> dict[str, str]:
         """Infraction id (slug) -> its citation."""
-        return self._read_ids()[0]
+        return self.program.sections
 
     @property
     def penalties(self) -> list[str]:
-        return self._read_ids()[1]
+        return self.program.penalties
 
-    def _read_ids(self) -> tuple[dict[str, str], list[str]]:
-        # the pack's ids, from a grounding with no report; only reports that name
-        # ids (history, judge call) need them, so it is done on first use
-        if self._ids is None:
-            ctl = self._ground([])  # keep the control alive while its atoms are read
-            atoms = ctl.symbolic_atoms
-            sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
-                        for a in atoms.by_signature("section", 2)}
-            penalties = [constant_to_slug(a.symbol.arguments[0].name)
-                         for a in atoms.by_signature("penalty_id", 1)]
-            self._ids = (sections, penalties)
-        return self._ids
-
-    def _ground(self, facts: list[clingo.Symbol]) -> clingo.Control:
+    def _control(self, text: str, fact_lists: Sequence[list[clingo.Symbol]] = ()) -> clingo.Control:
         messages: list[str] = []
 
         def logger(code: clingo.MessageCode, message: str) -> None:
@@ -100,12 +143,14 @@ class PolicyEngine:
                 messages.append(" ".join(message.split()))
 
         ctl = clingo.Control(["--warn=none", "--models=2"], logger=logger)
-        with clingo.ast.ProgramBuilder(ctl) as builder:
-            for statement in self.statements:
-                builder.add(statement)
-            for sym in facts:
-                builder.add(fact_statement(sym))
         try:
+            ctl.add("base", [], text)
+            with ctl.backend() as backend:
+                for index, facts in enumerate(fact_lists):
+                    number = clingo.Number(index)
+                    backend.add_rule([backend.add_atom(clingo.Function(indexing.INDEX_PREDICATE, [number]))])
+                    for sym in facts:
+                        backend.add_rule([backend.add_atom(clingo.Function(sym.name, [number, *sym.arguments]))])
             ctl.ground([("base", [])])
         except RuntimeError:
             raise PolicyError(f"policy `{self.policy}` does not ground: " + "; ".join(messages)) from None
@@ -130,17 +175,38 @@ class PolicyEngine:
             line, column = report.positions["judge_call_penalty"]
             known(report.judge_call[1], self.penalties, "penalty", line, column)
 
-    def solve(self, facts: list[clingo.Symbol]) -> list[clingo.Symbol]:
-        """The shown atoms of the one model for these input facts."""
-        ctl = self._ground(facts)
+    def solve_many(self, fact_lists: Sequence[list[clingo.Symbol]]) -> list[ShownAtoms]:
+        """For each report's input facts, the shown atoms of its one model; one grounding for all."""
+        if not fact_lists:
+            return []
+        program = self.program
+        ctl = self._control(program.text, fact_lists)
         models: list[list[clingo.Symbol]] = []
         with ctl.solve(yield_=True) as handle:
             for model in handle:
                 models.append(model.symbols(shown=True))
         if len(models) != 1:
-            raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for one report; "
-                              "a policy must derive exactly one (a bug in the pack)")
-        return models[0]
+            raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
+                              f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
+                              "(a bug in the pack)")
+        shared: ShownAtoms = {}
+        per_report: list[ShownAtoms] = [{} for _ in fact_lists]
+        indexed = program.indexed
+        for sym in models[0]:
+            name, arguments = sym.name, sym.arguments
+            arity = len(arguments) - 1
+            if (name, arity) in indexed:
+                per_report[arguments[0].number].setdefault(f"{name}/{arity}", []).append(tuple(arguments[1:]))
+            else:
+                shared.setdefault(f"{name}/{arity + 1}", []).append(tuple(arguments))
+        for atoms in per_report:
+            for key, rows in shared.items():
+                atoms[key] = atoms.get(key, []) + rows
+        return per_report
+
+    def solve(self, facts: list[clingo.Symbol]) -> ShownAtoms:
+        """The shown atoms of the one model for one report's input facts."""
+        return self.solve_many([facts])[0]
 
 
 @cache

@@ -100,10 +100,9 @@ def _value(sym: clingo.Symbol) -> str:
     return str(sym)
 
 
-def decode(atoms: list[clingo.Symbol], facts: Facts, report: Report, policy: str) -> RulingSet:
-    by: dict[str, list[tuple]] = {}
-    for sym in atoms:
-        by.setdefault(f"{sym.name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
+def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report: Report,
+           policy: str) -> RulingSet:
+    """A RulingSet from one report's shown atoms (PolicyEngine.solve: argument tuples by name/arity)."""
 
     def person(sym: clingo.Symbol) -> str:
         return facts.person_name(sym.number)

@@ -1,7 +1,10 @@
 """Shared helpers for the test suite."""
 from __future__ import annotations
 
+import os
 import re
+
+import pytest
 
 from ppgcheck.vocabulary import Form
 
@@ -15,3 +18,16 @@ def fill(form: Form | str, number: int = 2) -> str:
 
 
 HEADER = "policy: fab\nplayer: Alice\nplayer: Bob\n"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The suite (and the CLI runs it starts) use their own cache folder, not the user's."""
+    folder = tmp_path_factory.mktemp("ppgcheck-cache")
+    previous = os.environ.get("PPGCHECK_CACHE")
+    os.environ["PPGCHECK_CACHE"] = str(folder)
+    yield
+    if previous is None:
+        os.environ.pop("PPGCHECK_CACHE", None)
+    else:
+        os.environ["PPGCHECK_CACHE"] = previous

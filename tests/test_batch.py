@@ -244,3 +244,25 @@ def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path,
     assert result.exit_code == 2
     assert [r["report"] for r in jsonl(result.stdout)] == [str(first), str(last)]
     assert str(broken) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck import cli as cli_module
+    monkeypatch.setattr(cli_module, "BATCH_SIZE", 2)
+    groundings: list[int] = []
+    solve_many = policy_module.PolicyEngine.solve_many
+    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
+                        lambda self, fact_lists: groundings.append(len(fact_lists)) or solve_many(self, fact_lists))
+    files = []
+    for i in range(7):
+        text = BAD_SYNTAX if i == 3 else good(f"P{i}", policy="minib" if i % 2 else "mini")
+        files.append(write(tmp_path / f"{i}.txt", text))
+    result = invoke(*map(str, files), "--format", "jsonl")
+    assert result.exit_code == 2 and f"{files[3]}:" in result.stderr
+    rows = jsonl(result.stdout)
+    assert [r["rulings"][0]["player"] for r in rows] == ["P0", "P1", "P2", "P4", "P5", "P6"]
+    assert [r["rulings"][0]["penalty"] for r in rows] == ["warning", "game-loss", "warning",
+                                                          "warning", "game-loss", "warning"]
+    # batches of two good reports (P0 P1 | P2 P4 | P5 P6), each grounded once per policy it holds
+    assert groundings == [1, 1, 2, 1, 1]

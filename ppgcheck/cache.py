@@ -1,0 +1,68 @@
+"""A small on-disk cache of what ppgcheck derives from its own files.
+
+Rewriting a policy for batch grounding and reading the report vocabulary take
+longer than ruling a report, and their result only changes when a rule file
+(or the code deriving it) changes.  Entries are JSON, keyed by a SHA-256 of
+every input's bytes, so an edited file is simply a new key.  The folder is
+$PPGCHECK_CACHE, else $XDG_CACHE_HOME/ppgcheck, else ~/.cache/ppgcheck;
+PPGCHECK_CACHE=off turns the cache off, and a folder that cannot be written
+only costs the time: nothing ever depends on the cache being there.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+MAX_ENTRIES = 64     # temporary packs (tests, `diff --base`) each add one
+
+
+def cache_dir() -> Path | None:
+    configured = os.environ.get("PPGCHECK_CACHE")
+    if configured == "off":
+        return None
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ppgcheck"
+
+
+def cache_key(kind: str, inputs: list[Path]) -> str:
+    digest = hashlib.sha256(kind.encode())
+    for path in inputs:
+        data = path.read_bytes()
+        digest.update(f"\0{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return f"{kind}-{digest.hexdigest()[:32]}"
+
+
+def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any]) -> Any:
+    """compute(), or the value it returned before for inputs with the same bytes."""
+    folder = cache_dir()
+    if folder is None:
+        return compute()
+    entry = folder / f"{cache_key(kind, inputs)}.json"
+    try:
+        return json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
+                                         delete=False) as out:
+            json.dump(value, out, ensure_ascii=False)
+        os.replace(out.name, entry)   # readers see the old entry or the whole new one
+        _prune(folder)
+    except OSError:
+        pass
+    return value
+
+
+def _prune(folder: Path) -> None:
+    entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in entries[MAX_ENTRIES:]:
+        stale.unlink(missing_ok=True)

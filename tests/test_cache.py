@@ -1,0 +1,82 @@
+"""The on-disk cache only saves time: the same answers with it, without it, and
+with a broken or unwritable cache folder."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ppgcheck import cache
+from ppgcheck.policy import PolicyEngine
+from ppgcheck.resources import rules_dir
+
+
+def calls_counted(value):
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return value
+    return compute, calls
+
+
+def test_a_value_is_computed_once_per_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "a.lp"
+    source.write_text("a.")
+    compute, calls = calls_counted({"x": [1, 2]})
+    assert cache.cached_json("t", [source], compute) == {"x": [1, 2]}
+    assert cache.cached_json("t", [source], compute) == {"x": [1, 2]}
+    assert len(calls) == 1
+    source.write_text("b.")                      # an edited input is a new key
+    assert cache.cached_json("t", [source], compute) == {"x": [1, 2]}
+    assert len(calls) == 2
+
+
+def test_off_broken_and_unwritable_caches_only_cost_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "a.lp"
+    source.write_text("a.")
+    compute, calls = calls_counted([1])
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
+    assert cache.cached_json("t", [source], compute) == [1]
+    assert cache.cached_json("t", [source], compute) == [1]
+    assert len(calls) == 2
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PPGCHECK_CACHE", str(folder))
+    folder.mkdir()
+    (folder / f"{cache.cache_key('t', [source])}.json").write_text("{truncated")
+    assert cache.cached_json("t", [source], compute) == [1]        # recomputed, and repaired
+    assert json.loads((folder / f"{cache.cache_key('t', [source])}.json").read_text()) == [1]
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("PPGCHECK_CACHE", str(blocker / "sub"))     # cannot be created
+    assert cache.cached_json("t", [source], compute) == [1]
+
+
+def test_old_entries_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    for i in range(6):
+        source = tmp_path / f"{i}.lp"
+        source.write_text(str(i))
+        cache.cached_json("t", [source], lambda: i)
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 3
+
+
+def test_a_policy_program_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
+    fresh = PolicyEngine("fab").program
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    PolicyEngine("fab").program                  # fills the cache
+    assert PolicyEngine("fab").program == fresh  # read back from it
+
+
+def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    PolicyEngine("yugioh").program
+    [entry] = (tmp_path / "cache").glob("policy-*.json")
+    from ppgcheck import indexing
+    files = [Path(indexing.__file__), *PolicyEngine("yugioh").files]
+    assert entry.name == f"{cache.cache_key('policy', files)}.json"
+    assert any(f.parent == rules_dir() / "yugioh" for f in files)

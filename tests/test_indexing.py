@@ -1,0 +1,130 @@
+"""One grounding rules many reports: the indexed rewrite (ppgcheck/indexing.py) and
+PolicyEngine.solve_many must rule every report exactly as it is ruled alone."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import clingo
+import clingo.ast
+import pytest
+
+from ppgcheck import api
+from ppgcheck.errors import PolicyError, PpgError
+from ppgcheck.golden import find_cases
+from ppgcheck.indexing import INDEX_PREDICATE, UnsupportedConstruct, dependent_signatures, index_program
+from ppgcheck.policy import PolicyEngine, engine
+from ppgcheck.render import ruling_dict
+from ppgcheck.report import parse_reports
+from ppgcheck.resources import policy_ids, rules_dir
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def parse(text: str) -> list[clingo.ast.AST]:
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_string(text, statements.append)
+    return statements
+
+
+def solve_indexed(program: str, reports: list[str]) -> list[set[str]]:
+    """Rewrite `program` with input `day/1`, ground it once with every report's facts."""
+    rewritten, indexed = index_program(parse(program), {("day", 1)})
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "\n".join(map(str, rewritten)))
+    for i, facts in enumerate(reports):
+        ctl.add("base", [], f"{INDEX_PREDICATE}({i}). " + facts.replace("day(", f"day({i},"))
+    ctl.ground([("base", [])])
+    seen: list[set[str]] = [set() for _ in reports]
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            for sym in model.symbols(shown=True):
+                if (sym.name, len(sym.arguments) - 1) in indexed:
+                    seen[sym.arguments[0].number].add(str(clingo.Function(sym.name, sym.arguments[1:])))
+                else:
+                    seen[0].add(str(sym))      # a shared atom, listed once
+    return seen
+
+
+PROGRAM = """
+ladder(warning, 1). ladder(game_loss, 2).
+worst(P) :- ladder(P, N), N = #max { M : ladder(_, M) }.
+today(D) :- day(D).
+today(1) :- not day(_).
+late(D) :- today(D), D > 1, #count { X : day(X) } = 1.
+#show today/1. #show late/1. #show worst/1.
+"""
+
+
+def test_reports_in_one_grounding_do_not_see_each_other() -> None:
+    # `today(1) :- not day(_)` must hold for the report without a day and only for it
+    first, second, third = solve_indexed(PROGRAM, ["day(3).", "", "day(1)."])
+    assert first == {"today(3)", "late(3)", "worst(game_loss)"}
+    assert second == {"today(1)"}
+    assert third == {"today(1)"}
+
+
+def test_only_what_depends_on_an_input_is_indexed() -> None:
+    dependent = dependent_signatures(parse(PROGRAM), {("day", 1)})
+    assert dependent == {("day", 1), ("today", 1), ("late", 1)}       # ladder, worst: shared
+
+
+@pytest.mark.parametrize("program, why", [
+    ("{ a }. a :- day(1).", "head"),                                  # a choice rule
+    ("p(X) :- day(X). p(1, 2).", "p/1"),                             # p/1 indexed reads as p/2
+    (f"{INDEX_PREDICATE}(1).", "reserved"),
+])
+def test_constructs_the_rewrite_cannot_keep_apart_are_refused(program: str, why: str) -> None:
+    with pytest.raises(UnsupportedConstruct, match=why):
+        index_program(parse(program), {("day", 1)})
+
+
+def test_a_pack_using_an_unsupported_construct_is_a_policy_error(tmp_path: Path) -> None:
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir() / "core", root / "core")
+    (root / "odd").mkdir()
+    (root / "odd" / "s1.lp").write_text('section(x, "S 1").\n{ infraction(O, P, x) } :- observation(O, P, _).\n')
+    with pytest.raises(PolicyError, match="cannot batch"):
+        PolicyEngine("odd", root).solve([])
+
+
+def golden_reports(policy: str):
+    for case in find_cases([GOLDEN / policy]):
+        try:
+            yield from api.prepare(parse_reports(case.read_text(encoding="utf-8"), str(case)))
+        except PpgError:
+            continue                      # an expected-error case rules nothing
+
+
+@pytest.mark.parametrize("policy", policy_ids())
+def test_every_golden_report_rules_the_same_in_one_batch_as_alone(policy: str) -> None:
+    prepared = list(golden_reports(policy))
+    assert len(prepared) > 20
+    together = [ruling_dict(rs) for rs in api.rule_prepared(prepared)]
+    alone = [ruling_dict(api.rule_prepared([item])[0]) for item in prepared]
+    assert together == alone
+
+
+def test_a_batch_mixing_policies_keeps_report_order() -> None:
+    prepared = [item for policy in policy_ids() for item in list(golden_reports(policy))[:5]]
+    shuffled = prepared[::2] + prepared[1::2]
+    rulings = api.rule_prepared(shuffled)
+    assert [rs.report for rs in rulings] == [report.name for report, _ in shuffled]
+    assert [rs.policy for rs in rulings] == [policy for _, policy in shuffled]
+
+
+@pytest.mark.parametrize("policy", policy_ids())
+def test_the_pack_ids_are_read_from_what_every_report_shares(policy: str) -> None:
+    ids = engine(policy)
+    assert ids.sections and all(section for section in ids.sections.values())
+    assert "none" in ids.penalties and len(ids.penalties) > 2
+
+
+def test_the_input_signatures_are_those_inputs_lp_declares() -> None:
+    from ppgcheck.facts import INPUT_SIGNATURES
+    declared = set()
+    for statement in parse((rules_dir() / "core" / "inputs.lp").read_text()):
+        if statement.ast_type is clingo.ast.ASTType.External:
+            term = statement.atom.symbol
+            declared.add((term.name, len(term.arguments)))
+    assert declared == INPUT_SIGNATURES
