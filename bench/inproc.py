@@ -7,14 +7,17 @@
 For the reports under DIR (one report per *.txt file, as bench/gen_reports.py
 writes them) it times, in one process:
 
-  ground   building the grounded engine of each policy (once per process);
-  pipeline per report: parse, check ids, build facts, solve, decode, render one
-           jsonl line (what `ppgcheck rule --format jsonl` does per report);
-  bare     per report: `PolicyEngine.solve` alone on the already-built facts;
-  split    (information) on a sample, the parts of one solve: building the
-           control from the pre-parsed policy, grounding, solving.
+  ground   preparing each policy's engine (once per process: the rewritten
+           program, from the on-disk cache when it is there);
+  pipeline per report, batch by batch as the CLI runs (BATCH_SIZE reports):
+           parse, check ids, build facts, one grounding per policy, decode,
+           render one jsonl line per report ÷ the reports of the batch;
+  bare     per report: `PolicyEngine.solve_many` alone on the same batch's
+           already-built facts, timed right after it;
+  split    (information) per report of a policy's first batch: the control
+           with the prepared program and the facts, grounding, solving.
 
-A timed pass stops after --budget seconds (at least --min-reports reports).
+A timed pass stops after --budget seconds (at least one batch).
 `memory` rules the reports over and over and samples the process's RSS.
 
 With --naive-out it also writes, for K reports spread over the batch, the
@@ -47,11 +50,9 @@ if str(ROOT) not in sys.path:
 from ppgcheck import api  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
 from ppgcheck.facts import build_facts  # noqa: E402
-from ppgcheck.policy import PolicyEngine, engine  # noqa: E402
-try:
-    from ppgcheck.policy import fact_statement  # noqa: E402
-except ImportError:  # the engine that grounds once over #externals
-    fact_statement = None
+from ppgcheck.cli import BATCH_SIZE  # noqa: E402
+from ppgcheck.indexing import INDEX_PREDICATE  # noqa: E402
+from ppgcheck.policy import engine  # noqa: E402
 from ppgcheck.render import render_jsonl  # noqa: E402
 from ppgcheck.report import parse_reports  # noqa: E402
 
@@ -68,16 +69,41 @@ def _pipeline(text: str, name: str) -> list[str]:
     return [render_jsonl(rs) for rs in api.rule_report(text, source=name)]
 
 
-def _split(eng, facts) -> tuple[float, float, float]:
-    """Where one `PolicyEngine.solve` spends its time: building the control from
-    the pre-parsed program, grounding, solving (with the shown atoms)."""
+def _pipeline_batch(items) -> tuple[list[str], list[str], list]:
+    """What `ppgcheck rule DIR --format jsonl` does for one batch of files: parse and
+    check each, rule them with one grounding per policy, render a jsonl line each."""
+    prepared, errors = [], []
+    for name, text, _ in items:
+        try:
+            prepared.extend(api.prepare(parse_reports(text, name)))
+        except PpgError as exc:
+            errors.append(str(exc).splitlines()[0])
+    return [render_jsonl(rs) for rs in api.rule_prepared(prepared)], errors, prepared
+
+
+def _bare(prepared) -> float:
+    """Seconds for `PolicyEngine.solve_many` alone on the batch's already-built facts."""
+    by_policy: dict[str, list] = {}
+    for report, policy in prepared:
+        by_policy.setdefault(policy, []).append(build_facts(report).symbols)
+    t = time.perf_counter()
+    for policy, fact_lists in by_policy.items():
+        engine(policy).solve_many(fact_lists)
+    return time.perf_counter() - t
+
+
+def _split(eng, fact_lists) -> tuple[float, float, float]:
+    """Where one `PolicyEngine.solve_many` spends its time: a control with the prepared
+    program and the facts, grounding, solving (with the shown atoms)."""
     t0 = time.perf_counter()
     ctl = clingo.Control(["--warn=none", "--models=2"])
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in eng.statements:
-            builder.add(statement)
-        for sym in facts:
-            builder.add(fact_statement(sym))
+    ctl.add("base", [], eng.program.text)
+    with ctl.backend() as backend:
+        for index, facts in enumerate(fact_lists):
+            number = clingo.Number(index)
+            backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
+            for sym in facts:
+                backend.add_rule([backend.add_atom(clingo.Function(sym.name, [number, *sym.arguments]))])
     t1 = time.perf_counter()
     ctl.ground([("base", [])])
     t2 = time.perf_counter()
@@ -85,6 +111,12 @@ def _split(eng, facts) -> tuple[float, float, float]:
         for model in handle:
             model.symbols(shown=True)
     return t1 - t0, t2 - t1, time.perf_counter() - t2
+
+
+def _shown_text(atoms) -> list[str]:
+    """A report's shown atoms as clingo prints them, sorted."""
+    return sorted(f"{key.split('/')[0]}({','.join(map(str, args))})" if args else key.split("/")[0]
+                  for key, rows in atoms.items() for args in rows)
 
 
 def _load(directory: str, policy: str | None):
@@ -105,7 +137,7 @@ def batch(args: argparse.Namespace) -> dict:
     ground: dict[str, float] = {}
     for p in policies:
         t = time.perf_counter()
-        engine(p)
+        engine(p).program
         ground[p] = time.perf_counter() - t
     rss_after_ground = _rss_mb()
 
@@ -113,75 +145,63 @@ def batch(args: argparse.Namespace) -> dict:
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-        for name, text, _ in items[:args.profile]:
-            try:
-                _pipeline(text, name)
-            except PpgError:
-                pass
+        _pipeline_batch(items[:args.profile])
         prof.disable()
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
         profile_text = out.getvalue()
 
-    # the whole pipeline per report, as `ppgcheck rule --format jsonl` runs it, and right
-    # after it (so that both see the same machine load) the bare solve on the same facts
-    pipeline: list[float] = []
+    # batch by batch, as the CLI runs: the whole pipeline, then right after it (so that
+    # both see the same machine load) the bare solve_many on the same facts
+    pipeline: list[float] = []    # per report, one value per batch
     bare: list[float] = []
     paired: list[float] = []
     errors: list[str] = []
     rulings = 0
-    prepared = []
+    prepared_all = []
     started = time.perf_counter()
-    for name, text, reports in items:
-        if len(pipeline) >= args.min_reports and time.perf_counter() - started > args.budget:
+    for first in range(0, len(items), BATCH_SIZE):
+        if pipeline and time.perf_counter() - started > args.budget:
             break
+        chunk = items[first:first + BATCH_SIZE]
         t = time.perf_counter()
-        try:
-            lines = _pipeline(text, name)
-        except PpgError as exc:
-            errors.append(str(exc).splitlines()[0])
-            continue
+        lines, chunk_errors, prepared = _pipeline_batch(chunk)
         whole = time.perf_counter() - t
-        pipeline.append(whole)
+        solo = _bare(prepared)
+        errors += chunk_errors
         rulings += len(lines)
-        solo = 0.0
-        for r in reports:
-            eng = engine(r.policy)
-            facts = build_facts(r)
-            prepared.append((r, eng, facts))
-            t = time.perf_counter()
-            eng.solve(facts.symbols)
-            solo += time.perf_counter() - t
-        bare.append(solo)
+        prepared_all += prepared
+        pipeline += [whole / len(prepared)] * len(prepared)
+        bare += [solo / len(prepared)] * len(prepared)
         paired.append(whole / solo)
 
-    # pass 3 (information): where the time of a solve goes, on a sample
+    # information: where the time of one solve_many goes, on the first batch of each policy
     split: dict[str, list[float]] = {"build": [], "ground": [], "solve": []}
-    if fact_statement is not None and prepared and hasattr(prepared[0][1], "statements"):
-        for r, eng, facts in prepared[::max(1, len(prepared) // 100)]:
-            b, g, s_ = _split(eng, facts.symbols)
-            split["build"].append(b)
-            split["ground"].append(g)
-            split["solve"].append(s_)
+    for p in policies:
+        facts = [build_facts(r).symbols for r, q in prepared_all[:BATCH_SIZE * 4] if q == p][:BATCH_SIZE]
+        if facts:
+            b, g, s_ = _split(engine(p), facts)
+            for key, value in zip(("build", "ground", "solve"), (b, g, s_)):
+                split[key].append(value / len(facts))
 
     naive: list[dict] = []
-    if args.naive_out and args.naive_count and prepared:
+    if args.naive_out and args.naive_count and prepared_all:
         out = Path(args.naive_out)
         out.mkdir(parents=True, exist_ok=True)
-        step = max(1, len(prepared) // args.naive_count)
-        for i, (r, eng, facts) in enumerate(prepared[::step][:args.naive_count]):
-            lp = out / f"facts-{r.policy}-{i:04d}.lp"
+        step = max(1, len(prepared_all) // args.naive_count)
+        for i, (r, policy) in enumerate(prepared_all[::step][:args.naive_count]):
+            eng, facts = engine(policy), build_facts(r)
+            lp = out / f"facts-{policy}-{i:04d}.lp"
             lp.write_text("".join(f"{s}.\n" for s in facts.symbols), encoding="utf-8")
-            shown = sorted(str(s) for s in eng.solve(facts.symbols))
-            naive.append({"policy": r.policy, "facts": str(lp), "files": [str(f) for f in eng.files],
-                          "shown": shown})
+            naive.append({"policy": policy, "facts": str(lp), "files": [str(f) for f in eng.files],
+                          "shown": _shown_text(eng.solve(facts.symbols))})
 
     return {"reports": len(items), "measured": len(pipeline), "rulings": rulings, "errors": errors,
             "policies": policies, "ground_s": ground, "rss_after_ground_mb": rss_after_ground,
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "pipeline": _stats(pipeline), "bare": _stats(bare), "paired_ratio": _stats(paired),
+            "pipeline_total_s": sum(pipeline), "bare_total_s": sum(bare), "batch_size": BATCH_SIZE,
             "split": {k: _stats(v) for k, v in split.items()},
-            "pipeline_times": pipeline, "bare_times": bare,
             "naive": naive, "profile": profile_text}
 
 
@@ -235,7 +255,6 @@ def main() -> None:
     for p in (b, m):
         p.add_argument("--policy")
         p.add_argument("--budget", type=float, default=120, help="seconds per timed pass")
-        p.add_argument("--min-reports", type=int, default=5)
     args = ap.parse_args()
     result = batch(args) if args.mode == "batch" else memory(args)
     sys.stdout.write(json.dumps(result) + "\n")

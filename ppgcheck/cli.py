@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Callable
 
@@ -18,8 +19,8 @@ from .render import render_json, render_jsonl, render_text, ruling_dict
 from .vocabulary import vocabulary
 
 
-# reports ruled by one grounding: large enough that the per-grounding cost
-# vanishes, small enough that output keeps flowing and memory stays flat
+# reports of one policy ruled by one grounding: large enough that the cost of a
+# grounding vanishes, small enough that output keeps flowing and memory stays flat
 BATCH_SIZE = 256
 
 
@@ -110,6 +111,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
     exit_code = 0
     collected: list[dict] = []
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
+    per_policy: Counter[str] = Counter()       # how many of them each policy rules
 
     def rule_pending() -> None:
         nonlocal exit_code
@@ -122,6 +124,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
             else:
                 collected.append(ruling_dict(rs))
         pending.clear()
+        per_policy.clear()
 
     sources = _report_files(reports)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
@@ -129,13 +132,16 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool) 
           else contextlib.nullcontext(sources)) as items:
         for name, read in items:
             try:
-                pending.extend(api.prepare(parse_reports(read(), name), policy))
+                prepared = api.prepare(parse_reports(read(), name), policy)
             except PpgError as exc:
                 click.echo(str(exc), err=True)
                 exit_code = 2
                 continue
-            if len(pending) >= BATCH_SIZE:
+            pending.extend(prepared)
+            per_policy.update(policy_id for _, policy_id in prepared)
+            if max(per_policy.values()) >= BATCH_SIZE:
                 rule_pending()
+
     rule_pending()
     if fmt == "json":
         click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,

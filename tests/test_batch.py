@@ -264,5 +264,6 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
     assert [r["rulings"][0]["player"] for r in rows] == ["P0", "P1", "P2", "P4", "P5", "P6"]
     assert [r["rulings"][0]["penalty"] for r in rows] == ["warning", "game-loss", "warning",
                                                           "warning", "game-loss", "warning"]
-    # batches of two good reports (P0 P1 | P2 P4 | P5 P6), each grounded once per policy it holds
-    assert groundings == [1, 1, 2, 1, 1]
+    # a batch is ruled when one policy has two reports waiting (P0 P1 P2 | P4 P5 P6),
+    # with one grounding per policy it holds
+    assert groundings == [2, 1, 2, 1]
