@@ -21,6 +21,9 @@ INPUT_SIGNATURES = frozenset({
     ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
     ("modifier", 3), ("history", 5)})
 
+# the fact naming each report of a batch (ppgcheck/indexing.py)
+INDEX_PREDICATE = "report_index"
+
 
 def slug_to_constant(slug: str) -> str:
     """`card-drawing/drawing-extra-cards` -> `card_drawing__drawing_extra_cards`."""

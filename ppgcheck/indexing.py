@@ -22,7 +22,8 @@ import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
-INDEX_PREDICATE = "report_index"
+from .facts import INDEX_PREDICATE
+
 INDEX_VARIABLE = "PpgReportIndex"
 
 Signature = tuple[str, int]

@@ -20,12 +20,10 @@ from functools import cache
 from pathlib import Path
 
 import clingo
-import clingo.ast
 
-from . import indexing
 from .cache import cached_json
 from .errors import PolicyError, UsageError
-from .facts import INPUT_SIGNATURES, constant_to_slug
+from .facts import INDEX_PREDICATE, INPUT_SIGNATURES, constant_to_slug
 from .report import Report
 from .resources import policy_ids, rules_dir
 
@@ -48,6 +46,7 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
+    import clingo.ast   # only when the cache misses: a one-report run does not pay for it
     statements: list[clingo.ast.AST] = []
     messages: list[str] = []
 
@@ -104,12 +103,13 @@ class PolicyEngine:
         if self._replaced:       # not the files' program: the cache key would not describe it
             data = self._index(self.statements)
         else:
-            data = cached_json("policy", [Path(indexing.__file__), *self.files],
+            data = cached_json("policy", [Path(__file__).with_name("indexing.py"), *self.files],
                                lambda: self._index(self.statements))
         return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
 
     def _index(self, statements: list[clingo.ast.AST]) -> dict:
+        from . import indexing
         for path in self.files:
             if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
@@ -148,7 +148,7 @@ class PolicyEngine:
             with ctl.backend() as backend:
                 for index, facts in enumerate(fact_lists):
                     number = clingo.Number(index)
-                    backend.add_rule([backend.add_atom(clingo.Function(indexing.INDEX_PREDICATE, [number]))])
+                    backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
                     for sym in facts:
                         backend.add_rule([backend.add_atom(clingo.Function(sym.name, [number, *sym.arguments]))])
             ctl.ground([("base", [])])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import clingo
 
+from .cache import cached_json
 from .resources import rules_dir
 
 _SLOT = re.compile(r"\{(\w+)\}")
@@ -117,6 +118,34 @@ def load_vocabulary(path: Path) -> Vocabulary:
     return vocab
 
 
+def _to_json(vocab: Vocabulary) -> dict:
+    def forms(table: dict[str, list[Form]]) -> dict:
+        return {kind: [[f.category, f.kind, f.text, f.fact] for f in group] for kind, group in table.items()}
+    return {"observations": forms(vocab.observations), "modifiers": forms(vocab.modifiers),
+            "headers": [[f.category, f.kind, f.text, f.fact] for f in vocab.headers],
+            "when": {kind: [f.category, f.kind, f.text, f.fact] for kind, f in vocab.when.items()},
+            "person_modifiers": sorted(vocab.person_modifiers), "counted_modifiers": vocab.counted_modifiers,
+            "two_person": sorted(vocab.two_person), "count_ranges": vocab.count_ranges,
+            "header_ranges": vocab.header_ranges, "values": vocab.values}
+
+
+def _from_json(data: dict) -> Vocabulary:
+    def forms(table: dict) -> dict[str, list[Form]]:
+        return {kind: [Form(*f) for f in group] for kind, group in table.items()}
+    return Vocabulary(
+        observations=forms(data["observations"]), modifiers=forms(data["modifiers"]),
+        headers=[Form(*f) for f in data["headers"]],
+        when={kind: Form(*f) for kind, f in data["when"].items()},
+        person_modifiers=set(data["person_modifiers"]), counted_modifiers=data["counted_modifiers"],
+        two_person=set(data["two_person"]),
+        count_ranges={k: (lo, hi) for k, (lo, hi) in data["count_ranges"].items()},
+        header_ranges={k: (lo, hi) for k, (lo, hi) in data["header_ranges"].items()},
+        values=data["values"])
+
+
 @cache
 def vocabulary() -> Vocabulary:
-    return load_vocabulary(rules_dir() / "core" / "vocabulary.lp")
+    """The bundled vocabulary; read from the on-disk cache when vocabulary.lp is unchanged."""
+    path = rules_dir() / "core" / "vocabulary.lp"
+    return _from_json(cached_json("vocabulary", [path, Path(__file__)],
+                                  lambda: _to_json(load_vocabulary(path))))

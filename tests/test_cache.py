@@ -80,3 +80,15 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     files = [Path(indexing.__file__), *PolicyEngine("yugioh").files]
     assert entry.name == f"{cache.cache_key('policy', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
+
+
+def test_the_vocabulary_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck import vocabulary as vocabulary_module
+    path = rules_dir() / "core" / "vocabulary.lp"
+    fresh = vocabulary_module.load_vocabulary(path)
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    for _ in range(2):                            # computed and stored, then read back
+        vocabulary_module.vocabulary.cache_clear()
+        assert vocabulary_module.vocabulary() == fresh
+    assert len(list((tmp_path / "cache").glob("vocabulary-*.json"))) == 1
+    vocabulary_module.vocabulary.cache_clear()
