@@ -248,8 +248,6 @@ def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path,
 
 def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ppgcheck import cli as cli_module
-    monkeypatch.setattr(cli_module, "BATCH_SIZE", 2)
     groundings: list[int] = []
     solve_many = policy_module.PolicyEngine.solve_many
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
@@ -258,7 +256,7 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
     for i in range(7):
         text = BAD_SYNTAX if i == 3 else good(f"P{i}", policy="minib" if i % 2 else "mini")
         files.append(write(tmp_path / f"{i}.txt", text))
-    result = invoke(*map(str, files), "--format", "jsonl")
+    result = invoke(*map(str, files), "--format", "jsonl", "--batch-size", "2")
     assert result.exit_code == 2 and f"{files[3]}:" in result.stderr
     rows = jsonl(result.stdout)
     assert [r["rulings"][0]["player"] for r in rows] == ["P0", "P1", "P2", "P4", "P5", "P6"]
@@ -267,3 +265,18 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
     # a batch is ruled when one policy has two reports waiting (P0 P1 P2 | P4 P5 P6),
     # with one grounding per policy it holds
     assert groundings == [2, 1, 2, 1]
+
+
+def test_batch_size_one_rules_each_report_alone_with_the_same_result(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    groundings: list[int] = []
+    solve_many = policy_module.PolicyEngine.solve_many
+    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
+                        lambda self, fact_lists: groundings.append(len(fact_lists)) or solve_many(self, fact_lists))
+    files = [write(tmp_path / f"{i}.txt", good(f"P{i}", i + 1, "minib" if i % 2 else "mini")) for i in range(4)]
+    alone = invoke(*map(str, files), "--format", "jsonl", "--batch-size", "1")
+    assert groundings == [1, 1, 1, 1]
+    together = invoke(*map(str, files), "--format", "jsonl")
+    assert groundings[4:] == [2, 2]
+    assert alone.stdout == together.stdout and alone.exit_code == together.exit_code == 0
+    assert invoke(str(files[0]), "--batch-size", "0").exit_code == 2      # a usage error
