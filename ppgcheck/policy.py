@@ -103,7 +103,8 @@ class PolicyEngine:
         if self._replaced:       # not the files' program: the cache key would not describe it
             data = self._index(self.statements)
         else:
-            data = cached_json("policy", [Path(__file__).with_name("indexing.py"), *self.files],
+            code = [Path(__file__).with_name(name) for name in ("indexing.py", "facts.py", "policy.py")]
+            data = cached_json("policy", [*code, *self.files],
                                lambda: self._index(self.statements))
         return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
