@@ -85,7 +85,7 @@ def _bare(prepared) -> float:
     """Seconds for `PolicyEngine.solve_many` alone on the batch's already-built facts."""
     by_policy: dict[str, list] = {}
     for report, policy in prepared:
-        by_policy.setdefault(policy, []).append(build_facts(report).symbols)
+        by_policy.setdefault(policy, []).append(build_facts(report).inputs)
     t = time.perf_counter()
     for policy, fact_lists in by_policy.items():
         engine(policy).solve_many(fact_lists)
@@ -102,8 +102,8 @@ def _split(eng, fact_lists) -> tuple[float, float, float]:
         for index, facts in enumerate(fact_lists):
             number = clingo.Number(index)
             backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
-            for sym in facts:
-                backend.add_rule([backend.add_atom(clingo.Function(sym.name, [number, *sym.arguments]))])
+            for name, arguments in facts:
+                backend.add_rule([backend.add_atom(clingo.Function(name, [number, *arguments]))])
     t1 = time.perf_counter()
     ctl.ground([("base", [])])
     t2 = time.perf_counter()
@@ -178,7 +178,7 @@ def batch(args: argparse.Namespace) -> dict:
     # information: where the time of one solve_many goes, on the first batch of each policy
     split: dict[str, list[float]] = {"build": [], "ground": [], "solve": []}
     for p in policies:
-        facts = [build_facts(r).symbols for r, q in prepared_all[:BATCH_SIZE * 4] if q == p][:BATCH_SIZE]
+        facts = [build_facts(r).inputs for r, q in prepared_all[:BATCH_SIZE * 4] if q == p][:BATCH_SIZE]
         if facts:
             b, g, s_ = _split(engine(p), facts)
             for key, value in zip(("build", "ground", "solve"), (b, g, s_)):
@@ -194,7 +194,7 @@ def batch(args: argparse.Namespace) -> dict:
             lp = out / f"facts-{policy}-{i:04d}.lp"
             lp.write_text("".join(f"{s}.\n" for s in facts.symbols), encoding="utf-8")
             naive.append({"policy": policy, "facts": str(lp), "files": [str(f) for f in eng.files],
-                          "shown": _shown_text(eng.solve(facts.symbols))})
+                          "shown": _shown_text(eng.solve(facts.inputs))})
 
     return {"reports": len(items), "measured": len(pipeline), "rulings": rulings, "errors": errors,
             "policies": policies, "ground_s": ground, "rss_after_ground_mb": rss_after_ground,

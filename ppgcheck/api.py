@@ -50,7 +50,7 @@ def rule_prepared(prepared: list[tuple[Report, str]]) -> list[RulingSet]:
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in by_policy.items():
         facts = [build_facts(prepared[p][0]) for p in positions]
-        models = engine(policy_id).solve_many([f.symbols for f in facts])
+        models = engine(policy_id).solve_many([f.inputs for f in facts])
         for position, report_facts, atoms in zip(positions, facts, models):
             rulings[position] = decode(atoms, report_facts, prepared[position][0], policy_id)
     return rulings  # type: ignore[return-value]  (every position was filled)

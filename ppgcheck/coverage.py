@@ -45,7 +45,7 @@ from clingo import ast
 
 from . import api
 from .errors import PpgError
-from .facts import build_facts, constant_to_slug
+from .facts import Fact, build_facts, constant_to_slug
 from .golden import find_cases
 from .policy import PolicyEngine
 from .report import parse_reports
@@ -270,7 +270,7 @@ class CoverageEngine(PolicyEngine):
         pack_files = [f for f in self.files if f.parent.name != "core"]
         self.statements, self.measured = instrument(self.statements, pack_files, self.sections, root)
 
-    def observe(self, facts: list[clingo.Symbol]) -> tuple[set[int], set[int]]:
+    def observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
         """(rules fired, rules whose anchor holds) for one report's facts."""
         atoms = self.solve(facts)
         fired = {number.number for number, in atoms.get("cov_fired/1", [])}
@@ -300,7 +300,7 @@ def measure(paths: list[Path], rules: Path | None = None) -> list[PackCoverage]:
                     packs[policy] = PackCoverage(policy, engines[policy].measured)
                 eng = engines[policy]
                 eng.check_ids(report)
-                fired, anchored = eng.observe(build_facts(report).symbols)
+                fired, anchored = eng.observe(build_facts(report).inputs)
             except PpgError:
                 if report.policy in packs:
                     packs[report.policy].skipped.append(name)

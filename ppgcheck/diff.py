@@ -741,7 +741,7 @@ def _summary(engine: PolicyEngine, report: Report) -> list[str]:
     """One line per ruling, no-infraction and finding of the witness under one version."""
     try:
         facts = build_facts(report)
-        rs: RulingSet = decode(engine.solve(facts.symbols), facts, report, engine.policy)
+        rs: RulingSet = decode(engine.solve(facts.inputs), facts, report, engine.policy)
     except PpgError as exc:
         return [f"(not ruled: {exc})"]
     out = []

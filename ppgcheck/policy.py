@@ -23,7 +23,7 @@ import clingo
 
 from .cache import cached_json
 from .errors import PolicyError, UsageError
-from .facts import INDEX_PREDICATE, INPUT_SIGNATURES, constant_to_slug
+from .facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
 from .report import Report
 from .resources import policy_ids, rules_dir
 
@@ -104,8 +104,9 @@ class PolicyEngine:
             data = self._index(self.statements)
         else:
             code = [Path(__file__).with_name(name) for name in ("indexing.py", "facts.py", "policy.py")]
+            # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json("policy", [*code, *self.files],
-                               lambda: self._index(self.statements))
+                               lambda: self._index(parse_program(self.files)))
         return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
 
@@ -136,7 +137,7 @@ class PolicyEngine:
     def penalties(self) -> list[str]:
         return self.program.penalties
 
-    def _control(self, text: str, fact_lists: Sequence[list[clingo.Symbol]] = ()) -> clingo.Control:
+    def _control(self, text: str, fact_lists: Sequence[list[Fact]] = ()) -> clingo.Control:
         messages: list[str] = []
 
         def logger(code: clingo.MessageCode, message: str) -> None:
@@ -150,8 +151,8 @@ class PolicyEngine:
                 for index, facts in enumerate(fact_lists):
                     number = clingo.Number(index)
                     backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
-                    for sym in facts:
-                        backend.add_rule([backend.add_atom(clingo.Function(sym.name, [number, *sym.arguments]))])
+                    for name, arguments in facts:
+                        backend.add_rule([backend.add_atom(clingo.Function(name, [number, *arguments]))])
             ctl.ground([("base", [])])
         except RuntimeError:
             raise PolicyError(f"policy `{self.policy}` does not ground: " + "; ".join(messages)) from None
@@ -176,7 +177,7 @@ class PolicyEngine:
             line, column = report.positions["judge_call_penalty"]
             known(report.judge_call[1], self.penalties, "penalty", line, column)
 
-    def solve_many(self, fact_lists: Sequence[list[clingo.Symbol]]) -> list[ShownAtoms]:
+    def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
         """For each report's input facts, the shown atoms of its one model; one grounding for all."""
         if not fact_lists:
             return []
@@ -205,7 +206,7 @@ class PolicyEngine:
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
 
-    def solve(self, facts: list[clingo.Symbol]) -> ShownAtoms:
+    def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
         return self.solve_many([facts])[0]
 
