@@ -7,6 +7,8 @@ each distinct finding, an optimising solve under that finding as an assumption
 gives the smallest scenario (fewest observations, then modifiers, then history
 entries, then persons and headers) that shows it.  That scenario is printed back
 as a report (report.print_report): `ppgcheck rule` on it reproduces the finding.
+Each control holds only the rules its searches can tell apart (rules no shown,
+wanted or minimized atom depends on are left out: scenarios.needed_only).
 
 Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
 scenario fires), cap (a repeat upgrade left above the pack's declared cap),
@@ -22,7 +24,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import clingo
 from clingo import ast
@@ -31,8 +33,8 @@ from .errors import PolicyError, UsageError
 from .facts import constant_to_slug
 from .report import HistoryEntry, Modifier, Observation, Report, print_report
 from .resources import policy_ids, rules_dir
-from .scenarios import (PackReads, add_renamed, add_with_fired, parse_statements, read_pack, symbol_value,
-                        scenario_facts)
+from .scenarios import (INPUTS, PackReads, needed_only, parse_statements, read_pack, renamed, symbol_value,
+                        scenario_facts, with_fired)
 from .vocabulary import vocabulary
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -41,6 +43,9 @@ KIND_ORDER = ("conflict", "gap", "cap", "monotonicity", "dead-rule", "citation")
 LEVELS = ("info", "warning", "error")
 NAMES = {1: "Alice", 2: "Bob"}
 PREFIX = "b__"
+# VSIDS, clasp's default heuristic, for the check's own searches: Berkmin (kept for
+# `ppgcheck diff`) took two to five times longer to refute these.
+HEURISTIC = "Vsids"
 STEP_TEXT = {"on_purpose": "adding `on purpose`", "stricter_rel": "a stricter REL",
              "stricter_tier": "a higher tier", "longer_ruling": "a longer ruling",
              "one_more_prior_offense": "one more prior offense"}
@@ -140,7 +145,7 @@ def _solve(ctl: clingo.Control, budget: _Budget, assumptions=(), on_model=None,
 
 
 def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None,
-           assumptions=()) -> tuple[set[clingo.Symbol], bool]:
+           assumptions=(), heuristic: str = "Berkmin") -> tuple[set[clingo.Symbol], bool]:
     ctl.configuration.solve.enum_mode = "brave"
     ctl.configuration.solve.opt_mode = "ignore"
     ctl.configuration.solve.models = 0
@@ -148,7 +153,7 @@ def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None,
 
     def keep(m: clingo.Model) -> None:
         last[:] = m.symbols(shown=True)
-    ctl.configuration.solver.heuristic = "Berkmin"
+    ctl.configuration.solver.heuristic = heuristic
     finished, _ = _solve(ctl, budget, assumptions=assumptions, on_model=keep, until=until)
     return set(last), finished
 
@@ -271,31 +276,45 @@ def _parse(files: list[Path], messages: list[str]) -> list[ast.AST]:
         raise PolicyError("policy files do not parse: " + ("; ".join(messages) or ", ".join(map(str, files)))) from None
 
 
-def _base_control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str],
-                  fired: bool, root: Path, only_show: str | None = None) -> tuple[clingo.Control, dict]:
+# What each control shows (rules/core/scenarios.lp), and the predicates it
+# keeps besides: the inputs, which witnesses are read back from.
+MAIN_SHOWN = {"chk_finding", "chk_uncited", "chk_cap", "chk_fired"}
+INPUT_NAMES = {name for name, _ in INPUTS}
+
+
+def _control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str], root: Path, *,
+             shown: set[str], wanted: Iterable[str] = (), fired: bool = False,
+             renamed_copy: bool = False) -> tuple[clingo.Control, dict]:
+    """A control holding the pack over the scenario space, showing only the
+    `shown` chk_* atoms: with a `chk_fired` twin of every pack rule (dead
+    rules), or beside the renamed copy the monotonicity search compares.
+    Rules nothing shown, wanted or minimized reads are left out."""
     ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
     ctl.configuration.solver.opt_strategy = "usc"
+    statements: list[ast.AST] = []
+    # the runtime's #show lines are left out: the check shows only its chk_* atoms
+    for st in _parse([core / name for name in CORE_FOR_CHECK], messages):
+        if st.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm) and (
+                Path(st.location.begin.filename).name != "scenarios.lp" or getattr(st, "name", "") not in shown):
+            continue
+        statements.append(st)
     tags: dict = {}
+    if fired:
+        pack_stmts, tags = with_fired(pack_stmts, root)
+    statements += pack_stmts
+    wanted = set(wanted) | INPUT_NAMES
+    if renamed_copy:
+        statements += renamed(_parse([core / n for n in RENAMED_CORE], messages) + pack_stmts, PREFIX)
+        wanted |= {PREFIX + name for name in INPUT_NAMES}
     with ast.ProgramBuilder(ctl) as bld:
-        # the runtime's #show lines are left out: the check shows only its chk_* atoms
-        for st in _parse([core / name for name in CORE_FOR_CHECK], messages):
-            if st.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm):
-                if Path(st.location.begin.filename).name != "scenarios.lp":
-                    continue
-                if only_show and getattr(st, "name", "") != only_show:
-                    continue
+        for st in needed_only(statements, wanted):
             bld.add(st)
-        if fired:
-            tags = add_with_fired(bld, pack_stmts, root)
-        else:
-            for st in pack_stmts:
-                bld.add(st)
     ctl.add("base", [], facts)
     return ctl, tags
 
 
-def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path):
-    ctl, tags = _base_control(core, stmts, facts, messages, fired=True, root=root)
+def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path, **options):
+    ctl, tags = _control(core, stmts, facts, messages, root, **options)
     try:
         ctl.ground([("base", [])])
     except RuntimeError:
@@ -371,9 +390,10 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                                             locations=[Location(_rel(fname, root), line)]))
 
     say(f"{policy}: grounding the scenario space")
-    ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root)
+    ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
+                          shown=MAIN_SHOWN, fired=True)
     say(f"{policy}: searching every one-observation scenario")
-    brave, finished = _brave(ctl, budget)
+    brave, finished = _brave(ctl, budget, heuristic=HEURISTIC)
     if not finished:
         result.complete = False
     if not brave and finished:
@@ -385,7 +405,8 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         # Two observations: does a second one wake the rules no single observation
         # fires (rules about related infractions, or both players)?  One bounded
         # satisfiability search per rule.
-        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2), messages, root)
+        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2), messages, root,
+                            shown=MAIN_SHOWN, fired=True)
         ctl2.configuration.solve.enum_mode = "auto"
         ctl2.configuration.solve.opt_mode = "ignore"
         ctl2.configuration.solve.models = 1
@@ -434,12 +455,16 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         result.notes.append("dead rules not reported: the search did not finish")
 
     # --- witnesses ----------------------------------------------------------------------
+    rel_ctl = None   # grounded for the first finding that asks at which RELs it shows up
     for n, (what, sym) in enumerate(targets, start=1):
         say(f"{policy}: witness {n}/{len(targets)}")
         atoms, proven = _witness(owner[sym], budget, sym)
         finding = _finding_for(what, sym, atoms, proven, policy, reads, banners, root)
         if what == "finding" and sym.arguments[0].name != "scope" and not budget.hit:
-            _tell_rels(owner[sym], budget, sym, finding)
+            if rel_ctl is None:
+                rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
+                                       shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
+            _tell_rels(rel_ctl, budget, sym, finding)
         result.findings.append(finding)
         if budget.hit:
             result.complete = False
@@ -460,26 +485,15 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
 
 def _tell_rels(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol, finding: CheckFinding) -> None:
-    """At which RELs (and without one) the finding shows up: a bounded
-    satisfiability search each.  A finding only some RELs have names them."""
-    ctl.configuration.solve.enum_mode = "auto"
-    ctl.configuration.solve.opt_mode = "ignore"
-    ctl.configuration.solve.models = 1
-    ctl.configuration.solver.heuristic = "Berkmin"
+    """At which RELs (and without one) the finding shows up: the brave
+    consequences (chk_rel/1, the only atoms ctl shows) of every scenario
+    holding it, one bounded search.  A finding only some RELs have names them."""
     rels = list(vocabulary().values.get("rel", ()))
-    found, unknown = [], False
-    for rel in [None, *rels]:
-        assume = [(target, True)] + (
-            [(clingo.Function("rel", [clingo.Function(r)]), False) for r in rels] if rel is None
-            else [(clingo.Function("rel", [clingo.Function(rel)]), True)])
-        done, sat = _solve(ctl, budget, assumptions=assume, on_model=lambda m: None,
-                           until=time.monotonic() + 0.5)
-        if sat:
-            found.append(rel or "none")
-        elif not done:
-            unknown = True
+    brave, done = _brave(ctl, budget, until=time.monotonic() + 0.5 * (len(rels) + 1),
+                         assumptions=[(target, True)], heuristic=HEURISTIC)
+    found = [rel for rel in ["none", *rels] if clingo.Function("chk_rel", [clingo.Function(rel)]) in brave]
     finding.rels = found
-    if found and not unknown and len(found) <= len(rels):
+    if found and done and len(found) <= len(rels):
         named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in found)
         finding.message += f" (only at: {named})"
 
@@ -538,31 +552,56 @@ def _committed_ids(atoms) -> set[str]:
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
                   notes: list[str]) -> list[CheckFinding]:
-    ctl, _ = _base_control(core, stmts, scenario_facts(reads, 1), messages, fired=False, root=root,
-                           only_show="chk_mono")
-    core_stmts = _parse([core / n for n in RENAMED_CORE], messages)
-    with ast.ProgramBuilder(ctl) as bld:
-        add_renamed(bld, core_stmts + stmts, PREFIX)
+    ctl, _ = _control(core, stmts, scenario_facts(reads, 1), messages, root, shown={"chk_mono"},
+                      wanted={"mono_violation"}, renamed_copy=True)
     try:
         ctl.ground([("base", []), ("monotone", [])])
     except RuntimeError:
         raise PolicyError(f"policy `{policy}` does not ground for the monotonicity check: "
                           + "; ".join(messages)) from None
     say(f"{policy}: searching every scenario made one step worse")
-    # One search per subject and observation kind: far smaller searches than one
-    # over the whole space, and each proves its part free of violations.
+    # Searches for a single atom (mono_violation) that every violation derives:
+    # refuting it proves a part of the space free of violations.  One search
+    # per subject (far quicker than one over both, or one per observation
+    # kind); a subject whose part holds a violation is searched again kind by
+    # kind, and only those parts for every step and penalty that shows one
+    # (chk_mono, grounded then).
     until = time.monotonic() + max(2.0, min(budget.remaining() / 2, 30.0))
-    brave: set[clingo.Symbol] = set()
+    violation = clingo.Function("mono_violation")
+    ctl.configuration.solve.enum_mode = "auto"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 1
+    ctl.configuration.solver.heuristic = HEURISTIC
+    kinds = sorted(reads.observation_kinds)
+
+    def observation(subject: int, kind: str) -> clingo.Symbol:
+        return clingo.Function("observation", [clingo.Number(1), clingo.Number(subject), clingo.Function(kind)])
+
+    def violated_in(part: list[tuple[clingo.Symbol, bool]]) -> tuple[bool, bool]:
+        return _solve(ctl, budget, assumptions=part + [(violation, True)], on_model=lambda m: None, until=until)
+
+    violated: list[clingo.Symbol] = []
     finished = True
     for subject in (1, 2):
-        for kind in sorted(reads.observation_kinds):
-            obs = clingo.Function("observation", [clingo.Number(1), clingo.Number(subject), clingo.Function(kind)])
-            part, done = _brave(ctl, budget, until, assumptions=[(obs, True)])
-            brave |= part
-            finished = finished and done
+        done, sat = violated_in([(observation(3 - subject, kind), False) for kind in kinds])
+        for kind in kinds if done and sat else []:
+            done, sat = violated_in([(observation(subject, kind), True)])
+            if sat:
+                violated.append(observation(subject, kind))
             if not done:
                 break
+        finished = finished and done
         if not finished:
+            break
+    brave: set[clingo.Symbol] = set()
+    if violated:
+        ctl.ground([("mono_detail", [])])
+    for obs in violated:
+        part, done = _brave(ctl, budget, until, assumptions=[(obs, True), (violation, True)],
+                            heuristic=HEURISTIC)
+        brave |= part
+        finished = finished and done
+        if not done:
             break
     if not finished and not budget.hit:
         notes.append("the monotonicity search did not finish in its time slice: the violations found so far are listed")

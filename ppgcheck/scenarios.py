@@ -9,7 +9,8 @@ scenario is written by hand: every value comes from the pack or the vocabulary.
 
 It also holds the two AST rewrites the check needs: tagging every pack rule
 with a `chk_fired("file:line")` twin (dead rules), and renaming a whole program
-into a second copy (monotonicity compares two copies side by side).
+into a second copy (monotonicity compares two copies side by side); and
+leaving out the rules nothing the check looks at depends on (needed_only).
 """
 from __future__ import annotations
 
@@ -515,11 +516,14 @@ def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
 # AST rewrites
 # ---------------------------------------------------------------------------
 
-def add_with_fired(bld: ast.ProgramBuilder, statements: list[ast.AST], root: Path | None = None) -> dict[str, tuple[str, int]]:
-    """Add the statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`"""
+def with_fired(statements: list[ast.AST],
+               root: Path | None = None) -> tuple[list[ast.AST], dict[str, tuple[str, int]]]:
+    """The statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`;
+    with the tag of each twin's rule."""
+    out: list[ast.AST] = []
     tags: dict[str, tuple[str, int]] = {}
     for st in statements:
-        bld.add(st)
+        out.append(st)
         if st.ast_type == ast.ASTType.Rule and st.body:
             loc = st.location.begin
             name = Path(loc.filename)
@@ -530,8 +534,8 @@ def add_with_fired(bld: ast.ProgramBuilder, statements: list[ast.AST], root: Pat
             tags[tag] = (loc.filename, loc.line)
             head = ast.Literal(st.location, ast.Sign.NoSign, ast.SymbolicAtom(
                 ast.Function(st.location, "chk_fired", [ast.SymbolicTerm(st.location, clingo.String(tag))], 0)))
-            bld.add(ast.Rule(st.location, head, st.body))
-    return tags
+            out.append(ast.Rule(st.location, head, st.body))
+    return out, tags
 
 
 class _Rename(ast.Transformer):
@@ -552,12 +556,53 @@ class _Rename(ast.Transformer):
         return node.update(name=self.prefix + node.name)
 
 
-def add_renamed(bld: ast.ProgramBuilder, statements: list[ast.AST], prefix: str) -> None:
-    """Add a copy of the statements with every predicate renamed `prefix + name`
+def renamed(statements: list[ast.AST], prefix: str) -> list[ast.AST]:
+    """A copy of the statements with every predicate renamed `prefix + name`
     (shows, externals, constants and minimize statements are left out)."""
     rename = _Rename(prefix)
-    for st in statements:
-        if st.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.External,
-                           ast.ASTType.Minimize, ast.ASTType.Definition):
-            continue
-        bld.add(rename(st))
+    return [rename(st) for st in statements
+            if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.External,
+                                   ast.ASTType.Minimize, ast.ASTType.Definition)]
+
+
+# Every lower-case identifier outside string literals: the predicates (and
+# function symbols and constants: a harmless surplus) a statement reads.
+_IDENTIFIER = re.compile(r'"(?:[^"\\]|\\.)*"|\b([a-z_][A-Za-z0-9_\']*)')
+
+
+def _head_names(head: ast.AST) -> set[str]:
+    """The predicates a rule head defines (a choice's conditions are read, not defined)."""
+    if head.ast_type == ast.ASTType.Literal:
+        literals = [head]
+    elif head.ast_type in (ast.ASTType.Disjunction, ast.ASTType.Aggregate):
+        literals = [el.literal for el in head.elements]
+    elif head.ast_type == ast.ASTType.HeadAggregate:
+        literals = [el.condition.literal for el in head.elements]
+    else:
+        literals = []
+    return {_fn(lit.atom.symbol)[0] for lit in literals if lit.atom.ast_type == ast.ASTType.SymbolicAtom} - {""}
+
+
+def needed_only(statements: list[ast.AST], wanted: set[str]) -> list[ast.AST]:
+    """The statements less the rules whose predicates nothing needs.  A
+    predicate is needed when it is wanted, read by a constraint, show,
+    minimize or heuristic statement, or read by a rule defining a needed
+    predicate (predicates are told apart by name only).  The rules left out
+    cannot change the rest (pack rules are stratified and never reject
+    input), and leaving them out makes the program smaller to ground and to
+    search."""
+    defines = [_head_names(st.head) if st.ast_type == ast.ASTType.Rule else set() for st in statements]
+    reads = [set(_IDENTIFIER.findall(str(st))) - {""} for st in statements]
+    needed = set(wanted).union(*(r for d, r in zip(defines, reads) if not d))
+    defined_by: dict[str, list[int]] = {}
+    for i, names in enumerate(defines):
+        for name in names:
+            defined_by.setdefault(name, []).append(i)
+    todo, kept = list(needed), set()
+    while todo:
+        for i in defined_by.get(todo.pop(), []):
+            if i not in kept:
+                kept.add(i)
+                todo.extend(reads[i] - needed)
+                needed |= reads[i]
+    return [st for i, st in enumerate(statements) if not defines[i] or i in kept]
