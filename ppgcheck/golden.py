@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import api
 from .errors import PpgError, ReportError, UsageError
+from .report import parse_reports
 from .ruling import RulingSet
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
@@ -86,6 +87,11 @@ def find_cases(paths: list[Path]) -> list[Path]:
 
 
 def run_case(report_path: Path) -> CaseResult:
+    return run_cases([report_path])[0]
+
+
+def _prepare_case(report_path: Path) -> tuple[CaseResult, dict, list | None]:
+    """The case's result so far, its expectation, and its reports ready to rule (None: nothing to rule)."""
     expect_path = report_path.with_name(report_path.name.removesuffix(".txt") + ".expected.toml")
     if not report_path.is_file():
         raise UsageError(f"`{expect_path}` has no report `{report_path.name}` beside it")
@@ -93,18 +99,39 @@ def run_case(report_path: Path) -> CaseResult:
     result = CaseResult(str(report_path), expected["description"])
     text = report_path.read_text(encoding="utf-8")
     try:
-        result.rulings = api.rule_report(text, source=str(report_path))
+        prepared = api.prepare(parse_reports(text, str(report_path)))
     except ReportError as exc:
         _compare_error(expected, exc, result)
-        return result
+        return result, expected, None
     except PpgError as exc:
         result.failures.append(f"unexpected error: {exc}")
-        return result
+        return result, expected, None
     if "error" in expected:
         result.failures.append("expected an input error, but the report was ruled")
-        return result
-    _compare_rulings(expected, result)
-    return result
+        return result, expected, None
+    return result, expected, prepared
+
+
+def run_cases(paths: list[Path]) -> list[CaseResult]:
+    """Every case under the paths; the reports of all cases are ruled together, one
+    grounding per policy (a policy that fails to ground fails each of its cases)."""
+    cases = [_prepare_case(case) for case in find_cases(paths)]
+    by_policy: dict[str, list[tuple[CaseResult, dict, list]]] = {}
+    for result, expected, prepared in cases:
+        if prepared is not None:
+            policy = prepared[0][1] if prepared else ""
+            by_policy.setdefault(policy, []).append((result, expected, prepared))
+    for group in by_policy.values():
+        try:
+            rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared])
+        except PpgError as exc:
+            for result, _, _ in group:
+                result.failures.append(f"unexpected error: {exc}")
+            continue
+        for result, expected, prepared in group:
+            result.rulings, rulings = rulings[:len(prepared)], rulings[len(prepared):]
+            _compare_rulings(expected, result)
+    return [result for result, _, _ in cases]
 
 
 def _compare_error(expected: dict, exc: ReportError, result: CaseResult) -> None:
@@ -189,5 +216,3 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
             fail(f"judge call verdict: expected {expected['judge_call']}, got {sorted(verdicts)}")
 
 
-def run_cases(paths: list[Path]) -> list[CaseResult]:
-    return [run_case(case) for case in find_cases(paths)]
