@@ -105,7 +105,7 @@ class PolicyEngine:
         else:
             code = [Path(__file__).with_name(name) for name in ("indexing.py", "facts.py", "policy.py")]
             # the parsed statements are not kept: only coverage and diff ask for them
-            data = cached_json("policy", [*code, *self.files],
+            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
                                lambda: self._index(parse_program(self.files)))
         return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])

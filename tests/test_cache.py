@@ -76,9 +76,11 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     PolicyEngine("yugioh").program
     [entry] = (tmp_path / "cache").glob("policy-*.json")
+    import clingo
+
     from ppgcheck import facts, indexing, policy
     files = [Path(module.__file__) for module in (indexing, facts, policy)] + PolicyEngine("yugioh").files
-    assert entry.name == f"{cache.cache_key('policy', files)}.json"
+    assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
 
 
