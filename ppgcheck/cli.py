@@ -108,7 +108,7 @@ def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
               show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
-              help="Reports of one policy ruled by one grounding.  1 keeps memory flat over a very long "
+              help="Reports of one policy ruled by one grounding.  1 keeps memory nearly flat over a very long "
                    "run (clingo never frees a symbol, and each batch position multiplies them) at ~10x the time.")
 @_fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int) -> None:
