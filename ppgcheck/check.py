@@ -2,11 +2,14 @@
 
 The pack is grounded over rules/core/scenarios.lp (choice rules over what the
 pack reads, ppgcheck/scenarios.py) instead of the runtime's externals.  One
-brave-consequence pass collects every finding any scenario reaches; then, for
-each distinct finding, an optimising solve under that finding as an assumption
-gives the smallest scenario (fewest observations, then modifiers, then history
-entries, then persons and headers) that shows it.  That scenario is printed back
-as a report (report.print_report): `ppgcheck rule` on it reproduces the finding.
+brave-consequence pass collects every finding any scenario reaches; then an
+optimising solve gives the smallest scenario (fewest observations, then
+modifiers, then history entries, then persons and headers) that shows a
+finding, or any of a group of findings that one scenario showed together (one
+search witnesses them all: _witnesses).  That scenario is printed back as a
+report (report.print_report): `ppgcheck rule` on it reproduces the finding.
+Every solve pays for the whole program, so the check counts its solves: each
+scenario found also tells the RELs of every finding it holds (_finding_rels).
 Each control holds only the rules its searches can tell apart (rules no shown,
 wanted or minimized atom depends on are left out: scenarios.needed_only).
 
@@ -278,7 +281,7 @@ def _parse(files: list[Path], messages: list[str]) -> list[ast.AST]:
 
 # What each control shows (rules/core/scenarios.lp), and the predicates it
 # keeps besides: the inputs, which witnesses are read back from.
-MAIN_SHOWN = {"chk_finding", "chk_uncited", "chk_cap", "chk_fired"}
+MAIN_SHOWN = {"chk_finding", "chk_finding_cited", "chk_uncited", "chk_cap", "chk_fired"}
 INPUT_NAMES = {name for name, _ in INPUTS}
 
 
@@ -391,14 +394,13 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
     say(f"{policy}: grounding the scenario space")
     ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                          shown=MAIN_SHOWN, fired=True)
+                          shown=MAIN_SHOWN, wanted={"chk_open_held"}, fired=True)
     say(f"{policy}: searching every one-observation scenario")
     brave, finished = _brave(ctl, budget, heuristic=HEURISTIC)
     if not finished:
         result.complete = False
     if not brave and finished:
         result.notes.append("the scenario space is empty: the pack reads no observation kind")
-    owner: dict[clingo.Symbol, clingo.Control] = {s: ctl for s in brave}
     fired = {s.arguments[0].string for s in brave if s.name == "chk_fired"}
     two_obs: dict[str, bool | None] = {}   # tag -> fired with two observations (None: unknown)
     if observations > 1 and finished:
@@ -422,16 +424,15 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
     groups: dict[tuple, clingo.Symbol] = {}
     for sym in sorted(brave):
-        if sym.name == "chk_finding":
-            k, lv, msg, sec, okind = sym.arguments
-            # the core's one generic message ("no rule ... classifies this observation")
-            # is told apart by the observation kind; every other message names its case
-            generic = msg.type == clingo.SymbolType.String and sec.string == ""
-            key = ("finding", k.name, lv.name, str(msg), sec.string, okind.name if generic else "")
+        if sym.name in ("chk_finding", "chk_finding_cited"):
+            # the core's one generic message ("no rule ... classifies this observation",
+            # no section: chk_finding/5) is told apart by the observation kind; every
+            # other message names its case
+            k, lv, msg, sec, *okind = sym.arguments
+            generic = bool(okind) and msg.type == clingo.SymbolType.String
+            key = ("finding", k.name, lv.name, str(msg), sec.string, okind[0].name if generic else "")
             if not generic:
-                any_kind = clingo.Function("chk_finding_any", [k, lv, msg, sec])
-                owner.setdefault(any_kind, owner[sym])
-                sym = any_kind
+                sym = clingo.Function("chk_finding_any", [k, lv, msg, sec])
             groups.setdefault(key, sym)
         elif sym.name == "chk_uncited":
             groups.setdefault(("uncited", sym.arguments[0].name), sym)
@@ -454,21 +455,29 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     else:
         result.notes.append("dead rules not reported: the search did not finish")
 
-    # --- witnesses ----------------------------------------------------------------------
-    rel_ctl = None   # grounded for the first finding that asks at which RELs it shows up
-    for n, (what, sym) in enumerate(targets, start=1):
-        say(f"{policy}: witness {n}/{len(targets)}")
-        atoms, proven = _witness(owner[sym], budget, sym)
-        finding = _finding_for(what, sym, atoms, proven, policy, reads, banners, root)
-        if what == "finding" and sym.arguments[0].name != "scope" and not budget.hit:
-            if rel_ctl is None:
-                rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                                       shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
-            _tell_rels(rel_ctl, budget, sym, finding)
-        result.findings.append(finding)
-        if budget.hit:
+    # --- witnesses, and the RELs a finding shows up at ------------------------------------
+    say(f"{policy}: witnesses for {len(targets)} findings")
+    witnesses = _witnesses(ctl, budget, [sym for _, sym in targets])
+    asks_rels = [sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"]
+    rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
+    if asks_rels and not budget.hit:
+        say(f"{policy}: the RELs of {len(asks_rels)} findings")
+        rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
+                               shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
+        rels_at = _finding_rels(rel_ctl, budget, asks_rels)
+    for what, sym in targets:
+        if sym not in witnesses:
             result.complete = False
             break
+        atoms, proven = witnesses[sym]
+        finding = _finding_for(what, sym, atoms, proven, policy, reads, banners, root)
+        if sym in rels_at:
+            finding.rels, known = rels_at[sym]
+            # a finding only some RELs have names them
+            if finding.rels and known and len(finding.rels) < len(_rel_names()):
+                named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
+                finding.message += f" (only at: {named})"
+        result.findings.append(finding)
 
     # --- monotonicity -----------------------------------------------------------------------
     if monotonicity and not budget.hit:
@@ -484,18 +493,74 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     return result
 
 
-def _tell_rels(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol, finding: CheckFinding) -> None:
-    """At which RELs (and without one) the finding shows up: the brave
-    consequences (chk_rel/1, the only atoms ctl shows) of every scenario
-    holding it, one bounded search.  A finding only some RELs have names them."""
-    rels = list(vocabulary().values.get("rel", ()))
-    brave, done = _brave(ctl, budget, until=time.monotonic() + 0.5 * (len(rels) + 1),
-                         assumptions=[(target, True)], heuristic=HEURISTIC)
-    found = [rel for rel in ["none", *rels] if clingo.Function("chk_rel", [clingo.Function(rel)]) in brave]
-    finding.rels = found
-    if found and done and len(found) <= len(rels):
-        named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in found)
-        finding.message += f" (only at: {named})"
+def _witnesses(ctl: clingo.Control, budget: _Budget,
+               targets: list[clingo.Symbol]) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]]:
+    """A smallest scenario for each target (its atoms, proven minimal), one
+    search for several targets where they go together (scenarios.lp, `#program
+    witness_goal`): the optimum over the scenarios holding some target of a
+    group is a smallest witness of every target of the group it holds.  A
+    group is one target, then the targets still open that the last witness
+    held (the pairwise conflicts of several rules, say).  Targets the budget
+    left without a witness are missing from the result."""
+    ctl.ground([("witness_goal", [])])
+    goal = clingo.Function("chk_open_held")
+    out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]] = {}
+    for first in targets:
+        group = [] if first in out else [first]
+        while group:
+            if len(group) == 1:   # the target itself is the simpler assumption
+                atoms, proven = _witness(ctl, budget, group[0])
+            else:
+                for t in group:
+                    ctl.assign_external(clingo.Function("chk_open", [t]), True)
+                atoms, proven = _witness(ctl, budget, goal)
+                for t in group:
+                    ctl.assign_external(clingo.Function("chk_open", [t]), False)
+            if atoms is None:
+                return out
+            held = set(atoms)
+            out.update((t, (atoms, proven)) for t in group if t in held)
+            if not proven:
+                return out
+            group = [t for t in targets if t not in out and t in held]
+    return out
+
+
+def _rel_names() -> list[str]:
+    return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
+
+
+def _finding_rels(ctl: clingo.Control, budget: _Budget,
+                  targets: list[clingo.Symbol]) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+    """At which RELs (and without one: "none") each target shows up, and
+    whether that is proven: one bounded search per target enumerating one
+    scenario per REL (projected on chk_rel/1, the only atoms ctl shows).
+    Every scenario found tells the RELs of all the targets it holds, so a
+    target already seen at every REL needs no search of its own."""
+    rels = _rel_names()
+    ctl.configuration.solve.enum_mode = "auto"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 0
+    ctl.configuration.solve.project = "show"
+    ctl.configuration.solver.heuristic = HEURISTIC
+    seen: dict[clingo.Symbol, set[str]] = {t: set() for t in targets}
+    done: dict[clingo.Symbol, bool] = {}
+
+    def record(m: clingo.Model) -> None:
+        rel = m.symbols(shown=True)[0].arguments[0].name
+        for t in targets:
+            if m.contains(t):
+                seen[t].add(rel)
+    for t in targets:
+        if len(seen[t]) == len(rels):
+            done[t] = True
+            continue
+        others = [(clingo.Function("chk_rel", [clingo.Function(rel)]), False) for rel in seen[t]]
+        done[t], _ = _solve(ctl, budget, assumptions=[(t, True), *others], on_model=record,
+                            until=time.monotonic() + 0.5 * len(rels))
+        if budget.hit:
+            break
+    return {t: ([rel for rel in rels if rel in seen[t]], done[t]) for t in done}
 
 
 def _locations_for(sections: list[str], reads: PackReads, root: Path) -> list[Location]:

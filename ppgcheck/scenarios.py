@@ -583,15 +583,24 @@ def _head_names(head: ast.AST) -> set[str]:
     return {_fn(lit.atom.symbol)[0] for lit in literals if lit.atom.ast_type == ast.ASTType.SymbolicAtom} - {""}
 
 
+def _defined_names(statement: ast.AST) -> set[str]:
+    """The predicates a rule or an external defines (its condition is read)."""
+    if statement.ast_type == ast.ASTType.Rule:
+        return _head_names(statement.head)
+    if statement.ast_type == ast.ASTType.External:
+        return {_fn(statement.atom.symbol)[0]} - {""}
+    return set()
+
+
 def needed_only(statements: list[ast.AST], wanted: set[str]) -> list[ast.AST]:
-    """The statements less the rules whose predicates nothing needs.  A
-    predicate is needed when it is wanted, read by a constraint, show,
-    minimize or heuristic statement, or read by a rule defining a needed
+    """The statements less the rules (and externals) whose predicates nothing
+    needs.  A predicate is needed when it is wanted, read by a constraint,
+    show, minimize or heuristic statement, or read by a rule defining a needed
     predicate (predicates are told apart by name only).  The rules left out
     cannot change the rest (pack rules are stratified and never reject
     input), and leaving them out makes the program smaller to ground and to
     search."""
-    defines = [_head_names(st.head) if st.ast_type == ast.ASTType.Rule else set() for st in statements]
+    defines = [_defined_names(st) for st in statements]
     reads = [set(_IDENTIFIER.findall(str(st))) - {""} for st in statements]
     needed = set(wanted).union(*(r for d, r in zip(defines, reads) if not d))
     defined_by: dict[str, list[int]] = {}

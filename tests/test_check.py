@@ -214,3 +214,28 @@ def test_gap_at_some_rels_names_them():
     (f,) = r.findings
     assert f.kind == "gap" and sorted(f.rels) == ["casual", "none", "regular"]
     assert "(only at: no REL given, casual REL, regular REL)" in f.message
+
+
+def test_findings_one_scenario_shows_share_a_smallest_witness(tmp_path, monkeypatch):
+    """Two copies of the conflict pack's rules under two infraction ids: the two
+    `two base penalties` conflicts and the conflict between the ids come from
+    one observation; each witness is still the smallest, and is ruled with its
+    finding."""
+    root = tmp_path / "rules"
+    pack = root / "twin"
+    pack.mkdir(parents=True)
+    (root / "core").symlink_to(rules_dir() / "core")
+    for f in (PACKS / "conflict").glob("*.lp"):
+        (pack / f.name).write_text(f.read_text())
+    twin = (PACKS / "conflict" / "b_tardiness.lp").read_text()
+    (pack / "c_tardiness_b.lp").write_text(twin.replace("tardiness", "tardiness_b").replace("FIX 2", "FIX 3"))
+    (r,) = check_policy(path=pack, timeout=60, monotonicity=False)
+    assert r.complete and kinds(r) == ["conflict"] * 3
+    eng = PolicyEngine("twin", root)
+    monkeypatch.setattr(api, "engine", lambda policy: eng)
+    for f in r.findings:
+        assert f.minimal
+        if "two base penalties" in f.message:
+            assert parse_report(f.witness_text).observations[0].counts == {"minutes": 10}
+        (rs,) = api.rule_report(f.witness_text, policy="twin")
+        assert f.runtime in {(x.kind, x.level, x.message, x.section) for x in rs.findings}

@@ -70,3 +70,15 @@ def test_left_out_rules_change_no_shown_answer():
 
     text = PROGRAM + "{ extra(X) : input(X) } 1.\nlate(X) :- extra(X), not unread(X).\n"
     assert answers(needed_only(statements(text), set())) == answers(statements(text))
+
+
+def test_an_external_is_kept_only_where_its_atom_is_read():
+    text = """
+    kind(a).
+    #external open(K) : kind(K).
+    goal :- open(K), kind(K).
+    """
+    def externals(wanted: set[str]) -> list[ast.AST]:
+        return [st for st in needed_only(statements(text), wanted) if st.ast_type == ast.ASTType.External]
+    assert externals(set()) == []
+    assert len(externals({"goal"})) == 1
