@@ -40,18 +40,14 @@ import sys
 import time
 from pathlib import Path
 
-import clingo
-import clingo.ast
-
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ppgcheck import api  # noqa: E402
+from ppgcheck.cli import BATCH_SIZE  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
 from ppgcheck.facts import build_facts  # noqa: E402
-from ppgcheck.cli import BATCH_SIZE  # noqa: E402
-from ppgcheck.indexing import INDEX_PREDICATE  # noqa: E402
 from ppgcheck.policy import engine  # noqa: E402
 from ppgcheck.render import render_jsonl  # noqa: E402
 from ppgcheck.report import parse_reports  # noqa: E402
@@ -96,14 +92,7 @@ def _split(eng, fact_lists) -> tuple[float, float, float]:
     """Where one `PolicyEngine.solve_many` spends its time: a control with the prepared
     program and the facts, grounding, solving (with the shown atoms)."""
     t0 = time.perf_counter()
-    ctl = clingo.Control(["--warn=none", "--models=2"])
-    ctl.add("base", [], eng.program.text)
-    with ctl.backend() as backend:
-        for index, facts in enumerate(fact_lists):
-            number = clingo.Number(index)
-            backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
-            for name, arguments in facts:
-                backend.add_rule([backend.add_atom(clingo.Function(name, [number, *arguments]))])
+    ctl = eng._control(eng.program.text, fact_lists, ground=False)
     t1 = time.perf_counter()
     ctl.ground([("base", [])])
     t2 = time.perf_counter()

@@ -137,7 +137,9 @@ class PolicyEngine:
     def penalties(self) -> list[str]:
         return self.program.penalties
 
-    def _control(self, text: str, fact_lists: Sequence[list[Fact]] = ()) -> clingo.Control:
+    def _control(self, text: str, fact_lists: Sequence[list[Fact]] = (), ground: bool = True) -> clingo.Control:
+        """A control with the program and each report's facts under its index, grounded
+        unless asked not to (bench/inproc.py times the two steps apart)."""
         messages: list[str] = []
 
         def logger(code: clingo.MessageCode, message: str) -> None:
@@ -153,7 +155,8 @@ class PolicyEngine:
                     backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
                     for name, arguments in facts:
                         backend.add_rule([backend.add_atom(clingo.Function(name, [number, *arguments]))])
-            ctl.ground([("base", [])])
+            if ground:
+                ctl.ground([("base", [])])
         except RuntimeError:
             raise PolicyError(f"policy `{self.policy}` does not ground: " + "; ".join(messages)) from None
         return ctl
