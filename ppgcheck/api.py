@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import difflib
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import ReportError
 from .facts import build_facts
@@ -13,11 +14,12 @@ from .resources import policy_ids
 from .ruling import RulingSet, decode
 
 
-def resolve_policy(report: Report, override: str | None = None) -> str:
-    """The policy that rules a report: the CLI's --policy, else its `policy:` header."""
+def resolve_policy(report: Report, override: str | None = None, rules: Path | None = None) -> str:
+    """The policy that rules a report: the CLI's --policy, else its `policy:` header
+    (one of the bundled packs, or of the packs under `rules`)."""
     if override:
         return override
-    known = policy_ids()
+    known = policy_ids(rules)
     if report.policy is None:
         raise report.error("missing `policy:` header: add one (e.g. `policy: fab`) or pass --policy; "
                            "known policies are " + ", ".join(f"`{k}`" for k in known), (report.line, 1))
@@ -33,24 +35,25 @@ def rule(report: Report, policy: str | None = None) -> RulingSet:
     return rule_prepared(prepare([report], policy))[0]
 
 
-def prepare(reports: list[Report], policy: str | None = None) -> list[tuple[Report, str]]:
+def prepare(reports: list[Report], policy: str | None = None, rules: Path | None = None) -> list[tuple[Report, str]]:
     """Each report with the policy that rules it, its ids checked against that policy.
     Raises the first report's error before anything is ruled."""
-    prepared = [(report, resolve_policy(report, policy)) for report in reports]
+    prepared = [(report, resolve_policy(report, policy, rules)) for report in reports]
     for report, policy_id in prepared:
-        engine(policy_id).check_ids(report)
+        engine(policy_id, rules).check_ids(report)
     return prepared
 
 
-def rule_prepared(prepared: list[tuple[Report, str]]) -> list[RulingSet]:
-    """Rule prepared reports, in order, with one grounding per policy for the whole list."""
+def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None) -> list[RulingSet]:
+    """Rule prepared reports, in order, with one grounding per policy for the whole list
+    (the packs under `rules` when given, as for `prepare`)."""
     by_policy: dict[str, list[int]] = {}
     for position, (_, policy_id) in enumerate(prepared):
         by_policy.setdefault(policy_id, []).append(position)
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in by_policy.items():
         facts = [build_facts(prepared[p][0]) for p in positions]
-        models = engine(policy_id).solve_many([f.inputs for f in facts])
+        models = engine(policy_id, rules).solve_many([f.inputs for f in facts])
         for position, report_facts, atoms in zip(positions, facts, models):
             rulings[position] = decode(atoms, report_facts, prepared[position][0], policy_id)
     return rulings  # type: ignore[return-value]  (every position was filled)

@@ -246,9 +246,12 @@ def print_command(report: str) -> None:
               help="Report rule coverage per pack: which rules some case fires and some case just misses.")
 @click.option("--coverage-threshold", type=click.FloatRange(0, 100), metavar="N",
               help="Exit 1 when a pack's rule coverage is below N percent (implies --coverage).")
+@click.option("--rules", "rules", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+              help="Rule the cases with the packs under this rules folder (a `core/` and one folder per "
+                   "policy), e.g. an edited copy, instead of the bundled ones.")
 @_fails_cleanly
 def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: bool,
-                 coverage_threshold: float | None) -> None:
+                 coverage_threshold: float | None, rules: Path | None) -> None:
     """Run golden cases: each NAME.txt report with NAME.expected.toml beside it.
 
     Exit code 1 when any case fails (or, with --coverage-threshold, a pack's
@@ -259,10 +262,13 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
       ppgcheck test tests/golden/fab
       ppgcheck test tests/golden --format junit > golden.xml
       ppgcheck test tests/golden/fab --coverage-threshold 90
+      ppgcheck test tests/golden/fab --rules my-rules
     """
     from .golden import run_cases
     from .testreport import render_junit, render_results_json
-    results = run_cases(list(paths))
+    if rules is not None and not (rules / "core").is_dir():
+        raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
+    results = run_cases(list(paths), rules)
     failed = [r for r in results if not r.passed]
     if fmt == "junit" and not (coverage or coverage_threshold is not None):
         click.echo(render_junit(results))
@@ -282,7 +288,7 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
     low = []
     if coverage or coverage_threshold is not None:
         from .coverage import below, measure, render_with_results
-        measured = measure(list(paths))
+        measured = measure(list(paths), rules)
         low = below(measured, coverage_threshold)
         click.echo(render_with_results(fmt, results, measured, coverage_threshold))
     sys.exit(1 if failed or low else 0)

@@ -294,7 +294,7 @@ def measure(paths: list[Path], rules: Path | None = None) -> list[PackCoverage]:
             continue        # an expected-error case: nothing is ruled
         for report in reports:
             try:
-                policy = api.resolve_policy(report)
+                policy = api.resolve_policy(report, rules=rules)
                 if policy not in engines:
                     engines[policy] = CoverageEngine(policy, rules)
                     packs[policy] = PackCoverage(policy, engines[policy].measured)

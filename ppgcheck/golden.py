@@ -86,11 +86,11 @@ def find_cases(paths: list[Path]) -> list[Path]:
     return cases
 
 
-def run_case(report_path: Path) -> CaseResult:
-    return run_cases([report_path])[0]
+def run_case(report_path: Path, rules: Path | None = None) -> CaseResult:
+    return run_cases([report_path], rules)[0]
 
 
-def _prepare_case(report_path: Path) -> tuple[CaseResult, dict, list | None]:
+def _prepare_case(report_path: Path, rules: Path | None) -> tuple[CaseResult, dict, list | None]:
     """The case's result so far, its expectation, and its reports ready to rule (None: nothing to rule)."""
     expect_path = report_path.with_name(report_path.name.removesuffix(".txt") + ".expected.toml")
     if not report_path.is_file():
@@ -99,7 +99,7 @@ def _prepare_case(report_path: Path) -> tuple[CaseResult, dict, list | None]:
     result = CaseResult(str(report_path), expected["description"])
     text = report_path.read_text(encoding="utf-8")
     try:
-        prepared = api.prepare(parse_reports(text, str(report_path)))
+        prepared = api.prepare(parse_reports(text, str(report_path)), rules=rules)
     except ReportError as exc:
         _compare_error(expected, exc, result)
         return result, expected, None
@@ -112,10 +112,11 @@ def _prepare_case(report_path: Path) -> tuple[CaseResult, dict, list | None]:
     return result, expected, prepared
 
 
-def run_cases(paths: list[Path]) -> list[CaseResult]:
-    """Every case under the paths; the reports of all cases are ruled together, one
-    grounding per policy (a policy that fails to ground fails each of its cases)."""
-    cases = [_prepare_case(case) for case in find_cases(paths)]
+def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
+    """Every case under the paths, ruled by the bundled packs or those under `rules`; the
+    reports of all cases are ruled together, one grounding per policy (a policy that
+    fails to ground fails each of its cases)."""
+    cases = [_prepare_case(case, rules) for case in find_cases(paths)]
     by_policy: dict[str, list[tuple[CaseResult, dict, list]]] = {}
     for result, expected, prepared in cases:
         if prepared is not None:
@@ -123,7 +124,7 @@ def run_cases(paths: list[Path]) -> list[CaseResult]:
             by_policy.setdefault(policy, []).append((result, expected, prepared))
     for group in by_policy.values():
         try:
-            rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared])
+            rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared], rules)
         except PpgError as exc:
             for result, _, _ in group:
                 result.failures.append(f"unexpected error: {exc}")

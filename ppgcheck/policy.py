@@ -214,7 +214,11 @@ class PolicyEngine:
         return self.solve_many([facts])[0]
 
 
+def engine(policy: str, rules: Path | None = None) -> PolicyEngine:
+    """The process-wide engine of a policy, bundled or under another rules folder."""
+    return _engine(policy, rules)     # one cache key however `rules` was passed
+
+
 @cache
-def engine(policy: str) -> PolicyEngine:
-    """The process-wide engine of a bundled policy."""
-    return PolicyEngine(policy)
+def _engine(policy: str, rules: Path | None) -> PolicyEngine:
+    return PolicyEngine(policy, rules)

@@ -65,9 +65,9 @@ def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
             super().__init__(policy, rules_root)
 
     monkeypatch.setattr(policy_module, "PolicyEngine", CountingEngine)
-    policy_module.engine.cache_clear()
+    policy_module._engine.cache_clear()
     yield SimpleNamespace(path=root, built=built)
-    policy_module.engine.cache_clear()
+    policy_module._engine.cache_clear()
 
 
 def invoke(*args: str, input: str | None = None):

@@ -114,7 +114,7 @@ def fixture_engine(tmp_root: Path, name: str) -> PolicyEngine:
 @pytest.mark.parametrize("name", ["conflict", "gap", "rel-gap"])
 def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
     eng = fixture_engine(tmp_path, name)
-    monkeypatch.setattr(api, "engine", lambda policy: eng)
+    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
     checked = [f for f in result(name).findings if f.runtime]
     assert checked
     for f in checked:
@@ -232,7 +232,7 @@ def test_findings_one_scenario_shows_share_a_smallest_witness(tmp_path, monkeypa
     (r,) = check_policy(path=pack, timeout=60, monotonicity=False)
     assert r.complete and kinds(r) == ["conflict"] * 3
     eng = PolicyEngine("twin", root)
-    monkeypatch.setattr(api, "engine", lambda policy: eng)
+    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
     for f in r.findings:
         assert f.minimal
         if "two base penalties" in f.message:

@@ -49,3 +49,39 @@ def test_a_wrong_expectation_fails_with_a_readable_diff(tmp_path):
     assert not result.passed
     assert "missing ruling: Alice shuffling-error warning" in result.failures
     assert "unexpected ruling: Alice shuffling-error intellect-penalty" in result.failures
+
+
+def test_cases_run_against_an_edited_copy_of_the_rules(tmp_path):
+    """`ppgcheck test --rules DIR`: a policy author edits a copy of the rules and runs the
+    cases against it; the bundled rules stay as they are."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from ppgcheck.cli import cli
+    from ppgcheck.resources import rules_dir
+
+    edited = tmp_path / "rules"
+    shutil.copytree(rules_dir(), edited)
+    tardiness = edited / "yugioh" / "s18_tardiness.lp"
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "late.txt").write_text("policy: yugioh\nplayer: Alice\nAlice was 5 minutes late\n")
+    (cases / "late.expected.toml").write_text(
+        'description = "tardiness over 3 and under 10 minutes"\n[[ruling]]\nplayer = "Alice"\n'
+        'infraction = "tardiness"\npenalty = "game-loss"\n')
+    runner = CliRunner()
+    bundled = runner.invoke(cli, ["test", str(cases)])
+    assert bundled.exit_code == 0, bundled.output
+    # the edit: tardiness under 10 minutes becomes a Warning in the copy only
+    text = tardiness.read_text()
+    assert "game_loss" in text
+    tardiness.write_text(text.replace("game_loss", "warning"))
+    copy = runner.invoke(cli, ["test", str(cases), "--rules", str(edited)])
+    assert copy.exit_code == 1
+    assert "unexpected ruling: Alice tardiness warning" in copy.output
+    assert runner.invoke(cli, ["test", str(cases)]).exit_code == 0      # the bundled rules did not change
+    covered = runner.invoke(cli, ["test", str(cases), "--rules", str(edited), "--coverage"])
+    assert "coverage yugioh" in covered.output
+    not_rules = runner.invoke(cli, ["test", str(cases), "--rules", str(cases)])
+    assert not_rules.exit_code == 2 and "no `core/` folder" in not_rules.output
