@@ -1,17 +1,25 @@
 """ppgcheck: rules-as-logic rulings and consistency checks for tournament penalty guides."""
-from .api import rule, rule_report
-from .errors import PolicyError, PpgError, ReportError, UsageError
-from .report import Report, parse_report, parse_reports, print_report, print_reports
-from .ruling import RulingSet
+from __future__ import annotations
+
+import importlib
 
 __all__ = ["check_policy", "rule", "rule_report", "PpgError", "PolicyError", "ReportError", "UsageError",
            "Report", "parse_report", "parse_reports", "print_report", "print_reports", "RulingSet"]
 __version__ = "0.1.0"
 
+# The public names are imported on first use: the `ppgcheck` command sets up the
+# garbage collector before the heavy imports (ppgcheck/console.py), and ruling one
+# report should not pay for the checker.
+_HOMES = {"rule": "api", "rule_report": "api", "check_policy": "check",
+          "PpgError": "errors", "PolicyError": "errors", "ReportError": "errors", "UsageError": "errors",
+          "Report": "report", "parse_report": "report", "parse_reports": "report",
+          "print_report": "report", "print_reports": "report", "RulingSet": "ruling"}
+
 
 def __getattr__(name: str):
-    # the checker is imported on first use: ruling one report should not pay for it
-    if name == "check_policy":
-        from .check import check_policy
-        return check_policy
-    raise AttributeError(f"module 'ppgcheck' has no attribute {name!r}")
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'ppgcheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,3 +1,3 @@
-from .cli import cli
+from .console import run
 
-cli(prog_name="ppgcheck")
+run()

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import gc
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -430,5 +431,23 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
     sys.exit(d.exit_code(results, fail_on_change))
 
 
-def main() -> None:  # pragma: no cover
-    cli(prog_name="ppgcheck")
+def main() -> None:
+    """The console entry point.  Once a command has finished and its output is flushed,
+    the process ends without the interpreter's teardown: freeing clingo's and Lark's
+    objects one by one took ~13 ms, a sixth of a cold `ppgcheck rule` beyond the imports.
+    (Commands clean up their temporary folders themselves; nothing relies on atexit.)"""
+    try:
+        cli(prog_name="ppgcheck")       # click's standalone mode always ends in SystemExit
+    except SystemExit as done:
+        code = done.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):     # sys.exit("message"), as Python itself treats it
+        print(code, file=sys.stderr)
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:             # the reader went away (`| head`): nothing more to say
+        code = code or 1
+    os._exit(code)

@@ -125,3 +125,36 @@ def test_every_command_has_help_with_an_example():
         result = run(name, "--help")
         assert result.exit_code == 0
         assert command.help and "Example" in command.help, name
+
+
+def _command(*args: str, **kwargs):
+    """`python -m ppgcheck ARGS` in its own process, as a user runs it (console.run, cli.main)."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "ppgcheck", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, **kwargs)
+
+
+def test_the_command_in_its_own_process_flushes_its_output_and_keeps_exit_codes(tmp_path):
+    # main() ends the process without the interpreter's teardown: the output must be all there
+    ruled = _command("rule", str(EXAMPLE), "--format", "json")
+    assert ruled.returncode == 0 and ruled.stderr == ""
+    assert json.loads(ruled.stdout)["rulings"][0]["penalty"] == "warning"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("policy: fab\nplayer: Alice\nAlice juggled\n")
+    failed = _command("rule", str(bad))
+    assert failed.returncode == 2 and failed.stdout == ""
+    assert f"{bad}:3:7: error" in failed.stderr and "Traceback" not in failed.stderr
+    from_stdin = _command("rule", "-", input="policy: fab\nplayer: Alice\nAlice missed a trigger\n")
+    assert from_stdin.returncode == 0 and "Alice: missed-trigger (PPG 2.3)" in from_stdin.stdout
+    assert _command("--version").stdout.startswith("ppgcheck, version")
+
+
+def test_the_command_stops_quietly_when_its_reader_goes_away():
+    import subprocess
+    import sys
+    many = " ".join([str(EXAMPLE)] * 200)
+    shell = subprocess.run(f"{sys.executable} -m ppgcheck rule {many} --format jsonl | head -n 1",
+                           shell=True, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert shell.stdout.count("\n") == 1
+    assert "Traceback" not in shell.stderr
