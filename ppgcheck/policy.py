@@ -4,8 +4,11 @@ The pack's files are parsed into clingo ASTs and rewritten (ppgcheck/indexing.py
 so every input-dependent predicate carries a report index: one grounding then
 rules a whole batch of reports, each seeing only its own facts, and what does
 not depend on a report (ladders, citations, vocabulary tables) is grounded
-once for all of them.  The rewritten program is kept in the on-disk cache
-(ppgcheck/cache.py), so a process that rules one report skips the rewrite.
+once for all of them.  A batch of one report is grounded with the pack as
+written, which grounds faster than the rewrite (tests/test_indexing.py checks
+the two against each other on every golden report).  Both are kept in the
+on-disk cache (ppgcheck/cache.py), so a process that rules one report skips
+parsing and rewriting the pack.
 Facts enter through clingo's backend as symbols: no report text becomes
 program text.  (Grounding the policy once over every possible input, as
 #externals, was tried first: the input domains made it take minutes and
@@ -64,9 +67,10 @@ def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
 
 @dataclass(frozen=True)
 class IndexedProgram:
-    """A pack rewritten for batch grounding, and the ids it defines."""
+    """A pack rewritten for batch grounding, the pack as written, and the ids it defines."""
 
-    text: str
+    text: str                               # the rewrite: a batch of reports
+    plain: str                              # as written (comments dropped): one report grounds faster
     indexed: frozenset[tuple[str, int]]     # signatures that carry the report index
     sections: dict[str, str]                # infraction slug -> its citation
     penalties: list[str]                    # penalty slugs (and `none`)
@@ -107,10 +111,12 @@ class PolicyEngine:
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
                                lambda: self._index(parse_program(self.files)))
-        return IndexedProgram(data["text"], frozenset((n, a) for n, a in data["indexed"]),
+        return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
 
     def _index(self, statements: list[clingo.ast.AST]) -> dict:
+        from clingo.ast import ASTType
+
         from . import indexing
         for path in self.files:
             if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
@@ -120,13 +126,16 @@ class PolicyEngine:
         except indexing.UnsupportedConstruct as exc:
             raise PolicyError(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: {exc}") from None
         text = "\n".join(str(statement) for statement in rewritten)
+        plain = "\n".join(str(statement) for statement in statements
+                          if statement.ast_type is not ASTType.Comment)
         ctl = self._control(text)          # no report: only what every report shares
         atoms = ctl.symbolic_atoms
         sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
                     for a in atoms.by_signature("section", 2)}
         penalties = [constant_to_slug(a.symbol.arguments[0].name)
                      for a in atoms.by_signature("penalty_id", 1)]
-        return {"text": text, "indexed": sorted(indexed), "sections": sections, "penalties": penalties}
+        return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
+                "penalties": penalties}
 
     @property
     def sections(self) -> dict[str, str]:
@@ -137,9 +146,10 @@ class PolicyEngine:
     def penalties(self) -> list[str]:
         return self.program.penalties
 
-    def _control(self, text: str, fact_lists: Sequence[list[Fact]] = (), ground: bool = True) -> clingo.Control:
-        """A control with the program and each report's facts under its index, grounded
-        unless asked not to (bench/inproc.py times the two steps apart)."""
+    def _control(self, text: str, fact_lists: Sequence[list[Fact]] = (), ground: bool = True,
+                 indexed: bool = True) -> clingo.Control:
+        """A control with the program and each report's facts (under its index, for the
+        rewrite), grounded unless asked not to (bench/inproc.py times the two steps apart)."""
         messages: list[str] = []
 
         def logger(code: clingo.MessageCode, message: str) -> None:
@@ -151,10 +161,11 @@ class PolicyEngine:
             ctl.add("base", [], text)
             with ctl.backend() as backend:
                 for index, facts in enumerate(fact_lists):
-                    number = clingo.Number(index)
-                    backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, [number]))])
+                    prefix = [clingo.Number(index)] if indexed else []
+                    if indexed:
+                        backend.add_rule([backend.add_atom(clingo.Function(INDEX_PREDICATE, prefix))])
                     for name, arguments in facts:
-                        backend.add_rule([backend.add_atom(clingo.Function(name, [number, *arguments]))])
+                        backend.add_rule([backend.add_atom(clingo.Function(name, [*prefix, *arguments]))])
             if ground:
                 ctl.ground([("base", [])])
         except RuntimeError:
@@ -185,7 +196,8 @@ class PolicyEngine:
         if not fact_lists:
             return []
         program = self.program
-        ctl = self._control(program.text, fact_lists)
+        alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
+        ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
         models: list[list[clingo.Symbol]] = []
         with ctl.solve(yield_=True) as handle:
             for model in handle:
@@ -194,6 +206,12 @@ class PolicyEngine:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
+        if alone:
+            atoms: ShownAtoms = {}
+            for sym in models[0]:
+                arguments = sym.arguments
+                atoms.setdefault(f"{sym.name}/{len(arguments)}", []).append(tuple(arguments))
+            return [atoms]
         shared: ShownAtoms = {}
         per_report: list[ShownAtoms] = [{} for _ in fact_lists]
         indexed = program.indexed
