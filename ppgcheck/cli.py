@@ -436,8 +436,9 @@ def main() -> None:
     the process ends without the interpreter's teardown: freeing clingo's and Lark's
     objects one by one took ~13 ms, a sixth of a cold `ppgcheck rule` beyond the imports.
     (Commands clean up their temporary folders themselves; nothing relies on atexit.)"""
+    code: object = 0
     try:
-        cli(prog_name="ppgcheck")       # click's standalone mode always ends in SystemExit
+        cli(prog_name="ppgcheck")       # click's standalone mode ends in SystemExit
     except SystemExit as done:
         code = done.code
     if code is None:
