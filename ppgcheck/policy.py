@@ -206,15 +206,9 @@ class PolicyEngine:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
-        if alone:
-            atoms: ShownAtoms = {}
-            for sym in models[0]:
-                arguments = sym.arguments
-                atoms.setdefault(f"{sym.name}/{len(arguments)}", []).append(tuple(arguments))
-            return [atoms]
         shared: ShownAtoms = {}
         per_report: list[ShownAtoms] = [{} for _ in fact_lists]
-        indexed = program.indexed
+        indexed = frozenset() if alone else program.indexed     # alone, every atom is the report's
         for sym in models[0]:
             name, arguments = sym.name, sym.arguments
             arity = len(arguments) - 1

@@ -246,12 +246,18 @@ def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path,
     assert str(broken) in result.stderr and "Traceback" not in result.stderr
 
 
-def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
-        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def count_groundings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of reports of each grounding (PolicyEngine.solve_many call), as they happen."""
     groundings: list[int] = []
     solve_many = policy_module.PolicyEngine.solve_many
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
                         lambda self, fact_lists: groundings.append(len(fact_lists)) or solve_many(self, fact_lists))
+    return groundings
+
+
+def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    groundings = count_groundings(monkeypatch)
     files = []
     for i in range(7):
         text = BAD_SYNTAX if i == 3 else good(f"P{i}", policy="minib" if i % 2 else "mini")
@@ -269,10 +275,7 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
 
 def test_batch_size_one_rules_each_report_alone_with_the_same_result(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    groundings: list[int] = []
-    solve_many = policy_module.PolicyEngine.solve_many
-    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
-                        lambda self, fact_lists: groundings.append(len(fact_lists)) or solve_many(self, fact_lists))
+    groundings = count_groundings(monkeypatch)
     files = [write(tmp_path / f"{i}.txt", good(f"P{i}", i + 1, "minib" if i % 2 else "mini")) for i in range(4)]
     alone = invoke(*map(str, files), "--format", "jsonl", "--batch-size", "1")
     assert groundings == [1, 1, 1, 1]
