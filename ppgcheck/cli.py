@@ -109,8 +109,7 @@ def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
               show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
-              help="Reports of one policy ruled by one grounding.  1 keeps memory nearly flat over a very long "
-                   "run (clingo never frees a symbol, and each batch position multiplies them) at ~10x the time.")
+              help="Reports of one policy ruled by one grounding.")
 @_fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
@@ -132,18 +131,29 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
     per_policy: Counter[str] = Counter()       # how many of them each policy rules
 
-    def rule_pending() -> None:
+    def rendered() -> list[tuple[int, str | dict]]:
+        if fmt == "text":
+            return [(rs.exit_code, render_text(rs, explain=explain) + "\n") for rs in api.rule_prepared(pending)]
+        render = render_jsonl if fmt == "jsonl" else ruling_dict
+        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(pending)]
+
+    def rule_pending(more_follows: bool) -> None:
+        """Rule the pending reports.  A batch that more input follows is ruled in a
+        forked child (ppgcheck/isolation.py), so clingo's symbols do not pile up
+        over a long run; the last one (the only one, for a single report) here."""
         nonlocal exit_code
-        for rs in api.rule_prepared(pending):
-            exit_code = max(exit_code, rs.exit_code)
-            if fmt == "text":
-                click.echo(render_text(rs, explain=explain) + "\n")
-            elif fmt == "jsonl":
-                click.echo(render_jsonl(rs))
+        if more_follows:
+            from .isolation import call_isolated, return_free_memory
+        for code, out in call_isolated(rendered) if more_follows else rendered():
+            exit_code = max(exit_code, code)
+            if fmt == "json":
+                collected.append(out)
             else:
-                collected.append(ruling_dict(rs))
+                click.echo(out)
         pending.clear()
         per_policy.clear()
+        if more_follows:
+            return_free_memory()
 
     sources = _report_files(reports)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
@@ -159,8 +169,8 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             pending.extend(prepared)
             per_policy.update(policy_id for _, policy_id in prepared)
             if max(per_policy.values()) >= batch_size:
-                rule_pending()
-        rule_pending()
+                rule_pending(more_follows=True)
+        rule_pending(more_follows=False)
     if fmt == "json":
         click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
                               indent=2, ensure_ascii=False))

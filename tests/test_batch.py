@@ -9,6 +9,7 @@ timing lives in bench/run.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -246,18 +247,39 @@ def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path,
     assert str(broken) in result.stderr and "Traceback" not in result.stderr
 
 
-def count_groundings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of reports of each grounding (PolicyEngine.solve_many call), as they happen."""
-    groundings: list[int] = []
+class Groundings:
+    """Each grounding (PolicyEngine.solve_many call) as it happens: how many reports and
+    which process ran it.  Written to a file, because a batch that more input follows
+    is ruled in a forked child (ppgcheck/isolation.py), whose lists the test never sees."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+
+    def entries(self) -> list[tuple[int, int]]:
+        if not self.log.exists():
+            return []
+        return [tuple(map(int, line.split())) for line in self.log.read_text().splitlines()]  # type: ignore[misc]
+
+    def sizes(self) -> list[int]:
+        return [size for size, _ in self.entries()]
+
+
+def count_groundings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Groundings:
+    groundings = Groundings(tmp_path / "groundings.log")
     solve_many = policy_module.PolicyEngine.solve_many
-    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many",
-                        lambda self, fact_lists: groundings.append(len(fact_lists)) or solve_many(self, fact_lists))
+
+    def counted(self, fact_lists):
+        with groundings.log.open("a") as log:
+            log.write(f"{len(fact_lists)} {os.getpid()}\n")
+        return solve_many(self, fact_lists)
+
+    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", counted)
     return groundings
 
 
 def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    groundings = count_groundings(monkeypatch)
+    groundings = count_groundings(monkeypatch, tmp_path)
     files = []
     for i in range(7):
         text = BAD_SYNTAX if i == 3 else good(f"P{i}", policy="minib" if i % 2 else "mini")
@@ -270,16 +292,63 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
                                                           "warning", "game-loss", "warning"]
     # a batch is ruled when one policy has two reports waiting (P0 P1 P2 | P4 P5 P6),
     # with one grounding per policy it holds
-    assert groundings == [2, 1, 2, 1]
+    assert groundings.sizes() == [2, 1, 2, 1]
 
 
 def test_batch_size_one_rules_each_report_alone_with_the_same_result(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    groundings = count_groundings(monkeypatch)
+    groundings = count_groundings(monkeypatch, tmp_path)
     files = [write(tmp_path / f"{i}.txt", good(f"P{i}", i + 1, "minib" if i % 2 else "mini")) for i in range(4)]
     alone = invoke(*map(str, files), "--format", "jsonl", "--batch-size", "1")
-    assert groundings == [1, 1, 1, 1]
+    assert groundings.sizes() == [1, 1, 1, 1]
     together = invoke(*map(str, files), "--format", "jsonl")
-    assert groundings[4:] == [2, 2]
+    assert groundings.sizes()[4:] == [2, 2]
     assert alone.stdout == together.stdout and alone.exit_code == together.exit_code == 0
     assert invoke(str(files[0]), "--batch-size", "0").exit_code == 2      # a usage error
+
+
+# --- a batch that more input follows is ruled in a forked child --------------------
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: every batch runs in-process")
+
+
+def mixed_files(tmp_path: Path, count: int = 7) -> list[Path]:
+    return [write(tmp_path / f"{i}.txt", BAD_SYNTAX if i == 3 else good(f"P{i}", i + 1, "minib" if i % 2 else "mini"))
+            for i in range(count)]
+
+
+@needs_fork
+def test_batches_before_the_last_are_ruled_in_a_child_the_last_here(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    groundings = count_groundings(monkeypatch, tmp_path)
+    invoke(*map(str, mixed_files(tmp_path, 6)), "--format", "jsonl", "--batch-size", "2")
+    pids = [pid for _, pid in groundings.entries()]
+    assert groundings.sizes() == [2, 1, 1, 1]             # P0 P1 P2 | P4 P5 (P3 is bad)
+    assert pids[2:] == [os.getpid()] * 2                  # the last batch: nothing follows it
+    assert pids[0] == pids[1] != os.getpid()              # the first: one child for its two groundings
+
+
+@needs_fork
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "text"])
+def test_forked_batches_give_the_output_of_in_process_ones(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    files = [*map(str, mixed_files(tmp_path, 9)), str(write(tmp_path / "gap.txt", GAP))]
+    forked = invoke(*files, "--format", fmt, "--batch-size", "2")
+    monkeypatch.setenv("PPGCHECK_FORK", "off")
+    here = invoke(*files, "--format", fmt, "--batch-size", "2")
+    assert forked.stdout == here.stdout and forked.stderr == here.stderr
+    assert forked.exit_code == here.exit_code == 2
+    assert forked.stdout.count("8.txt") == 1 and "3.txt" not in forked.stdout   # each report once, the bad one none
+
+
+@needs_fork
+def test_a_policy_error_in_a_child_is_the_same_clear_error(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self, fact_lists):
+        raise policy_module.PolicyError(f"policy `{self.policy}` does not ground: boom")
+
+    monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", broken)
+    result = invoke(*map(str, mixed_files(tmp_path)), "--format", "jsonl", "--batch-size", "2")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip() == "policy `mini` does not ground: boom"
