@@ -281,7 +281,7 @@ def _parse(files: list[Path], messages: list[str]) -> list[ast.AST]:
 
 # What each control shows (rules/core/scenarios.lp), and the predicates it
 # keeps besides: the inputs, which witnesses are read back from.
-MAIN_SHOWN = {"chk_finding", "chk_finding_cited", "chk_uncited", "chk_cap", "chk_fired"}
+MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk_fired"}
 INPUT_NAMES = {name for name, _ in INPUTS}
 
 
@@ -424,7 +424,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
     groups: dict[tuple, clingo.Symbol] = {}
     for sym in sorted(brave):
-        if sym.name in ("chk_finding", "chk_finding_cited"):
+        if sym.name in ("chk_finding", "chk_finding_named"):
             # the core's one generic message ("no rule ... classifies this observation",
             # no section: chk_finding/5) is told apart by the observation kind; every
             # other message names its case
