@@ -67,6 +67,11 @@ _VIEW = """
 {p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
 {p}dif_fix(O, P, I, S, T, Sec) :- fix(O, P, I, S, T, Sec).
 {p}dif_finding(K, L, O, M, S) :- finding(K, L, O, M, S).
+{p}dif_note(O, P, I, T, S) :- note(O, P, I, T, S).
+{p}dif_head_judge(O, P, I) :- head_judge(O, P, I, _).
+{p}dif_time(M, S) :- time_extension(M, S).
+{p}dif_report_note(T, S) :- report_note(T, S).
+#defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
 """
 
 _CLASSES = """
@@ -92,6 +97,23 @@ dif_class(finding(Kd, L, M, S), K, none, present, absent) :-
     odif_finding(Kd, L, O, M, S), not dif_finding(Kd, L, O, M, S), dif_kind(O, K).
 dif_class(finding(Kd, L, M, S), K, none, absent, present) :-
     dif_finding(Kd, L, O, M, S), not odif_finding(Kd, L, O, M, S), dif_kind(O, K).
+dif_class(note, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_note(O, P, I, T, S), not odif_note(O, P, I, T, S).
+dif_class(note, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_note(O, P, I, T, S), not dif_note(O, P, I, T, S).
+dif_class(head_judge, K, I, not_required, required) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_head_judge(O, P, I), not odif_head_judge(O, P, I).
+dif_class(head_judge, K, I, required, not_required) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_head_judge(O, P, I), not dif_head_judge(O, P, I).
+% time extensions are about the match, not one observation (the same grants: the same total)
+dif_class(time_extension, none, none, changed, changed) :- dif_time(M, S), not odif_time(M, S).
+dif_class(time_extension, none, none, changed, changed) :- odif_time(M, S), not dif_time(M, S).
+dif_class(report_note, none, none, changed, changed) :- dif_report_note(T, S), not odif_report_note(T, S).
+dif_class(report_note, none, none, changed, changed) :- odif_report_note(T, S), not dif_report_note(T, S).
 #defined not_infraction/4. #defined fix/6.
 #defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
 % Only scenarios where an infraction the changed rules name is classified, in
@@ -103,14 +125,20 @@ dif_relevant :- observation(_, _, K), dif_touch_kind(K).
 #show dif_class/5.
 """
 # Predicates the comparison reads: when none of them differs, nothing can.
-_OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding"}
+_OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
+            "time_extension", "report_note"}
 
-WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix")
+# changes a witness's ruling shows only with its notes and time extension
+_NOTE_CHANGES = {"note", "time_extension", "report_note"}
+
+WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix", "note", "head_judge", "time_extension",
+              "report_note")
 
 
 @dataclass
 class Change:
-    what: str                      # infraction | no_infraction | penalty | fix | finding
+    what: str                      # infraction | no_infraction | penalty | fix | note | head_judge |
+                                   # time_extension | report_note | finding
     observation: str               # the observation kind the class is about ("" for the report)
     subject: str                   # infraction id, section (no_infraction), "" for findings
     before: str
@@ -312,6 +340,12 @@ def _touched_infractions(old: list[ast.AST], new: list[ast.AST],
         if positions is not None and all(args[i] is not None for i in positions):
             touched.update(args[i] for i in positions)
             return
+        if (name, len(args)) in _NEEDS_INFRACTION:
+            infractions, kinds = _body_needs(st)
+            if infractions or kinds:     # e.g. a time extension granted only for a committed tardiness
+                touched.update(infractions)
+                touched_kinds.update(kinds)
+                return
         if (name, len(args)) in (("not_infraction", 4), ("infraction", 3)):
             kinds = required.rule(st)
             if kinds is None:
@@ -334,6 +368,32 @@ def _touched_infractions(old: list[ast.AST], new: list[ast.AST],
     except _Unbounded:
         return None
     return touched, touched_kinds
+
+
+# Contract heads that name no infraction: a rule for one is still bounded by the
+# infractions or observation kinds its body needs (_body_needs).
+_NEEDS_INFRACTION = {("time_extension", 2), ("report_note", 2)}
+
+
+def _body_needs(st: ast.AST) -> tuple[set[str], set[str]]:
+    """The constant infractions and observation kinds a rule's body needs: positive
+    `committed(_, _, c)` or `infraction(_, _, c)` literals (either holds only in a
+    scenario that classifies c), and `observation(_, _, k)` (only where k is observed)."""
+    infractions: set[str] = set()
+    kinds: set[str] = set()
+    for lit in st.body:
+        if (lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign
+                or lit.atom.ast_type != ast.ASTType.SymbolicAtom
+                or lit.atom.symbol.ast_type != ast.ASTType.Function or len(lit.atom.symbol.arguments) != 3):
+            continue
+        name, constant = lit.atom.symbol.name, _constant(lit.atom.symbol.arguments[2])
+        if constant is None:
+            continue
+        if name in ("committed", "infraction"):
+            infractions.add(constant)
+        elif name == "observation":
+            kinds.add(constant)
+    return infractions, kinds
 
 
 def _constant_sym(sym: clingo.Symbol) -> str | None:
@@ -606,8 +666,9 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
                 change.witness_text = print_report(change.witness)
                 change.minimal = proven
                 if engines:
-                    change.ruling_before = _summary(engines["old"], change.witness)
-                    change.ruling_after = _summary(engines["new"], change.witness)
+                    notes = change.what in _NOTE_CHANGES
+                    change.ruling_before = _summary(engines["old"], change.witness, notes)
+                    change.ruling_after = _summary(engines["new"], change.witness, notes)
             result.changes.append(change)
             if budget.hit:
                 result.complete = False
@@ -720,6 +781,10 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         return Change("no_infraction", obs, sec, before.name, after.name,
                       f"not-an-infraction ({sec}) {'now' if listed else 'no longer'} applies{on}",
                       sections=[sec], location=reads.section_locations.get(sec))
+    if what.name == "time_extension":
+        return Change("time_extension", "", "", "changed", "changed", "time extension of the match changed")
+    if what.name == "report_note":
+        return Change("report_note", "", "", "changed", "changed", "notes on the whole report changed")
     inf = constant_to_slug(subject.name)
     sec = reads.infractions.get(subject.name, "")
     sections = [sec] if sec else []
@@ -731,14 +796,19 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
     elif what.name == "penalty":
         b, a = _ruling_text(before), _ruling_text(after)
         message = f"penalty changed: {inf}{on}: {b} → {a}"
+    elif what.name == "head_judge":
+        b, a = before.name.replace("_", " "), after.name.replace("_", " ")
+        required = after.name == "required"
+        message = f"Head Judge confirmation {'now' if required else 'no longer'} required: {inf}{on}"
     else:
         b, a = "changed", "changed"
-        message = f"fix changed: {inf}{on}"
+        message = f"{'fix' if what.name == 'fix' else 'notes'} changed: {inf}{on}"
     return Change(what.name, obs, inf, b, a, message, sections=sections, location=loc)
 
 
-def _summary(engine: PolicyEngine, report: Report) -> list[str]:
-    """One line per ruling, no-infraction and finding of the witness under one version."""
+def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[str]:
+    """One line per ruling, no-infraction and finding of the witness under one version;
+    with `notes`, also the notes and the time extension (a change to them is shown)."""
     try:
         facts = build_facts(report)
         rs: RulingSet = decode(engine.solve(facts.inputs), facts, report, engine.policy)
@@ -753,10 +823,18 @@ def _summary(engine: PolicyEngine, report: Report) -> list[str]:
             line += ", not issued"
         if r.fix:
             line += "; fix: " + "; ".join(c.text for c in r.fix)
+        if r.notes and notes:
+            line += "; notes: " + "; ".join(c.text for c in r.notes)
+        if r.head_judge:
+            line += f"; the Head Judge confirms ({r.head_judge})"
         out.append(line)
     out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
     out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")
             for f in rs.findings]
+    if notes:
+        if rs.time_extension_minutes:
+            out.append(f"time extension: {rs.time_extension_minutes} minutes")
+        out += [f"note: {n.text}" for n in rs.notes]
     return out or ["nothing derived"]
 
 

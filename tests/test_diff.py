@@ -76,8 +76,8 @@ def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
     result = diff(versions, "raised")
     assert result.complete
     assert result.changes
-    # exactly that class of incidents: Tardiness, its penalty, nothing else
-    assert {c.what for c in result.changes} == {"penalty"}
+    # exactly that class of incidents: Tardiness, its penalty and the notes a Game Loss brings
+    assert {c.what for c in result.changes} == {"penalty", "note"}
     assert {c.subject for c in result.changes} == {"tardiness"}
     assert {c.observation for c in result.changes} <= {"late", "no_show"}
     assert not result.introduced() and not result.removed()
@@ -92,13 +92,89 @@ def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
     assert plain[0].ruling_after == ["Alice: tardiness, game-loss; fix: extend the match by the time lost"]
 
 
+def edit_file(root: Path, name: str, old: str, new: str) -> None:
+    path = root / "fab" / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def changes(tmp_path: Path, name: str, old: str, new: str, count: int = 1):
+    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    edit_file(after, name, old, new)
+    (result,) = diff_rules(before, after, "fab")
+    assert result.complete
+    assert len(result.changes) == count, [c.message for c in result.changes]
+    for change in result.changes:
+        assert change.witness_text and change.ruling_before != change.ruling_after
+    return result.changes
+
+
+def one_change(tmp_path: Path, name: str, old: str, new: str):
+    (change,) = changes(tmp_path, name, old, new)
+    return change
+
+
+def test_a_time_extension_edit_is_a_change_with_its_witness(tmp_path):
+    change = one_change(tmp_path, "s3_1_tardiness.lp", "late_minutes(O, P, N), N > 0.", "late_minutes(O, P, N), N > 2.")
+    assert (change.what, change.message) == ("time_extension", "time extension of the match changed")
+    minutes = parse_report(change.witness_text).observations[0].counts["minutes"]
+    assert minutes in (1, 2)
+    assert f"time extension: {minutes} minutes" in change.ruling_before
+    assert not any(line.startswith("time extension") for line in change.ruling_after)
+
+
+def test_a_new_head_judge_confirmation_is_a_change(tmp_path):
+    # an edit for the test: PPG 1.2 exempts Tardiness from confirmation
+    anchor = 'time_extension(N, "PPG 3.1") :-'
+    late, no_show = changes(tmp_path, "s3_1_tardiness.lp", anchor,
+                            'head_judge(O, P, tardiness, "PPG 3.1") :- committed(O, P, tardiness).\n' + anchor,
+                            count=2)
+    assert (late.observation, no_show.observation) == ("late", "no_show")
+    for change in (late, no_show):
+        assert (change.what, change.subject, change.before, change.after) == (
+            "head_judge", "tardiness", "not required", "required")
+        assert change.message.startswith("Head Judge confirmation now required: tardiness")
+        assert not any("the Head Judge confirms" in line for line in change.ruling_before)
+        assert any("the Head Judge confirms (PPG 3.1)" in line for line in change.ruling_after)
+
+
+def test_dropping_a_confirmation_another_section_also_requires_changes_no_ruling(tmp_path):
+    # a significant advantage makes marked cards a Game Loss, which PPG 1.2 has confirmed anyway
+    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    edit_file(after, "s3_7_marked_cards.lp", 'head_judge(O, P, marked_cards, "PPG 3.7") :-',
+              'unused_head_judge(O, P, marked_cards, "PPG 3.7") :-')
+    (result,) = diff_rules(before, after, "fab")
+    assert result.complete and result.changes == []
+
+
+def test_a_reworded_note_is_a_change(tmp_path):
+    change = one_change(tmp_path, "s3_7_marked_cards.lp", '"a proxy is possible in rare cases"',
+                        '"a proxy is possible"')
+    assert (change.what, change.subject, change.message) == ("note", "marked-cards", "notes changed: marked-cards"
+                                                             + change.message.removeprefix("notes changed: marked-cards"))
+    assert any("a proxy is possible in rare cases" in line for line in change.ruling_before)
+    assert not any("a proxy is possible in rare cases" in line for line in change.ruling_after)
+
+
+def test_a_reworded_report_note_is_a_change(tmp_path):
+    change = one_change(tmp_path, "s3_3_slow_play.lp", '"no extra time is given for a slow-play accusation alone"',
+                        '"no extra time for an accusation"')
+    assert (change.what, change.message) == ("report_note", "notes on the whole report changed")
+    witness = parse_report(change.witness_text).observations[0]
+    assert witness.kind == "played_slowly"
+    assert "note: no extra time is given for a slow-play accusation alone" in change.ruling_before
+    assert "note: no extra time for an accusation" in change.ruling_after
+
+
 def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     old = copy_rules(tmp_path / "old")
     new = copy_rules(tmp_path / "new")
     edit(new, "late_minutes(O, P, N), N > 10.", "late_minutes(O, P, N), N > 9.")
     (result,) = diff_rules(old, new, "fab")
     assert result.complete
-    (change,) = result.changes
+    assert {(c.what, c.subject) for c in result.changes} == {("penalty", "tardiness"), ("note", "tardiness")}
+    (change,) = [c for c in result.changes if c.what == "penalty"]
     assert (change.what, change.subject, change.before) == ("penalty", "tardiness", "intellect-penalty")
     assert change.after.startswith("game-loss")
     assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
@@ -116,7 +192,8 @@ def test_removing_an_exclusion_opens_a_gap_and_fails(tmp_path):
     assert gap.message.startswith("finding introduced: gap (error): no rule of this guide classifies")
     witness = parse_report(gap.witness_text).observations[0]
     assert witness.kind == "late" and [m.kind for m in witness.modifiers] == ["before_scheduled_start"]
-    assert {c.what for c in result.changes} == {"finding", "no_infraction"}
+    # and the Head Judge's note that goes with every gap (PPG 1.2)
+    assert {c.what for c in result.changes} == {"finding", "no_infraction", "report_note"}
     assert exit_code([result]) == 1
 
 
