@@ -40,7 +40,7 @@ class PlayerRuling:
     fix: list[Cited] = field(default_factory=list)
     notes: list[Cited] = field(default_factory=list)
     because: list[Cited] = field(default_factory=list)
-    head_judge: str = ""     # the section requiring confirmation, "" when not needed
+    head_judge: str = ""     # the sections requiring confirmation ("PPG 1.2, PPG 3.7"), "" when not needed
     base_section: str = ""   # the sentence that gives the base penalty
 
 
@@ -146,10 +146,10 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
         r = rulings.get(key(o, p, i))
         if r:
             r.because.append(Cited(_text(text), sec.string))
-    for o, p, i, sec in by.get("head_judge/4", []):
+    for o, p, i, sec in sorted(by.get("head_judge/4", []), key=lambda row: row[3].string):
         r = rulings.get(key(o, p, i))
-        if r:
-            r.head_judge = sec.string
+        if r and sec.string not in r.head_judge.split(", "):   # every section that asks, in a stable order
+            r.head_judge = f"{r.head_judge}, {sec.string}" if r.head_judge else sec.string
     for o, p, i, sec in by.get("absorbed/4", []):
         r = rulings.get(key(o, p, i))
         if r:

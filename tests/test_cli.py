@@ -158,3 +158,13 @@ def test_the_command_stops_quietly_when_its_reader_goes_away():
                            shell=True, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert shell.stdout.count("\n") == 1
     assert "Traceback" not in shell.stderr
+
+
+def test_every_section_that_asks_for_the_head_judge_is_cited_in_order():
+    # a Game Loss for marked cards: PPG 1.2 (IP2 or higher) and PPG 3.7 (significant advantage) both ask
+    report = ROOT / "tests" / "golden" / "fab" / "ppg3_7-significant-advantage-game-loss-fires.txt"
+    assert "confirm with the Head Judge (PPG 1.2, PPG 3.7)" in run("rule", str(report)).output
+    assert json.loads(run("rule", str(report), "--format", "json").output)["rulings"][0]["head_judge"] is True
+    # a Warning for marked cards: neither asks
+    warning = ROOT / "tests" / "golden" / "fab" / "ppg3_7-marked-cards-warning.txt"
+    assert "Head Judge (" not in run("rule", str(warning)).output
