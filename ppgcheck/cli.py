@@ -131,10 +131,10 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
     per_policy: Counter[str] = Counter()       # how many of them each policy rules
 
+    render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
+              "json": ruling_dict}[fmt]
+
     def rendered() -> list[tuple[int, str | dict]]:
-        if fmt == "text":
-            return [(rs.exit_code, render_text(rs, explain=explain) + "\n") for rs in api.rule_prepared(pending)]
-        render = render_jsonl if fmt == "jsonl" else ruling_dict
         return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(pending)]
 
     def rule_pending(more_follows: bool) -> None:
