@@ -102,6 +102,16 @@ def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
     return [(name, read()) for name, read in _report_files(paths)]
 
 
+def _rules_option(help_text: str):
+    return click.option("--rules", "rules", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                        metavar="DIR", help=help_text)
+
+
+def _check_rules_folder(rules: Path | None) -> None:
+    if rules is not None and not (rules / "core").is_dir():
+        raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
+
+
 @cli.command()
 @click.argument("reports", nargs=-1, required=True)
 @click.option("--policy", "-p", help="Rule under this policy, overriding each report's `policy:` line.")
@@ -110,8 +120,11 @@ def _report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
               help="Reports of one policy ruled by one grounding.")
+@_rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
+               "league's edited copy, instead of the bundled ones.")
 @_fails_cleanly
-def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int) -> None:
+def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int,
+         rules: Path | None) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
     A file may hold several reports separated by `---`. Exit code: 0 ruled,
@@ -122,10 +135,12 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     Example:
       ppgcheck rule examples/fab/hidden-card-error.txt --explain
       cat report.txt | ppgcheck rule - --format json
+      ppgcheck rule season/ --rules edited-rules --format jsonl
     """
+    _check_rules_folder(rules)
     if policy:
         from .policy import engine
-        engine(policy)  # an unknown --policy is a usage error before anything runs
+        engine(policy, rules)  # an unknown --policy is a usage error before anything runs
     exit_code = 0
     collected: list[dict] = []
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
@@ -135,7 +150,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
               "json": ruling_dict}[fmt]
 
     def rendered() -> list[tuple[int, str | dict]]:
-        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(pending)]
+        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(pending, rules)]
 
     def rule_pending(more_follows: bool) -> None:
         """Rule the pending reports.  A batch that more input follows is ruled in a
@@ -161,7 +176,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
                                     if show_progress else contextlib.nullcontext(sources)) as items:
         for name, read in items:
             try:
-                prepared = api.prepare(parse_reports(read(), name), policy)
+                prepared = api.prepare(parse_reports(read(), name), policy, rules)
             except PpgError as exc:
                 click.echo(str(exc), err=True)
                 exit_code = 2
@@ -257,9 +272,8 @@ def print_command(report: str) -> None:
               help="Report rule coverage per pack: which rules some case fires and some case just misses.")
 @click.option("--coverage-threshold", type=click.FloatRange(0, 100), metavar="N",
               help="Exit 1 when a pack's rule coverage is below N percent (implies --coverage).")
-@click.option("--rules", "rules", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
-              help="Rule the cases with the packs under this rules folder (a `core/` and one folder per "
-                   "policy), e.g. an edited copy, instead of the bundled ones.")
+@_rules_option("Rule the cases with the packs under this rules folder (a `core/` and one folder per "
+               "policy), e.g. an edited copy, instead of the bundled ones.")
 @_fails_cleanly
 def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: bool,
                  coverage_threshold: float | None, rules: Path | None) -> None:
@@ -277,8 +291,7 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
     """
     from .golden import run_cases
     from .testreport import render_junit, render_results_json
-    if rules is not None and not (rules / "core").is_dir():
-        raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
+    _check_rules_folder(rules)
     results = run_cases(list(paths), rules)
     failed = [r for r in results if not r.passed]
     if fmt == "junit" and not (coverage or coverage_threshold is not None):

@@ -168,3 +168,45 @@ def test_every_section_that_asks_for_the_head_judge_is_cited_in_order():
     # a Warning for marked cards: neither asks
     warning = ROOT / "tests" / "golden" / "fab" / "ppg3_7-marked-cards-warning.txt"
     assert "Head Judge (" not in run("rule", str(warning)).output
+
+
+def edited_rules(tmp_path: Path) -> Path:
+    """rules/core and rules/fab, with Tardiness raised from an IP2 to a Game Loss."""
+    import shutil
+
+    from ppgcheck.resources import rules_dir
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir() / "core", root / "core")
+    shutil.copytree(rules_dir() / "fab", root / "fab")
+    path = root / "fab" / "s3_1_tardiness.lp"
+    text = path.read_text()
+    old = 'base_penalty(O, P, tardiness, intellect_penalty, "PPG 3.1")'
+    assert old in text
+    path.write_text(text.replace(old, old.replace("intellect_penalty", "game_loss")))
+    return root
+
+
+def test_rule_with_an_edited_rules_folder(tmp_path):
+    report = ROOT / "tests" / "golden" / "fab" / "ppg3_1-tardiness-base-ip2.txt"
+    rules = edited_rules(tmp_path)
+    bundled = json.loads(run("rule", str(report), "--format", "json").output)
+    edited = json.loads(run("rule", str(report), "--format", "json", "--rules", str(rules)).output)
+    assert bundled["rulings"][0]["penalty"] == "intellect-penalty"
+    assert edited["rulings"][0]["penalty"] == "game-loss"
+    # a batch (more than one grounding, the first in a child) uses the folder too
+    many = run("rule", str(report), str(report), str(report), "--format", "jsonl", "--batch-size", "1",
+               "--rules", str(rules))
+    assert [json.loads(line)["rulings"][0]["penalty"] for line in many.output.splitlines()] == ["game-loss"] * 3
+
+
+def test_rule_rules_folder_errors(tmp_path):
+    report = ROOT / "tests" / "golden" / "fab" / "ppg3_1-tardiness-base-ip2.txt"
+    (tmp_path / "empty").mkdir()
+    result = run("rule", str(report), "--rules", str(tmp_path / "empty"))
+    assert result.exit_code == 2 and "is not a rules folder: it has no `core/` folder" in result.output
+    rules = edited_rules(tmp_path)
+    result = run("rule", str(report), "--rules", str(rules), "--policy", "dci")
+    assert result.exit_code == 2 and "unknown policy `dci`" in result.output and "`fab`" in result.output
+    dci = report.read_text().replace("policy: fab", "policy: dci")
+    result = run("rule", "-", "--rules", str(rules), input=dci)
+    assert result.exit_code == 2 and "unknown policy `dci`: known policies are `fab`" in result.output
