@@ -59,6 +59,28 @@ def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None)
     return rulings  # type: ignore[return-value]  (every position was filled)
 
 
+def rule_with_event_log(report: Report, policy_id: str, log: Path, rules: Path | None = None) -> RulingSet:
+    """Rule one prepared report with the penalties an event log holds for its persons as
+    its history, then append the penalties the ruling issues (ppgcheck/eventlog.py).
+    The log is locked throughout, so concurrent judges' reports count one after another."""
+    from . import eventlog
+    from .ruling import EventLogUse
+    if report.history:
+        line = report.history[0].line
+        text = report.lines[line - 1] if 0 < line <= len(report.lines) else ""
+        raise report.error("this report has a `history:` block, and --event-log gives the history: "
+                           "use one of them", (line, len(text) - len(text.lstrip()) + 1))
+    policy_engine = engine(policy_id, rules)
+    with eventlog.locked(log):
+        report.history, left_out = eventlog.history_for(report, policy_id, eventlog.read(log), log,
+                                                         policy_engine.penalties, sorted(policy_engine.sections))
+        (rs,) = rule_prepared([(report, policy_id)], rules)
+        rows = eventlog.issued(rs, report)
+        eventlog.append(log, rows)
+    rs.event_log = EventLogUse(str(log), len(report.history), left_out, len(rows))
+    return rs
+
+
 def rule_report(text: str, policy: str | None = None, source: str = "<report>") -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
@@ -96,4 +118,4 @@ def compare_report(report: Report, policies: list[str] | None = None) -> Compari
 
 
 __all__ = ["Comparison", "ReportError", "compare_report", "prepare", "resolve_policy", "rule", "rule_prepared",
-           "rule_report"]
+           "rule_report", "rule_with_event_log"]

@@ -15,7 +15,7 @@ from typing import Callable
 import click
 
 from . import api
-from .errors import PpgError, UsageError
+from .errors import PpgError, ReportError, UsageError
 from .report import Report, parse_reports
 from .render import render_json, render_jsonl, render_text, ruling_dict
 from .vocabulary import vocabulary
@@ -122,9 +122,12 @@ def _check_rules_folder(rules: Path | None) -> None:
               help="Reports of one policy ruled by one grounding.")
 @_rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
                "league's edited copy, instead of the bundled ones.")
+@click.option("--event-log", "event_log", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Take each report's history from this event's log (JSON Lines, created when missing) "
+                   "and append the penalties each ruling issues.  Reports are then ruled one by one, in order.")
 @_fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int,
-         rules: Path | None) -> None:
+         rules: Path | None, event_log: Path | None) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
     A file may hold several reports separated by `---`. Exit code: 0 ruled,
@@ -136,6 +139,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
       ppgcheck rule examples/fab/hidden-card-error.txt --explain
       cat report.txt | ppgcheck rule - --format json
       ppgcheck rule season/ --rules edited-rules --format jsonl
+      ppgcheck rule r5-t12.txt --event-log event.jsonl
     """
     _check_rules_folder(rules)
     if policy:
@@ -180,6 +184,20 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             except PpgError as exc:
                 click.echo(str(exc), err=True)
                 exit_code = 2
+                continue
+            if event_log is not None:       # each report sees the penalties of the ones before it
+                for report, policy_id in prepared:
+                    try:
+                        ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
+                    except ReportError as exc:
+                        click.echo(str(exc), err=True)
+                        exit_code = 2
+                        continue
+                    exit_code = max(exit_code, ruled.exit_code)
+                    if fmt == "json":
+                        collected.append(render(ruled))
+                    else:
+                        click.echo(render(ruled))
                 continue
             pending.extend(prepared)
             per_policy.update(policy_id for _, policy_id in prepared)
