@@ -87,3 +87,14 @@ def test_every_command_has_help_and_a_readme_entry():
     for name, command in cli.commands.items():
         assert command.help, name
         assert f"ppgcheck {name}" in readme, f"README has no entry for `ppgcheck {name}`"
+
+
+@pytest.mark.parametrize("command", ["ppgcheck rule examples/fab/hidden-card-error.txt",
+                                     "ppgcheck compare examples/compare/extra-card.txt"])
+def test_the_readmes_example_output_is_what_the_command_prints(command):
+    from click.testing import CliRunner
+    readme = (ROOT / "README.md").read_text()
+    shown = re.search(re.escape(f"`{command}`") + r"[^`]*?```\n(.*?)```", readme, re.S)
+    assert shown, f"README shows no output of `{command}`"
+    result = CliRunner().invoke(cli, command.split()[1:])
+    assert result.output.rstrip("\n") == shown.group(1).rstrip("\n")    # `rule` ends a report with a blank line
