@@ -96,13 +96,14 @@ class Comparison:
     ignored: dict[str, list[str]]       # history entries a guide has no id for
 
 
-def compare_report(report: Report, policies: list[str] | None = None) -> Comparison:
-    """Rule the same observations under each guide.  History entries and a judge
-    call name one guide's ids, so each guide keeps only those it knows."""
+def compare_report(report: Report, policies: list[str] | None = None, rules: Path | None = None) -> Comparison:
+    """Rule the same observations under each guide (the bundled ones, or those under
+    `rules`).  History entries and a judge call name one guide's ids, so each guide
+    keeps only those it knows."""
     by_policy: dict[str, RulingSet] = {}
     ignored: dict[str, list[str]] = {}
-    for policy_id in policies or policy_ids():
-        policy_engine = engine(policy_id)
+    for policy_id in policies or policy_ids(rules):
+        policy_engine = engine(policy_id, rules)
         variant = copy.copy(report)
         variant.policy = policy_id
         variant.history, ignored[policy_id] = [], []
@@ -113,7 +114,7 @@ def compare_report(report: Report, policies: list[str] | None = None) -> Compari
                 ignored[policy_id].append(f"{h.person}: {h.penalty} for {h.infraction}")
         if report.judge_call and report.policy != policy_id:
             variant.judge_call = None
-        by_policy[policy_id] = rule(variant, policy_id)
+        by_policy[policy_id] = rule_prepared([(variant, policy_id)], rules)[0]
     return Comparison(report, by_policy, ignored)
 
 

@@ -243,8 +243,10 @@ def vocab(fmt: str) -> None:
 @cli.command()
 @click.argument("report")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_rules_option("Compare the guides under this rules folder (a `core/` and one folder per policy) instead of "
+               "the bundled ones.")
 @_fails_cleanly
-def compare(report: str, fmt: str) -> None:
+def compare(report: str, fmt: str, rules: Path | None) -> None:
     """Rule the observations of REPORT under every bundled guide, side by side.
 
     A guide with no rule for an observation shows it as not covered. Headers
@@ -257,8 +259,9 @@ def compare(report: str, fmt: str) -> None:
     """
     from .api import compare_report
     from .render import comparison_dict, render_comparison_text
+    _check_rules_folder(rules)
     name, text = _report_sources((report,))[0]
-    results = [compare_report(r) for r in parse_reports(text, name)]
+    results = [compare_report(r, rules=rules) for r in parse_reports(text, name)]
     if fmt == "json":
         data = [comparison_dict(c) for c in results]
         click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))

@@ -210,3 +210,14 @@ def test_rule_rules_folder_errors(tmp_path):
     dci = report.read_text().replace("policy: fab", "policy: dci")
     result = run("rule", "-", "--rules", str(rules), input=dci)
     assert result.exit_code == 2 and "unknown policy `dci`: known policies are `fab`" in result.output
+
+
+def test_compare_with_an_edited_rules_folder(tmp_path):
+    report = ROOT / "tests" / "golden" / "fab" / "ppg3_1-tardiness-base-ip2.txt"
+    rules = edited_rules(tmp_path)          # only core and an edited fab
+    result = run("compare", str(report), "--format", "json", "--rules", str(rules))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["policies"]) == {"fab"}
+    assert data["policies"]["fab"]["rulings"][0]["penalty"] == "game-loss"
+    assert run("compare", str(report), "--rules", str(tmp_path)).exit_code == 2      # no core/ there
