@@ -269,6 +269,39 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
         click.echo("\n\n".join(render_comparison_text(c) for c in results))
 
 
+@cli.command("log")
+@click.argument("event_log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--player", help="Only this person's penalties.")
+@click.option("--policy", "-p", help="Only this policy's penalties.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_fails_cleanly
+def log_command(event_log: Path, player: str | None, policy: str | None, fmt: str) -> None:
+    """Show the penalties an event log holds (see `rule --event-log`), as history lines.
+
+    \b
+    Example:
+      ppgcheck log event.jsonl --player Alice
+    """
+    from . import eventlog
+    from .report import print_history_entry
+    if not event_log.exists():
+        raise UsageError(f"no event log at `{event_log}`: `ppgcheck rule REPORT --event-log {event_log}` starts one")
+    rows = [r for r in eventlog.read(event_log)
+            if (player is None or r.player == player) and (policy is None or r.policy == policy)]
+    if fmt == "json":
+        click.echo(json.dumps([{"policy": r.policy, "player": r.player, "penalty": r.penalty,
+                                "infraction": r.infraction, "day": r.day, "report": r.report} for r in rows],
+                              indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{event_log}: {len(rows)} penalt{'y' if len(rows) == 1 else 'ies'}"
+               + (f" of {player}" if player else "") + (f" under {policy}" if policy else ""))
+    for policy_id in sorted({r.policy for r in rows}):
+        click.echo(f"policy: {policy_id}")
+        for r in rows:
+            if r.policy == policy_id:
+                click.echo(f"  {print_history_entry(eventlog.as_history(r))}" + (f"   # {r.report}" if r.report else ""))
+
+
 @cli.command("print")
 @click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @_fails_cleanly

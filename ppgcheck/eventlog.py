@@ -85,6 +85,10 @@ def read(path: Path) -> list[LoggedPenalty]:
     return out
 
 
+def as_history(row: LoggedPenalty) -> HistoryEntry:
+    return HistoryEntry(row.player, row.penalty, row.infraction, row.day)
+
+
 def history_for(report: Report, policy: str, logged: list[LoggedPenalty], path: Path,
                 penalties: list[str], infractions: list[str]) -> tuple[list[HistoryEntry], int]:
     """The logged penalties of the report's persons under its policy, as history
@@ -105,7 +109,7 @@ def history_for(report: Report, policy: str, logged: list[LoggedPenalty], path: 
         if seen[key] > MAX_HISTORY_REPEATS:
             left_out += 1
             continue
-        entries.append(HistoryEntry(row.player, row.penalty, row.infraction, row.day))
+        entries.append(as_history(row))
     return entries, left_out
 
 

@@ -500,10 +500,13 @@ def print_report(report: Report) -> str:
         out.append(f"judge call: {report.judge_call[0]}, {report.judge_call[1]}")
     if report.history:
         out.append("history:")
-        for e in report.history:
-            day = f", day {e.day}" if e.day is not None else ""
-            out.append(f"  {quote_name(e.person)}: {e.penalty} for {e.infraction}{day}")
+        out.extend(f"  {print_history_entry(e)}" for e in report.history)
     return "\n".join(out) + "\n"
+
+
+def print_history_entry(entry: HistoryEntry) -> str:
+    day = f", day {entry.day}" if entry.day is not None else ""
+    return f"{quote_name(entry.person)}: {entry.penalty} for {entry.infraction}{day}"
 
 
 def print_reports(reports: list[Report]) -> str:

@@ -177,3 +177,26 @@ def test_two_judges_at_once_count_one_after_the_other(tmp_path):
     penalties = [row["penalty"] for row in lines(log)]
     # each report counts every one recorded before it: two Warnings, then Intellect Penalties
     assert penalties == ["warning", "warning"] + ["intellect-penalty"] * 4
+
+
+def test_log_shows_the_penalties_as_history_lines_a_report_can_take(tmp_path):
+    from ppgcheck.report import parse_report
+    name = 'Ann "the Judge" Lee'
+    log = tmp_path / "log.jsonl"
+    path = tmp_path / "ann.txt"
+    path.write_text(ALICE.format(policy="fab", day=2, name=json.dumps(name)), encoding="utf-8")
+    for _ in range(3):
+        ruled(path, log)
+    result = CliRunner().invoke(cli, ["log", str(log)])
+    assert result.exit_code == 0
+    head, policy, *entries = result.output.splitlines()
+    assert head == f"{log}: 3 penalties" and policy == "policy: fab"
+    pasted = ALICE.format(policy="fab", day=2, name=json.dumps(name)) + "history:\n" + "\n".join(entries) + "\n"
+    history = parse_report(pasted).history
+    assert [(h.person, h.penalty, h.infraction, h.day) for h in history] == [
+        (name, "warning", "hidden-card-error", 2), (name, "warning", "hidden-card-error", 2),
+        (name, "intellect-penalty", "hidden-card-error", 2)]
+    only_bob = CliRunner().invoke(cli, ["log", str(log), "--player", "Bob", "--format", "json"])
+    assert only_bob.exit_code == 0 and json.loads(only_bob.output) == []
+    missing = CliRunner().invoke(cli, ["log", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "no event log at" in missing.output
