@@ -44,14 +44,19 @@ def prepare(reports: list[Report], policy: str | None = None, rules: Path | None
     return prepared
 
 
-def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None) -> list[RulingSet]:
-    """Rule prepared reports, in order, with one grounding per policy for the whole list
-    (the packs under `rules` when given, as for `prepare`)."""
+def positions_by_policy(prepared: list[tuple[Report, str]]) -> dict[str, list[int]]:
+    """The positions of the prepared reports each policy rules, in order."""
     by_policy: dict[str, list[int]] = {}
     for position, (_, policy_id) in enumerate(prepared):
         by_policy.setdefault(policy_id, []).append(position)
+    return by_policy
+
+
+def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None) -> list[RulingSet]:
+    """Rule prepared reports, in order, with one grounding per policy for the whole list
+    (the packs under `rules` when given, as for `prepare`)."""
     rulings: list[RulingSet | None] = [None] * len(prepared)
-    for policy_id, positions in by_policy.items():
+    for policy_id, positions in positions_by_policy(prepared).items():
         facts = [build_facts(prepared[p][0]) for p in positions]
         models = engine(policy_id, rules).solve_many([f.inputs for f in facts])
         for position, report_facts, atoms in zip(positions, facts, models):

@@ -153,17 +153,25 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
               "json": ruling_dict}[fmt]
 
-    def rendered() -> list[tuple[int, str | dict]]:
-        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(pending, rules)]
+    def rendered(part: list[tuple[Report, str]]) -> list[tuple[int, str | dict]]:
+        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules)]
 
     def rule_pending(more_follows: bool) -> None:
-        """Rule the pending reports.  A batch that more input follows is ruled in a
-        forked child (ppgcheck/isolation.py), so clingo's symbols do not pile up
-        over a long run; the last one (the only one, for a single report) here."""
+        """Rule the pending reports.  A batch that more input follows is ruled one
+        policy at a time, each in a forked child (ppgcheck/isolation.py), so clingo's
+        symbols do not pile up over a long run and one grounding's memory is live at
+        a time; the last batch (the only one, for a single report) is ruled here."""
         nonlocal exit_code
         if more_follows:
             from .isolation import call_isolated, return_free_memory
-        for code, out in call_isolated(rendered) if more_follows else rendered():
+            results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
+            for positions in api.positions_by_policy(pending).values():
+                part = [pending[p] for p in positions]
+                for position, ruled in zip(positions, call_isolated(functools.partial(rendered, part))):
+                    results[position] = ruled
+        else:
+            results = rendered(pending)
+        for code, out in results:
             exit_code = max(exit_code, code)
             if fmt == "json":
                 collected.append(out)
