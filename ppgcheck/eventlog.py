@@ -10,7 +10,7 @@ one issued penalty a line, so a name is never re-parsed as report text:
 
 Python only moves recorded penalties into the history the rules count; which of
 them make a repeat is decided by each pack, as for a typed `history:` block.
-Judges sharing one log over a network folder are serialised by a lock on it.
+Judges sharing one log are serialised by an advisory lock on it (flock).
 """
 from __future__ import annotations
 
