@@ -11,7 +11,11 @@ report (report.print_report): `ppgcheck rule` on it reproduces the finding.
 Every solve pays for the whole program, so the check counts its solves: each
 scenario found also tells the RELs of every finding it holds (_finding_rels).
 Each control holds only the rules its searches can tell apart (rules no shown,
-wanted or minimized atom depends on are left out: scenarios.needed_only).
+wanted or minimized atom depends on are left out: scenarios.needed_only).  The
+monotonicity proof of a large pack runs first on a finer slice
+(scenarios.Slicer: rules told apart by the constants their atoms name too, and
+no #minimize, which only witnesses read); only a pack whose slice holds a
+violation is searched again over both copies in full, for its witnesses.
 
 Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
 scenario fires), cap (a repeat upgrade left above the pack's declared cap),
@@ -36,8 +40,8 @@ from .errors import PolicyError, UsageError
 from .facts import constant_to_slug
 from .report import HistoryEntry, Modifier, Observation, Report, print_report
 from .resources import policy_ids, rules_dir
-from .scenarios import (INPUTS, PackReads, needed_only, parse_statements, read_pack, renamed, symbol_value,
-                        scenario_facts, with_fired)
+from .scenarios import (ANY, INPUTS, PackReads, Slicer, needed_only, parse_statements, read_pack, renamed,
+                        renamed_parts, scenario_facts, statement_parts, symbol_value, with_fired)
 from .vocabulary import vocabulary
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -614,9 +618,71 @@ def _committed_ids(atoms) -> set[str]:
     return {a.arguments[2].name for a in atoms or [] if a.name == "committed" and len(a.arguments) == 3}
 
 
+# A pack with at least this many rules (with a body) has its monotonicity proven
+# on a slice first (_mono_refuted).  Slicing costs ~0.1-0.2 s up front, and a
+# pack whose slice holds a violation is searched twice: on the bundled packs
+# (123-435 rules) it did not pay (yugioh +0.12 s, ffg +0.6 s); on yugioh x10
+# (1330 rules) the proof takes ~35% less.
+SLICED_MONO_RULES = 600
+
+
+def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Budget,
+                  messages: list[str]) -> bool:
+    """Whether no scenario made one step worse gets a lighter penalty, proven on
+    the slice of the two copies mono_violation depends on (scenarios.Slicer:
+    told apart by the constants of the atoms too, and without the #minimize
+    statements, which only the witnesses read).  False when some subject's part
+    holds a violation, or the proof ran out of its time: the full search then
+    runs as before."""
+    core_stmts = [st for st in _parse([core / name for name in CORE_FOR_CHECK], messages)
+                  if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Minimize)]
+    facts: list[ast.AST] = []
+    ast.parse_string(scenario_facts(reads, 1), facts.append)
+    core_parts, pack_parts = statement_parts(core_stmts), statement_parts(stmts)
+    copied = [(st, p) for st, p in zip(core_stmts, core_parts or [None] * len(core_stmts))
+              if Path(st.location.begin.filename).name in RENAMED_CORE] + \
+        list(zip(stmts, pack_parts or [None] * len(stmts)))
+    statements = core_stmts + stmts + renamed([st for st, _ in copied], PREFIX) + facts
+    copies = renamed_parts([st for st, _ in copied], [p for _, p in copied], PREFIX) \
+        if core_parts is not None and pack_parts is not None else None
+    facts_parts = statement_parts(facts)
+    parts = None if copies is None or facts_parts is None else core_parts + pack_parts + copies + facts_parts
+    keep = Slicer(statements, parts=parts).rules([(name, (ANY,) * arity) for name, arity in INPUTS]
+                                                 + [("mono_violation", ())])
+    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
+    with ast.ProgramBuilder(ctl) as bld:
+        for st in keep:
+            bld.add(st)
+    try:
+        ctl.ground([("base", []), ("monotone", [])])
+    except RuntimeError:
+        raise PolicyError(f"policy `{policy}` does not ground for the monotonicity check: "
+                          + "; ".join(messages)) from None
+    until = time.monotonic() + max(2.0, min(budget.remaining() / 2, 30.0))
+    ctl.configuration.solve.enum_mode = "auto"
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 1
+    ctl.configuration.solver.heuristic = HEURISTIC
+    violation = clingo.Function("mono_violation")
+    kinds = sorted(reads.observation_kinds)
+    for subject in (1, 2):
+        other = [(clingo.Function("observation", [clingo.Number(1), clingo.Number(3 - subject), clingo.Function(k)]),
+                  False) for k in kinds]
+        done, sat = _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None,
+                           until=until)
+        if sat or not done:
+            return False
+    return True
+
+
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
                   notes: list[str]) -> list[CheckFinding]:
+    rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
+    if rules >= SLICED_MONO_RULES:
+        if _mono_refuted(policy, core, stmts, reads, budget, messages) or budget.hit:
+            return []
+        say(f"{policy}: the slice holds a violation: both copies in full for its witnesses")
     ctl, _ = _control(core, stmts, scenario_facts(reads, 1), messages, root, shown={"chk_mono"},
                       wanted={"mono_violation"}, renamed_copy=True)
     try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 import clingo
 from clingo import ast
@@ -556,13 +557,30 @@ class _Rename(ast.Transformer):
         return node.update(name=self.prefix + node.name)
 
 
+_NOT_RENAMED = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.External,
+                ast.ASTType.Minimize, ast.ASTType.Definition)
+
+
 def renamed(statements: list[ast.AST], prefix: str) -> list[ast.AST]:
     """A copy of the statements with every predicate renamed `prefix + name`
     (shows, externals, constants and minimize statements are left out)."""
     rename = _Rename(prefix)
-    return [rename(st) for st in statements
-            if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.External,
-                                   ast.ASTType.Minimize, ast.ASTType.Definition)]
+    return [rename(st) for st in statements if st.ast_type not in _NOT_RENAMED]
+
+
+def renamed_parts(statements: list[ast.AST], parts: list[tuple[list, list, bool]] | None,
+                  prefix: str) -> list[tuple[list, list, bool]] | None:
+    """statement_parts(renamed(statements, prefix)) from the statements' own
+    parts (walking clingo's AST again costs more than renaming)."""
+    if parts is None:
+        return None
+
+    def pre(atoms: list) -> list:
+        return [(n if n.startswith("-") else prefix + n, args) for n, args in atoms]   # as _Rename does
+    rename = _Rename(prefix)
+    # _Rename leaves a pool's predicates as they are: such statements are read again
+    return [(pre(d), pre(r), False) if not pooled else _statement_parts(rename(st))
+            for st, (d, r, pooled) in zip(statements, parts) if st.ast_type not in _NOT_RENAMED]
 
 
 # Every lower-case identifier outside string literals: the predicates (and
@@ -615,3 +633,301 @@ def needed_only(statements: list[ast.AST], wanted: set[str]) -> list[ast.AST]:
                 todo.extend(reads[i] - needed)
                 needed |= reads[i]
     return [st for i, st in enumerate(statements) if not defines[i] or i in kept]
+
+
+# ---------------------------------------------------------------------------
+# slicing by the constants an atom names
+# ---------------------------------------------------------------------------
+# needed_only tells predicates apart by name; `sliced` also by the constants
+# their arguments name: the rules deriving penalty(_, _, sleeves, _) are not
+# those deriving penalty(_, _, sleeves_c3, _) when their heads name the
+# infraction.  A pattern is an atom's predicate and arguments, each argument a
+# symbol, ANY (whatever value), or a function pattern (name, arguments).
+
+ANY = None
+
+
+def _compile(term: ast.AST) -> tuple:
+    """A term as plain tuples (clingo's AST is slow to walk): ("v", name) a
+    variable, ("s", symbol) a symbol, ("f", name, args) a function or tuple,
+    ("a",) anything else (arithmetic, pools, intervals, `_`: any value)."""
+    t = term.ast_type
+    if t == ast.ASTType.Variable:
+        return ("a",) if term.name == "_" else ("v", term.name)
+    if t == ast.ASTType.SymbolicTerm:
+        return ("s", term.symbol)
+    if t == ast.ASTType.Function and not term.external:
+        return ("f", term.name, tuple(_compile(a) for a in term.arguments))
+    return ("a",)
+
+
+def _term_pattern(term: tuple, binding: dict):
+    """The pattern of a compiled term under a binding of its variables (unbound: ANY)."""
+    tag = term[0]
+    if tag == "v":
+        return binding.get(term[1], ANY)
+    if tag == "s":
+        return term[1]
+    if tag == "f":
+        args = tuple(_term_pattern(a, binding) for a in term[2])
+        if all(isinstance(a, clingo.Symbol) for a in args):
+            return clingo.Function(term[1], list(args))
+        return (term[1], args)
+    return ANY
+
+
+def _unify(term: tuple, pattern, binding: dict) -> bool:
+    """Whether some instance of the compiled term can match pattern; binds its
+    variables (in place) to the parts of pattern they stand for."""
+    if pattern is ANY:
+        return True
+    tag = term[0]
+    if tag == "v":
+        old = binding.get(term[1], ANY)
+        if old is ANY:
+            binding[term[1]] = pattern
+            return True
+        return old == pattern or _compatible(old, pattern)
+    if tag == "s":
+        return _compatible(term[1], pattern)
+    if tag == "f":
+        name, args = _fn_pattern(pattern)
+        if name is None or name != term[1] or len(args) != len(term[2]):
+            return False
+        return all(_unify(a, p, binding) for a, p in zip(term[2], args))
+    return True
+
+
+def _fn_pattern(pattern):
+    if isinstance(pattern, tuple):
+        return pattern
+    if pattern.type == clingo.SymbolType.Function:
+        return pattern.name, tuple(pattern.arguments)
+    return None, ()
+
+
+def _compatible(a, b) -> bool:
+    """Whether two patterns have a common instance."""
+    if a is ANY or b is ANY:
+        return True
+    if isinstance(a, clingo.Symbol) and isinstance(b, clingo.Symbol):
+        return a == b
+    (na, aa), (nb, ab) = _fn_pattern(a), _fn_pattern(b)
+    return na is not None and na == nb and len(aa) == len(ab) and all(map(_compatible, aa, ab))
+
+
+_POOLS = [0]     # pools read so far (statement_parts notes the statements holding one)
+
+
+class _Unknown(Exception):
+    """An atom Slicer cannot read: it slices nothing then (keeps every statement)."""
+
+
+def _atom_parts(atom: ast.AST) -> list[tuple[str, tuple]]:
+    """(predicate, compiled argument terms) of a symbolic atom, one per
+    alternative of a pool; classically negated predicates start with '-'."""
+    return _symbol_parts(atom.symbol, "")
+
+
+def _symbol_parts(sym: ast.AST, sign: str) -> list[tuple[str, tuple]]:
+    t = sym.ast_type
+    if t == ast.ASTType.Pool:
+        _POOLS[0] += 1
+        return [p for alt in sym.arguments for p in _symbol_parts(alt, sign)]
+    if t == ast.ASTType.UnaryOperation and not sign:
+        return _symbol_parts(sym.argument, "-")
+    if t == ast.ASTType.Function and not sym.external:
+        return [(sign + sym.name, tuple(_compile(a) for a in sym.arguments))]
+    if t == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
+        return [(sign + sym.symbol.name, tuple(("s", a) for a in sym.symbol.arguments))]
+    raise _Unknown(str(sym))
+
+
+def _read_atoms(node: ast.AST, out: list) -> None:
+    """Every symbolic atom a statement reads (bodies, conditions, aggregates)."""
+    class Reads(ast.Transformer):
+        def visit_SymbolicAtom(self, atom):
+            out.extend(_atom_parts(atom))
+            return atom
+    Reads()(node)
+
+
+def statement_parts(statements: list[ast.AST]) -> list[tuple[list, list, bool]] | None:
+    """(head atoms defined, atoms read) of each statement, for Slicer; None
+    when some atom is of a form it cannot read."""
+    try:
+        return [_statement_parts(st) for st in statements]
+    except _Unknown:
+        return None
+
+
+def _statement_parts(st: ast.AST) -> tuple[list, list, bool]:
+    """(head atoms it defines, atoms it reads, whether it holds a pool) as
+    (predicate, argument terms)."""
+    pools = _POOLS[0]
+    defined: list = []
+    reads: list = []
+    if st.ast_type == ast.ASTType.Rule:
+        head = st.head
+        if head.ast_type == ast.ASTType.Literal:
+            if head.atom.ast_type == ast.ASTType.SymbolicAtom:
+                defined.extend(_atom_parts(head.atom))
+            else:
+                _read_atoms(head, reads)
+        elif head.ast_type in (ast.ASTType.Disjunction, ast.ASTType.Aggregate):
+            for el in head.elements:
+                if el.literal.atom.ast_type == ast.ASTType.SymbolicAtom:
+                    defined.extend(_atom_parts(el.literal.atom))
+                for lit in el.condition:
+                    _read_atoms(lit, reads)
+            for guard in (getattr(head, "left_guard", None), getattr(head, "right_guard", None)):
+                if guard is not None:
+                    _read_atoms(guard.term, reads)
+        elif head.ast_type == ast.ASTType.HeadAggregate:
+            for el in head.elements:
+                lit = el.condition.literal
+                if lit.atom.ast_type == ast.ASTType.SymbolicAtom:
+                    defined.extend(_atom_parts(lit.atom))
+                for c in el.condition.condition:
+                    _read_atoms(c, reads)
+        else:
+            _read_atoms(head, reads)
+        for lit in st.body:
+            _read_atoms(lit, reads)
+    elif st.ast_type == ast.ASTType.External:
+        defined.extend(_atom_parts(st.atom))
+        for lit in st.body:
+            _read_atoms(lit, reads)
+    else:
+        _read_atoms(st, reads)
+    return defined, reads, _POOLS[0] != pools
+
+
+class Slicer:
+    """Slices of one program (its statements parsed once): `rules(wanted)` is
+    the statements less the rules no wanted atom depends on, told apart by
+    predicate and by the constants of the atoms.  An atom wanted or read is a
+    pattern (predicate, arguments: a symbol, ANY or a function pattern), and a
+    rule is kept when its head can match a needed pattern; what its body reads,
+    with the head's variables bound to that pattern's values, is needed in
+    turn.  A body atom of a predicate only facts define binds the rule's other
+    variables to the values of the facts it matches (none: the rule cannot
+    derive the pattern).  Statements defining nothing (constraints, #minimize,
+    #show, #heuristic) are kept, and read every atom they mention, except those
+    of the `ignore` types, which are left out (#minimize for a search that does
+    not optimise).
+
+    Every ground rule deriving a needed atom is an instance of a kept rule, and
+    its body atoms are needed: the needed atoms are closed under dependencies,
+    so they are true in an answer set of the slice exactly where they are in
+    one of the program (the same scenario space: its inputs must be wanted).
+    Atoms outside that closure may be missing or different in the slice."""
+
+    EXPAND = 64     # at most this many bindings a rule is split into by its facts
+
+    def __init__(self, statements: list[ast.AST], ignore: Iterable[ast.ASTType] = (),
+                 parts: list[tuple[list, list, bool]] | None = None) -> None:
+        self.statements = statements
+        self.ignore = set(ignore)
+        parts = parts if parts is not None else statement_parts(statements)
+        self.whole = parts is None      # an atom it cannot read: no slicing
+        self.parts = parts or [([], [], False) for _ in statements]
+        self.by_head: dict[tuple[str, int], list[int]] = {}
+        bodies: dict[tuple[str, int], bool] = {}       # predicate -> defined by facts (of base) only
+        program = "base"
+        for i, (st, (defined, *_)) in enumerate(zip(statements, self.parts)):
+            if st.ast_type == ast.ASTType.Program:
+                program = st.name
+            fact = (st.ast_type == ast.ASTType.Rule and not st.body and st.head.ast_type == ast.ASTType.Literal
+                    and program == "base")
+            for name, args in defined:
+                key = (name, len(args))
+                self.by_head.setdefault(key, []).append(i)
+                bodies[key] = bodies.get(key, True) and fact
+        facts = ground_facts([st for st, (defined, *_) in zip(statements, self.parts)
+                              if defined and all(bodies[(n, len(a))] for n, a in defined)]
+                             + [st for st in statements if st.ast_type == ast.ASTType.Definition])
+        self.facts = {key: facts.get(key, []) for key, only in bodies.items() if only}
+        # the positive body atoms of each rule over predicates only facts define
+        self.joins: list[list[tuple[str, list[ast.AST]]]] = []
+        for st in statements:
+            joins = []
+            if st.ast_type == ast.ASTType.Rule:
+                for lit in st.body:
+                    if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                            and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+                            and lit.atom.symbol.ast_type != ast.ASTType.Pool):
+                        (parts,) = _atom_parts(lit.atom)
+                        key = (parts[0], len(parts[1]))
+                        if key in self.facts or key not in self.by_head:
+                            joins.append(parts)     # (no rule at all: no fact either)
+            self.joins.append(joins)
+        self.always = [i for i, (st, (defined, *_)) in enumerate(zip(statements, self.parts))
+                       if not defined and st.ast_type not in self.ignore]
+
+    def _bindings(self, i: int, binding: dict) -> list[dict]:
+        """The binding split by the facts the rule's fact atoms can match ([]: none)."""
+        out = [binding]
+        for name, args in self.joins[i]:
+            nxt = []
+            for b in out:
+                for fact in self.facts.get((name, len(args)), ()):
+                    b2 = dict(b)
+                    if all(_unify(a, v, b2) for a, v in zip(args, fact.arguments)):
+                        nxt.append(b2)
+            if len(nxt) > self.EXPAND:
+                return out
+            out = nxt
+            if not out:
+                return []
+        return out
+
+    def closure(self, wanted: Iterable[tuple[str, tuple]]) -> tuple[set[int], dict[tuple[str, int], set]]:
+        """(indices of the statements kept, the needed patterns by predicate)."""
+        needed: dict[tuple[str, int], set] = {}
+        todo: list[tuple[str, tuple]] = []
+
+        def need(name: str, args: tuple) -> None:
+            key = (name, len(args))
+            have = needed.setdefault(key, set())
+            if args in have or (ANY,) * len(args) in have:
+                return
+            if all(a is ANY for a in args):
+                have.clear()
+            have.add(args)
+            todo.append((name, args))
+
+        for name, args in wanted:
+            need(name, tuple(args))
+        kept: set[int] = set(self.always)
+        for i in self.always:
+            for name, args in self.parts[i][1]:
+                need(name, tuple(_term_pattern(a, {}) for a in args))
+        while todo:
+            name, pattern = todo.pop()
+            for i in self.by_head.get((name, len(pattern)), []):
+                for hname, hargs in self.parts[i][0]:
+                    if hname != name or len(hargs) != len(pattern):
+                        continue
+                    binding: dict = {}
+                    if not all(_unify(a, p, binding) for a, p in zip(hargs, pattern)):
+                        continue
+                    for b in self._bindings(i, binding):
+                        kept.add(i)
+                        for rname, rargs in self.parts[i][1]:
+                            need(rname, tuple(_term_pattern(a, b) for a in rargs))
+        return kept, needed
+
+    def rules(self, wanted: Iterable[tuple[str, tuple]]) -> list[ast.AST]:
+        if self.whole:
+            return [st for st in self.statements if st.ast_type not in self.ignore]
+        kept, _ = self.closure(wanted)
+        keep = (ast.ASTType.Program, ast.ASTType.Definition, ast.ASTType.Defined, ast.ASTType.ShowSignature)
+        return [st for i, st in enumerate(self.statements)
+                if i in kept or (st.ast_type in keep and st.ast_type not in self.ignore)]
+
+
+def sliced(statements: list[ast.AST], wanted: Iterable[tuple[str, tuple]],
+           ignore: Iterable[ast.ASTType] = ()) -> list[ast.AST]:
+    """Slicer(statements, ignore).rules(wanted): the rules wanted atoms depend on."""
+    return Slicer(statements, ignore).rules(wanted)

@@ -1,0 +1,130 @@
+"""scenarios.Slicer: the slice of a program that some atoms depend on, told
+apart by the constants atoms name as well as by predicate.  An atom the slice
+is asked for is true in exactly the same answers as in the whole program; the
+rules about other constants are left out.  `ppgcheck check` proves the
+monotonicity of a pack on such a slice (check._mono_refuted)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from ppgcheck.check import PREFIX, _mono_refuted, _Budget, _parse
+from ppgcheck.scenarios import (ANY, Slicer, read_pack, renamed, renamed_parts, sliced, statement_parts)
+
+PACKS = Path(__file__).parent / "fixtures" / "packs"
+
+
+def statements(text: str) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    ast.parse_string(text, out.append)
+    return out
+
+
+def heads(stmts: list[ast.AST]) -> set[str]:
+    return {str(st.head) for st in stmts if st.ast_type == ast.ASTType.Rule and st.body}
+
+
+def answers(stmts: list[ast.AST], shown: str) -> set[tuple[str, ...]]:
+    ctl = clingo.Control(["0", "--warn=none"])
+    with ast.ProgramBuilder(ctl) as bld:
+        for st in stmts:
+            bld.add(st)
+    ctl.add("base", [], shown)
+    ctl.ground([("base", [])])
+    out: set[tuple[str, ...]] = set()
+    ctl.solve(on_model=lambda m: out.add(tuple(sorted(map(str, m.symbols(shown=True))))))
+    return out
+
+
+# Two infractions classified from their own observations; a helper shared by
+# both (`hurried`) and a pairwise conflict (core-like) that needs both.
+PROGRAM = """
+kind(late; slow; rude).
+{ observation(1, 1, K) : kind(K) }.
+{ modifier(1, hurry) }.
+hurried(O) :- modifier(O, hurry).
+infraction(O, P, tardiness) :- observation(O, P, late).
+infraction(O, P, slow_play) :- observation(O, P, slow).
+infraction(O, P, slow_play) :- observation(O, P, late), hurried(O).
+infraction(O, P, conduct) :- observation(O, P, rude).
+penalty(O, P, I, warning) :- infraction(O, P, I), not hurried(O).
+penalty(O, P, I, game_loss) :- infraction(O, P, I), hurried(O).
+penalty(O, P, conduct, match_loss) :- infraction(O, P, conduct).
+conflict(O, (I1, I2)) :- infraction(O, P, I1), infraction(O, P, I2), I1 < I2.
+supersedes(conduct, tardiness).
+superseded(O, P, I2) :- infraction(O, P, I1), infraction(O, P, I2), supersedes(I1, I2).
+"""
+INPUTS = [("observation", (ANY, ANY, ANY)), ("modifier", (ANY, ANY))]
+
+
+def test_rules_about_other_constants_are_left_out():
+    sym = clingo.Function("slow_play")
+    kept = heads(sliced(statements(PROGRAM), INPUTS + [("penalty", (ANY, ANY, sym, ANY))]))
+    assert "infraction(O,P,slow_play)" in kept and "hurried(O)" in kept
+    assert "infraction(O,P,tardiness)" not in kept and "infraction(O,P,conduct)" not in kept
+    assert "penalty(O,P,conduct,match_loss)" not in kept and not any(h.startswith("conflict") for h in kept)
+
+
+def test_a_finding_that_needs_rules_of_two_slices_keeps_both():
+    target = clingo.parse_term("conflict(1,(slow_play,tardiness))")
+    stmts = sliced(statements(PROGRAM), INPUTS + [("conflict", tuple(target.arguments))])
+    kept = heads(stmts)
+    assert {"infraction(O,P,slow_play)", "infraction(O,P,tardiness)", "hurried(O)"} <= kept
+    assert "infraction(O,P,conduct)" not in kept
+    shown = "#show conflict/2. #show observation/3. #show modifier/2."
+    wanted = lambda rows: {tuple(a for a in row if not a.startswith("conflict") or a == str(target))
+                           for row in rows}
+    # the conflict holds in exactly the same scenarios, sliced or not
+    sliced_rows, whole_rows = wanted(answers(stmts, shown)), wanted(answers(statements(PROGRAM), shown))
+    assert sliced_rows == whole_rows and any(str(target) in row for row in whole_rows)
+
+
+def test_a_fact_join_binds_the_other_constant_or_drops_the_rule():
+    sym = clingo.Function("tardiness")
+    kept = heads(sliced(statements(PROGRAM), INPUTS + [("superseded", (ANY, ANY, sym))]))
+    assert "superseded(O,P,I2)" in kept and "infraction(O,P,conduct)" in kept   # supersedes(conduct, tardiness)
+    assert "infraction(O,P,slow_play)" not in kept
+    kept = heads(sliced(statements(PROGRAM), INPUTS + [("superseded", (ANY, ANY, clingo.Function("slow_play")))]))
+    assert not any(h.startswith(("superseded", "infraction")) for h in kept)    # nothing supersedes slow_play
+
+
+def test_wanted_atoms_hold_in_the_same_answers():
+    shown = "#show penalty/4. #show observation/3. #show modifier/2."
+    for inf in ("tardiness", "slow_play", "conduct"):
+        stmts = sliced(statements(PROGRAM), INPUTS + [("penalty", (ANY, ANY, clingo.Function(inf), ANY))])
+        keep = lambda rows: {tuple(a for a in row if not a.startswith("penalty") or f",{inf}," in a)
+                             for row in rows}
+        assert keep(answers(stmts, shown)) == keep(answers(statements(PROGRAM), shown))
+
+
+def test_renamed_parts_are_the_parts_of_the_renamed_statements():
+    stmts = statements(PROGRAM + "-odd(1) :- kind(late).\n#minimize { 1, K : observation(1, 1, K) }.")
+    assert renamed_parts(stmts, statement_parts(stmts), "b__") == statement_parts(renamed(stmts, "b__"))
+
+
+def test_the_sliced_monotonicity_proof():
+    def refuted(name: str) -> bool:
+        pack = PACKS / name
+        files = sorted(pack.glob("*.lp"))
+        messages: list[str] = []
+        core = Path(__file__).parent.parent / "rules" / "core"
+        return _mono_refuted(name, core, _parse(files, messages), read_pack(files), _Budget(60, 10_000), messages)
+    assert refuted("clean")
+    assert not refuted("monotonicity")      # a violation: the full search runs and finds it
+
+
+def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
+    import ppgcheck.check as check
+    from ppgcheck import check_policy
+    from ppgcheck.check import result_dict
+
+    def findings(name: str) -> list[dict]:
+        (r,) = check_policy(path=PACKS / name, timeout=60)
+        return result_dict(r)["findings"]
+    packs = ["monotonicity", "clean", "cap"]
+    whole = {name: findings(name) for name in packs}
+    monkeypatch.setattr(check, "SLICED_MONO_RULES", 0)     # every pack proven on its slice first
+    assert {name: findings(name) for name in packs} == whole
+    assert any(f["kind"] == "monotonicity" for f in whole["monotonicity"])
