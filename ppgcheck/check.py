@@ -9,7 +9,8 @@ finding, or any of a group of findings that one scenario showed together (one
 search witnesses them all: _witnesses).  That scenario is printed back as a
 report (report.print_report): `ppgcheck rule` on it reproduces the finding.
 Every solve pays for the whole program, so the check counts its solves: each
-scenario found also tells the RELs of every finding it holds (_finding_rels).
+scenario found, the witness searches' too, also tells the RELs of every
+finding it holds (_finding_rels).
 Each control holds only the rules its searches can tell apart (rules no shown,
 wanted or minimized atom depends on are left out: scenarios.needed_only).  The
 monotonicity proof of a large pack runs first on a finer slice
@@ -165,8 +166,11 @@ def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None,
     return set(last), finished
 
 
-def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol) -> tuple[list[clingo.Symbol] | None, bool]:
-    """The smallest scenario holding target: (its atoms, proven minimal)."""
+def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol,
+             on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
+             ) -> tuple[list[clingo.Symbol] | None, bool]:
+    """The smallest scenario holding target: (its atoms, proven minimal).
+    on_scenario sees the atoms of every scenario the search passes through."""
     ctl.configuration.solve.enum_mode = "auto"
     ctl.configuration.solve.opt_mode = "opt"
     ctl.configuration.solver.heuristic = "Domain"   # leave optional inputs out first
@@ -175,6 +179,8 @@ def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol) -> tup
 
     def keep(m: clingo.Model) -> None:
         best[:] = [m.symbols(atoms=True)]
+        if on_scenario:
+            on_scenario(best[0])
     finished, _ = _solve(ctl, budget, assumptions=[(target, True)], on_model=keep)
     return (best[0] if best else None), finished
 
@@ -461,14 +467,26 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
     # --- witnesses, and the RELs a finding shows up at ------------------------------------
     say(f"{policy}: witnesses for {len(targets)} findings")
-    witnesses = _witnesses(ctl, budget, [sym for _, sym in targets])
     asks_rels = [sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"]
+    seen_at: dict[clingo.Symbol, set[str]] = {t: set() for t in asks_rels}
+    rel_header = {clingo.Function("rel", [clingo.Function(r)]): r for r in _rel_names()[1:]}
+
+    def seen(atoms: list[clingo.Symbol]) -> None:
+        """Every scenario a witness search passes through tells the RELs of the findings it holds."""
+        held = set(atoms)
+        rel = next((rel_header[a] for a in atoms if a in rel_header), "none")
+        for t in seen_at:
+            if t in held:
+                seen_at[t].add(rel)
+    witnesses = _witnesses(ctl, budget, [sym for _, sym in targets], on_scenario=seen if asks_rels else None)
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if asks_rels and not budget.hit:
         say(f"{policy}: the RELs of {len(asks_rels)} findings")
-        rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                               shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
-        rels_at = _finding_rels(rel_ctl, budget, asks_rels)
+        rel_ctl = None
+        if any(len(v) < len(_rel_names()) for v in seen_at.values()):
+            rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
+                                   shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
+        rels_at = _finding_rels(rel_ctl, budget, asks_rels, seen_at)
     for what, sym in targets:
         if sym not in witnesses:
             result.complete = False
@@ -497,8 +515,9 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     return result
 
 
-def _witnesses(ctl: clingo.Control, budget: _Budget,
-               targets: list[clingo.Symbol]) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]]:
+def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol],
+               on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
+               ) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]]:
     """A smallest scenario for each target (its atoms, proven minimal), one
     search for several targets where they go together (scenarios.lp, `#program
     witness_goal`): the optimum over the scenarios holding some target of a
@@ -513,11 +532,11 @@ def _witnesses(ctl: clingo.Control, budget: _Budget,
         group = [] if first in out else [first]
         while group:
             if len(group) == 1:   # the target itself is the simpler assumption
-                atoms, proven = _witness(ctl, budget, group[0])
+                atoms, proven = _witness(ctl, budget, group[0], on_scenario)
             else:
                 for t in group:
                     ctl.assign_external(clingo.Function("chk_open", [t]), True)
-                atoms, proven = _witness(ctl, budget, goal)
+                atoms, proven = _witness(ctl, budget, goal, on_scenario)
                 for t in group:
                     ctl.assign_external(clingo.Function("chk_open", [t]), False)
             if atoms is None:
@@ -534,20 +553,25 @@ def _rel_names() -> list[str]:
     return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
 
 
-def _finding_rels(ctl: clingo.Control, budget: _Budget,
-                  targets: list[clingo.Symbol]) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[clingo.Symbol],
+                  seen_before: dict[clingo.Symbol, set[str]] | None = None
+                  ) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """At which RELs (and without one: "none") each target shows up, and
     whether that is proven: one bounded search per target enumerating one
     scenario per REL (projected on chk_rel/1, the only atoms ctl shows).
     Every scenario found tells the RELs of all the targets it holds, so a
-    target already seen at every REL needs no search of its own."""
+    target already seen at every REL needs no search of its own; seen_before:
+    the RELs the witness searches' scenarios showed each target at (ctl None:
+    every target was seen at every REL)."""
     rels = _rel_names()
+    seen: dict[clingo.Symbol, set[str]] = {t: set((seen_before or {}).get(t, ())) for t in targets}
+    if ctl is None:     # every target seen at every REL already
+        return {t: ([rel for rel in rels if rel in seen[t]], True) for t in targets}
     ctl.configuration.solve.enum_mode = "auto"
     ctl.configuration.solve.opt_mode = "ignore"
     ctl.configuration.solve.models = 0
     ctl.configuration.solve.project = "show"
     ctl.configuration.solver.heuristic = HEURISTIC
-    seen: dict[clingo.Symbol, set[str]] = {t: set() for t in targets}
     done: dict[clingo.Symbol, bool] = {}
 
     def record(m: clingo.Model) -> None:
