@@ -15,7 +15,8 @@ Each control holds only the rules its searches can tell apart (rules no shown,
 wanted or minimized atom depends on are left out: scenarios.needed_only).  The
 monotonicity proof of a large pack runs first on a finer slice
 (scenarios.Slicer: rules told apart by the constants their atoms name too, and
-no #minimize, which only witnesses read); only a pack whose slice holds a
+no #minimize, which only witnesses read), its two subjects' proofs side by
+side (the second in a forked child); only a pack whose slice holds a
 violation is searched again over both copies in full, for its witnesses.
 
 Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import pickle
 
 import re
 import time
@@ -689,14 +691,65 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
     ctl.configuration.solver.heuristic = HEURISTIC
     violation = clingo.Function("mono_violation")
     kinds = sorted(reads.observation_kinds)
-    for subject in (1, 2):
+
+    def proof(subject: int) -> tuple[bool, bool]:
         other = [(clingo.Function("observation", [clingo.Number(1), clingo.Number(3 - subject), clingo.Function(k)]),
                   False) for k in kinds]
-        done, sat = _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None,
-                           until=until)
+        return _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None, until=until)
+    # the two subjects' proofs are independent: the second runs in a forked child
+    # beside the first (the grounding is inherited), where the platform forks
+    from .isolation import can_fork
+    second = _Forked(lambda: proof(2)) if can_fork() else None
+    try:
+        done, sat = proof(1)
         if sat or not done:
             return False
-    return True
+        done, sat = second.result() if second else proof(2)
+        return done and not sat
+    finally:
+        if second:
+            second.stop()
+
+
+class _Forked:
+    """A function of no arguments run in a forked child, its (picklable) result
+    read back by result(); None when the child ended without one."""
+
+    def __init__(self, work: Callable[[], object]) -> None:
+        import sys
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:                   # the child: never returns
+            try:
+                os.close(read_end)
+                data = pickle.dumps(work())
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(data)
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        self.read_end = read_end
+
+    def result(self) -> object:
+        with os.fdopen(self.read_end, "rb") as pipe:
+            data = pipe.read()
+        self.read_end = None
+        os.waitpid(self.pid, 0)
+        self.pid = None
+        return pickle.loads(data) if data else (False, False)
+
+    def stop(self) -> None:
+        """End the child if its result is not wanted (any more)."""
+        if self.pid:
+            import signal
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        if self.read_end is not None:
+            os.close(self.read_end)
+            self.read_end = None
 
 
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,

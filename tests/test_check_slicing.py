@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import clingo
+import pytest
 from clingo import ast
 
 from ppgcheck.check import PREFIX, _mono_refuted, _Budget, _parse
@@ -104,7 +105,10 @@ def test_renamed_parts_are_the_parts_of_the_renamed_statements():
     assert renamed_parts(stmts, statement_parts(stmts), "b__") == statement_parts(renamed(stmts, "b__"))
 
 
-def test_the_sliced_monotonicity_proof():
+@pytest.mark.parametrize("fork", ["on", "off"])    # the second subject's proof in a forked child, or here
+def test_the_sliced_monotonicity_proof(fork, monkeypatch):
+    monkeypatch.setenv("PPGCHECK_FORK", fork)
+
     def refuted(name: str) -> bool:
         pack = PACKS / name
         files = sorted(pack.glob("*.lp"))
