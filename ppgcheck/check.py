@@ -18,6 +18,8 @@ monotonicity proof of a large pack runs first on a finer slice
 no #minimize, which only witnesses read), its two subjects' proofs side by
 side (the second in a forked child); only a pack whose slice holds a
 violation is searched again over both copies in full, for its witnesses.
+The monotonicity search needs nothing the other searches find: where the
+platform forks (and no progress is shown) it runs in a child beside them.
 
 Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
 scenario fires), cap (a repeat upgrade left above the pack's declared cap),
@@ -407,6 +409,22 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     say(f"{policy}: grounding the scenario space")
     ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
                           shown=MAIN_SHOWN, wanted={"chk_open_held"}, fired=True)
+    # The monotonicity search needs nothing the other searches find: where the
+    # platform forks it runs in a child beside them (its findings, notes and
+    # models come back at its turn below).
+    mono_child = None
+    if monotonicity and progress is None:
+        from .isolation import can_fork
+        if can_fork():
+            def mono_work():
+                try:
+                    notes: list[str] = []
+                    found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
+                                          say, notes)
+                    return "ok", found, notes, budget.models, budget.hit
+                except PolicyError as exc:
+                    return "error", str(exc)
+            mono_child = _Forked(mono_work)
     say(f"{policy}: searching every one-observation scenario")
     brave, finished = _brave(ctl, budget, heuristic=HEURISTIC)
     if not finished:
@@ -506,8 +524,20 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # --- monotonicity -----------------------------------------------------------------------
     if monotonicity and not budget.hit:
         say(f"{policy}: grounding two copies for monotonicity")
-        result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
-                                             budget, messages, root, say, result.notes))
+        got = mono_child.result() if mono_child else None
+        if got and got[0] == "error":
+            raise PolicyError(got[1])
+        if got and budget.models + got[3] < budget.max_models:
+            _, found, notes, models, hit = got
+            result.findings.extend(found)
+            result.notes.extend(notes)
+            budget.models += models
+            budget.hit = budget.hit or hit
+        else:   # no child, or the model cap would have cut the search short here: as it would have
+            result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
+                                                 budget, messages, root, say, result.notes))
+    elif mono_child:
+        mono_child.stop()
     if budget.hit:
         result.complete = False
         result.notes.append(budget.hit)
@@ -704,7 +734,7 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
         done, sat = proof(1)
         if sat or not done:
             return False
-        done, sat = second.result() if second else proof(2)
+        done, sat = (second.result() or (False, False)) if second else proof(2)
         return done and not sat
     finally:
         if second:
@@ -738,7 +768,10 @@ class _Forked:
         self.read_end = None
         os.waitpid(self.pid, 0)
         self.pid = None
-        return pickle.loads(data) if data else (False, False)
+        return pickle.loads(data) if data else None
+
+    def __del__(self) -> None:
+        self.stop()
 
     def stop(self) -> None:
         """End the child if its result is not wanted (any more)."""

@@ -132,3 +132,18 @@ def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
     monkeypatch.setattr(check, "SLICED_MONO_RULES", 0)     # every pack proven on its slice first
     assert {name: findings(name) for name in packs} == whole
     assert any(f["kind"] == "monotonicity" for f in whole["monotonicity"])
+
+
+def test_the_monotonicity_search_beside_the_others_finds_the_same(monkeypatch):
+    from ppgcheck import check_policy
+    from ppgcheck.check import result_dict
+
+    def findings(name: str) -> tuple[list[dict], list[str], bool]:
+        (r,) = check_policy(path=PACKS / name, timeout=60)
+        d = result_dict(r)
+        return d["findings"], d["notes"], d["complete"]
+    packs = ["monotonicity", "clean", "cap"]
+    monkeypatch.setenv("PPGCHECK_FORK", "on")     # in a forked child beside the other searches
+    beside = {name: findings(name) for name in packs}
+    monkeypatch.setenv("PPGCHECK_FORK", "off")    # after them, in the process itself
+    assert {name: findings(name) for name in packs} == beside
