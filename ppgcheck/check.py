@@ -10,7 +10,8 @@ search witnesses them all: _witnesses).  That scenario is printed back as a
 report (report.print_report): `ppgcheck rule` on it reproduces the finding.
 Every solve pays for the whole program, so the check counts its solves: each
 scenario found, the witness searches' too, also tells the RELs of every
-finding it holds (_finding_rels).
+finding it holds (_finding_rels, searched on the same grounding, projected
+on the REL).
 Each control holds only the rules its searches can tell apart (rules no shown,
 wanted or minimized atom depends on are left out: scenarios.needed_only).  The
 monotonicity proof of a large pack runs first on a finer slice
@@ -408,7 +409,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
 
     say(f"{policy}: grounding the scenario space")
     ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                          shown=MAIN_SHOWN, wanted={"chk_open_held"}, fired=True)
+                          shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"}, fired=True)
     # The monotonicity search needs nothing the other searches find: where the
     # platform forks it runs in a child beside them (its findings, notes and
     # models come back at its turn below).
@@ -504,8 +505,9 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         say(f"{policy}: the RELs of {len(asks_rels)} findings")
         rel_ctl = None
         if any(len(v) < len(_rel_names()) for v in seen_at.values()):
-            rel_ctl, _ = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                                   shown={"chk_rel"}, wanted={"chk_finding", "chk_finding_any"})
+            # the scenario space's own grounding, its models projected on chk_rel_at/1
+            ctl.ground([("rel_project", [])])
+            rel_ctl = ctl
         rels_at = _finding_rels(rel_ctl, budget, asks_rels, seen_at)
     for what, sym in targets:
         if sym not in witnesses:
@@ -590,7 +592,8 @@ def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[cli
                   ) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """At which RELs (and without one: "none") each target shows up, and
     whether that is proven: one bounded search per target enumerating one
-    scenario per REL (projected on chk_rel/1, the only atoms ctl shows).
+    scenario per REL (projected on chk_rel_at/1: scenarios.lp, `#program
+    rel_project`, grounded by the caller).
     Every scenario found tells the RELs of all the targets it holds, so a
     target already seen at every REL needs no search of its own; seen_before:
     the RELs the witness searches' scenarios showed each target at (ctl None:
@@ -602,12 +605,13 @@ def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[cli
     ctl.configuration.solve.enum_mode = "auto"
     ctl.configuration.solve.opt_mode = "ignore"
     ctl.configuration.solve.models = 0
-    ctl.configuration.solve.project = "show"
+    ctl.configuration.solve.project = "project"
     ctl.configuration.solver.heuristic = HEURISTIC
     done: dict[clingo.Symbol, bool] = {}
+    rel_atoms = [(clingo.Function("chk_rel_at", [clingo.Function(rel)]), rel) for rel in rels]
 
     def record(m: clingo.Model) -> None:
-        rel = m.symbols(shown=True)[0].arguments[0].name
+        rel = next(r for a, r in rel_atoms if m.contains(a))
         for t in targets:
             if m.contains(t):
                 seen[t].add(rel)
@@ -615,7 +619,7 @@ def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[cli
         if len(seen[t]) == len(rels):
             done[t] = True
             continue
-        others = [(clingo.Function("chk_rel", [clingo.Function(rel)]), False) for rel in seen[t]]
+        others = [(clingo.Function("chk_rel_at", [clingo.Function(rel)]), False) for rel in seen[t]]
         done[t], _ = _solve(ctl, budget, assumptions=[(t, True), *others], on_model=record,
                             until=time.monotonic() + 0.5 * len(rels))
         if budget.hit:
