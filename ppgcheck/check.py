@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-import pickle
 
 import re
 import time
@@ -415,17 +414,14 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # models come back at its turn below).
     mono_child = None
     if monotonicity and progress is None:
-        from .isolation import can_fork
+        from .isolation import Forked, can_fork
         if can_fork():
             def mono_work():
-                try:
-                    notes: list[str] = []
-                    found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
-                                          say, notes)
-                    return "ok", found, notes, budget.models, budget.hit
-                except PolicyError as exc:
-                    return "error", str(exc)
-            mono_child = _Forked(mono_work)
+                notes: list[str] = []
+                found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
+                                      say, notes)
+                return found, notes, budget.models, budget.hit
+            mono_child = Forked(mono_work)
     say(f"{policy}: searching every one-observation scenario")
     brave, finished = _brave(ctl, budget, heuristic=HEURISTIC)
     if not finished:
@@ -526,11 +522,9 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # --- monotonicity -----------------------------------------------------------------------
     if monotonicity and not budget.hit:
         say(f"{policy}: grounding two copies for monotonicity")
-        got = mono_child.result() if mono_child else None
-        if got and got[0] == "error":
-            raise PolicyError(got[1])
-        if got and budget.models + got[3] < budget.max_models:
-            _, found, notes, models, hit = got
+        got = _forked_result(mono_child) if mono_child else None     # a PolicyError in it is raised here
+        if got and budget.models + got[2] < budget.max_models:
+            found, notes, models, hit = got
             result.findings.extend(found)
             result.notes.extend(notes)
             budget.models += models
@@ -732,61 +726,17 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
         return _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None, until=until)
     # the two subjects' proofs are independent: the second runs in a forked child
     # beside the first (the grounding is inherited), where the platform forks
-    from .isolation import can_fork
-    second = _Forked(lambda: proof(2)) if can_fork() else None
+    from .isolation import Forked, can_fork
+    second = Forked(lambda: proof(2)) if can_fork() else None
     try:
         done, sat = proof(1)
         if sat or not done:
             return False
-        done, sat = (second.result() or (False, False)) if second else proof(2)
+        done, sat = (_forked_result(second) or (False, False)) if second else proof(2)
         return done and not sat
     finally:
         if second:
             second.stop()
-
-
-class _Forked:
-    """A function of no arguments run in a forked child, its (picklable) result
-    read back by result(); None when the child ended without one."""
-
-    def __init__(self, work: Callable[[], object]) -> None:
-        import sys
-        read_end, write_end = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.pid = os.fork()
-        if self.pid == 0:                   # the child: never returns
-            try:
-                os.close(read_end)
-                data = pickle.dumps(work())
-                with os.fdopen(write_end, "wb") as pipe:
-                    pipe.write(data)
-            finally:
-                os._exit(0)
-        os.close(write_end)
-        self.read_end = read_end
-
-    def result(self) -> object:
-        with os.fdopen(self.read_end, "rb") as pipe:
-            data = pipe.read()
-        self.read_end = None
-        os.waitpid(self.pid, 0)
-        self.pid = None
-        return pickle.loads(data) if data else None
-
-    def __del__(self) -> None:
-        self.stop()
-
-    def stop(self) -> None:
-        """End the child if its result is not wanted (any more)."""
-        if self.pid:
-            import signal
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            self.pid = None
-        if self.read_end is not None:
-            os.close(self.read_end)
-            self.read_end = None
 
 
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
@@ -931,3 +881,12 @@ Budget, brave_consequences, smallest_witness, clingo_logger = _Budget, _brave, _
 
 __all__ = ["Budget", "CheckFinding", "CheckResult", "Location", "brave_consequences", "check_policy",
            "render_text", "result_dict", "scenario_report", "smallest_witness"]
+
+
+def _forked_result(child):
+    """A forked search's result; None when the child ended without one (killed, or a
+    bug): the caller then does the work in the process, where a bug shows itself."""
+    try:
+        return child.result()
+    except RuntimeError:
+        return None

@@ -43,37 +43,63 @@ def call_isolated(work: Callable[[], T]) -> T:
     any other failure raises RuntimeError with the child's traceback."""
     if not can_fork():
         return work()
-    read_end, write_end = os.pipe()
-    sys.stdout.flush()      # the child must not inherit (and later repeat) buffered output
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:                                    # the child: never returns
-        status = 1
+    return Forked(work).result()
+
+
+class Forked:
+    """`work()` started now in a forked child (the caller checks can_fork() first);
+    result() waits for its value, as call_isolated returns it; stop() ends a child
+    whose value is no longer wanted."""
+
+    def __init__(self, work: Callable[[], object]) -> None:
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()      # the child must not inherit (and later repeat) buffered output
+        sys.stderr.flush()
+        self.pid: int | None = os.fork()
+        if self.pid == 0:                               # the child: never returns
+            status = 1
+            try:
+                os.close(read_end)
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(_outcome(work))
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        self.read_end: int | None = read_end
+
+    def result(self):
         try:
-            os.close(read_end)
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(_outcome(work))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
-    except BaseException:           # interrupted here: the child's answer has no reader now
-        os.kill(pid, signal.SIGKILL)
-        raise
-    finally:
-        _, status = os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError(f"the ruling process ended without an answer ({_describe(status)})")
-    kind, value = pickle.loads(data)
-    if kind == "ok":
-        return value
-    if kind == "ppg":
-        name, message = value
-        raise _ERRORS.get(name, _ChildError)(message)
-    raise RuntimeError("the ruling process failed:\n" + value)
+            with os.fdopen(self.read_end, "rb") as pipe:
+                data = pipe.read()
+        except BaseException:       # interrupted here: the child's answer has no reader now
+            self.read_end = None
+            self.stop()
+            raise
+        self.read_end = None
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if not data:
+            raise RuntimeError(f"the forked process ended without an answer ({_describe(status)})")
+        kind, value = pickle.loads(data)
+        if kind == "ok":
+            return value
+        if kind == "ppg":
+            name, message = value
+            raise _ERRORS.get(name, _ChildError)(message)
+        raise RuntimeError("the forked process failed:\n" + value)
+
+    def stop(self) -> None:
+        if self.pid:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        if self.read_end is not None:
+            os.close(self.read_end)
+            self.read_end = None
+
+    def __del__(self) -> None:
+        self.stop()
 
 
 def _outcome(work: Callable[[], object]) -> bytes:

@@ -62,7 +62,7 @@ def test_a_bug_in_the_child_is_a_runtime_error_with_its_traceback() -> None:
     def work() -> None:
         raise ValueError("the decoder tripped")
 
-    with pytest.raises(RuntimeError, match=r"(?s)the ruling process failed:.*ValueError: the decoder tripped"):
+    with pytest.raises(RuntimeError, match=r"(?s)the forked process failed:.*ValueError: the decoder tripped"):
         isolation.call_isolated(work)
 
 
