@@ -366,7 +366,7 @@ def _rel(path: str, root: Path) -> str:
 
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,
-                 observations: int = 1, timeout: float = 60.0, max_models: int = 200_000,
+                 observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
                  monotonicity: bool = True,
                  progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Check a bundled policy, a pack folder, or every pack of a rules folder.
@@ -473,7 +473,8 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             if tag in fired or two_obs.get(tag):
                 continue
             sec = _section_at(banners, fname, line)
-            scope = "" if observations > 1 and two_obs.get(tag) is False else " with one observation"
+            scope = " with up to two observations" if observations > 1 and two_obs.get(tag) is False \
+                else " with one observation"
             if observations > 1 and two_obs.get(tag) is None:
                 scope = " with one observation (the two-observation search ran out of time)"
             result.findings.append(CheckFinding(

@@ -380,11 +380,11 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
     sys.exit(1 if failed or low else 0)
 
 
-def _search_options(timeout: float):
+def _search_options(timeout: float, observations: int):
     """The scenario-search bounds `check` and `diff` share."""
     def add(command):
         for option in reversed([
-            click.option("--observations", type=click.IntRange(1, 2), default=1, show_default=True,
+            click.option("--observations", type=click.IntRange(1, 2), default=observations, show_default=True,
                          help="Scenarios with up to this many observations (2 also looks for interactions)."),
             click.option("--timeout", type=click.FloatRange(min=1), default=timeout, show_default=True,
                          help="Time bound per pack, in seconds."),
@@ -403,7 +403,7 @@ def _search_options(timeout: float):
               show_default=True, help="text grouped by kind, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="error",
               show_default=True, help="Exit 1 when a finding is at or above this level.")
-@_search_options(timeout=60.0)
+@_search_options(timeout=60.0, observations=2)
 @click.option("--no-monotonicity", is_flag=True, help="Skip the monotonicity search (two copies of the program).")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file of known source holes (policy, kind, message, reason): "
@@ -476,7 +476,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="text with a witness per change, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 on any change, not only on a new error-level finding.")
-@_search_options(timeout=120.0)
+@_search_options(timeout=120.0, observations=1)
 @_fails_cleanly
 def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, policy: str | None, fmt: str,
                  fail_on_change: bool, observations: int, timeout: float, max_models: int) -> None:

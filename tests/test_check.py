@@ -69,8 +69,10 @@ def test_dead_rule_is_located():
     assert kinds(r) == ["dead-rule"]
     (f,) = r.findings
     assert f.level == "warning" and f.witness is None
-    assert "with one observation" in f.message
+    assert "no scenario with up to two observations fires the rule" in f.message
     assert f.locations[0].file.endswith("dead/b_tardiness.lp") and f.locations[0].line == 18
+    ((one,),) = [r.findings for r in check_policy(path=PACKS / "dead", observations=1)]
+    assert "no scenario with one observation fires the rule" in one.message
 
 
 def test_cap_repeat_upgrade_past_declared_cap():
@@ -194,7 +196,7 @@ def test_time_bound_is_reported():
 def test_two_observations_prove_a_rule_dead():
     (r,) = check_policy(path=PACKS / "dead", observations=2)
     (f,) = r.findings
-    assert f.kind == "dead-rule" and f.message.startswith("no scenario fires")
+    assert f.kind == "dead-rule" and f.message.startswith("no scenario with up to two observations fires")
     (clean,) = check_policy(path=PACKS / "clean", observations=2)
     assert clean.findings == []
 
