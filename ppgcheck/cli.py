@@ -153,6 +153,19 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
               "json": ruling_dict}[fmt]
 
+    def emit(code: int, out: str | dict) -> None:
+        nonlocal exit_code
+        exit_code = max(exit_code, code)
+        if fmt == "json":
+            collected.append(out)
+        else:
+            click.echo(out)
+
+    def bad_input(exc: PpgError) -> None:
+        nonlocal exit_code
+        click.echo(str(exc), err=True)
+        exit_code = 2
+
     def rendered(part: list[tuple[Report, str]]) -> list[tuple[int, str | dict]]:
         return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules)]
 
@@ -161,7 +174,6 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         policy at a time, each in a forked child (ppgcheck/isolation.py), so clingo's
         symbols do not pile up over a long run and one grounding's memory is live at
         a time; the last batch (the only one, for a single report) is ruled here."""
-        nonlocal exit_code
         if more_follows:
             from .isolation import call_isolated, return_free_memory
             results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
@@ -172,11 +184,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         else:
             results = rendered(pending)
         for code, out in results:
-            exit_code = max(exit_code, code)
-            if fmt == "json":
-                collected.append(out)
-            else:
-                click.echo(out)
+            emit(code, out)
         pending.clear()
         per_policy.clear()
         if more_follows:
@@ -190,22 +198,16 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             try:
                 prepared = api.prepare(parse_reports(read(), name), policy, rules)
             except PpgError as exc:
-                click.echo(str(exc), err=True)
-                exit_code = 2
+                bad_input(exc)
                 continue
             if event_log is not None:       # each report sees the penalties of the ones before it
                 for report, policy_id in prepared:
                     try:
                         ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
                     except ReportError as exc:
-                        click.echo(str(exc), err=True)
-                        exit_code = 2
+                        bad_input(exc)
                         continue
-                    exit_code = max(exit_code, ruled.exit_code)
-                    if fmt == "json":
-                        collected.append(render(ruled))
-                    else:
-                        click.echo(render(ruled))
+                    emit(ruled.exit_code, render(ruled))
                 continue
             pending.extend(prepared)
             per_policy.update(policy_id for _, policy_id in prepared)
@@ -297,9 +299,7 @@ def log_command(event_log: Path, player: str | None, policy: str | None, fmt: st
     rows = [r for r in eventlog.read(event_log)
             if (player is None or r.player == player) and (policy is None or r.policy == policy)]
     if fmt == "json":
-        click.echo(json.dumps([{"policy": r.policy, "player": r.player, "penalty": r.penalty,
-                                "infraction": r.infraction, "day": r.day, "report": r.report} for r in rows],
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps([eventlog.as_row(r) for r in rows], indent=2, ensure_ascii=False))
         return
     click.echo(f"{event_log}: {len(rows)} penalt{'y' if len(rows) == 1 else 'ies'}"
                + (f" of {player}" if player else "") + (f" under {policy}" if policy else ""))

@@ -18,7 +18,7 @@ import contextlib
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -83,6 +83,11 @@ def read(path: Path) -> list[LoggedPenalty]:
         out.append(LoggedPenalty(row["policy"], row["player"], row["penalty"], row["infraction"], day,
                                  str(row.get("report", "")), number))
     return out
+
+
+def as_row(row: LoggedPenalty) -> dict:
+    """The penalty as its log line holds it."""
+    return {k: v for k, v in asdict(row).items() if k != "line"}
 
 
 def as_history(row: LoggedPenalty) -> HistoryEntry:
