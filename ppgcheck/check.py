@@ -498,20 +498,27 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                 seen_at[t].add(rel)
     witnesses = _witnesses(ctl, budget, [sym for _, sym in targets], on_scenario=seen if asks_rels else None)
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
+    blind: set[clingo.Symbol] = set()
     if asks_rels and not budget.hit:
         say(f"{policy}: the RELs of {len(asks_rels)} findings")
+        # a finding the witness searches did not see at every REL, whose rules never read it
+        pending = [t for t in asks_rels if len(seen_at[t]) < len(_rel_names())]
+        blind = _rel_blind(core, stmts, reads, pending, messages) if pending else set()
+        asks_rels = [t for t in asks_rels if t not in blind]
         rel_ctl = None
-        if any(len(v) < len(_rel_names()) for v in seen_at.values()):
+        if any(len(seen_at[t]) < len(_rel_names()) for t in asks_rels):
             # the scenario space's own grounding, its models projected on chk_rel_at/1
             ctl.ground([("rel_project", [])])
             rel_ctl = ctl
         rels_at = _finding_rels(rel_ctl, budget, asks_rels, seen_at)
+    rels_at.update((sym, (_rel_names(), True)) for sym in blind)
+    read = _WitnessReports(policy)
     for what, sym in targets:
         if sym not in witnesses:
             result.complete = False
             break
         atoms, proven = witnesses[sym]
-        finding = _finding_for(what, sym, atoms, proven, policy, reads, banners, root)
+        finding = _finding_for(what, sym, atoms, proven, reads, root, read)
         if sym in rels_at:
             finding.rels, known = rels_at[sym]
             # a finding only some RELs have names them
@@ -582,6 +589,43 @@ def _rel_names() -> list[str]:
     return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
 
 
+# Statements that change no answer set: left out of the REL-blindness analysis.
+_NO_ANSWER_CHANGE = (ast.ASTType.Minimize, ast.ASTType.Heuristic, ast.ASTType.ShowSignature,
+                     ast.ASTType.ShowTerm, ast.ASTType.ProjectAtom, ast.ASTType.ProjectSignature)
+
+
+def _rel_blind(core: Path, stmts, reads: PackReads, targets: list[clingo.Symbol],
+               messages: list[str]) -> set[clingo.Symbol]:
+    """The targets whose derivation never reads the scenario's REL: those a
+    scenario holds at every REL and without one, with no search.  The REL is a
+    header of its own in the scenario space (one choice, no constraint), so a
+    target is blind to it when the atoms it depends on (scenarios.Slicer, told
+    apart by their constants too, over the base program with its constraints)
+    include neither rel/1 nor a header/2 that may be the REL's."""
+    statements: list[ast.AST] = []
+    facts: list[ast.AST] = []
+    ast.parse_string(scenario_facts(reads, 1), facts.append)
+    program = "base"
+    for st in _parse([core / name for name in CORE_FOR_CHECK], messages) + stmts + facts:
+        if st.ast_type == ast.ASTType.Program:
+            program = st.name
+        elif program == "base" and st.ast_type not in _NO_ANSWER_CHANGE:
+            statements.append(st)
+    slicer = Slicer(statements)
+    if slicer.whole:    # a form the slicer cannot read: every target is searched
+        return set()
+    rel = clingo.Function("rel")
+
+    def blind_to_rel(group: list[clingo.Symbol]) -> bool:
+        _, needed = slicer.closure([(t.name, tuple(t.arguments)) for t in group])
+        return ("rel", 1) not in needed and not any(
+            pattern[0] is ANY or pattern[0] == rel for pattern in needed.get(("header", 2), ()))
+    # all of them at once first: one closure where the pack never reads the REL
+    if blind_to_rel(targets):
+        return set(targets)
+    return {t for t in targets if len(targets) > 1 and blind_to_rel([t])}
+
+
 def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[clingo.Symbol],
                   seen_before: dict[clingo.Symbol, set[str]] | None = None
                   ) -> dict[clingo.Symbol, tuple[list[str], bool]]:
@@ -633,11 +677,29 @@ def _locations_for(sections: list[str], reads: PackReads, root: Path) -> list[Lo
     return out
 
 
-def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, policy: str, reads: PackReads,
-                 banners, root: Path) -> CheckFinding:
+class _WitnessReports:
+    """The report, its text and the committed infractions of each witness
+    scenario, read once: one witness often holds many findings (the pairwise
+    conflicts of several rules), and reading a scenario's atoms is slow."""
+
+    def __init__(self, policy: str) -> None:
+        self.policy = policy
+        self._read: dict[int, tuple[list, Report | None, str, set[str]]] = {}
+
+    def __call__(self, atoms) -> tuple[Report | None, str, set[str]]:
+        key = id(atoms)
+        if key not in self._read:
+            witness = scenario_report(atoms, self.policy) if atoms is not None else None
+            text = print_report(witness) if witness else ""
+            # (the atoms are kept too, so that no other list takes their id)
+            self._read[key] = (atoms, witness, text, _committed_ids(atoms))
+        return self._read[key][1:]
+
+
+def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, reads: PackReads, root: Path,
+                 read: _WitnessReports) -> CheckFinding:
     from .ruling import _text  # the runtime's own message formatting
-    witness = scenario_report(atoms, policy) if atoms is not None else None
-    text = print_report(witness) if witness else ""
+    witness, text, committed = read(atoms)
     if what == "finding":
         k, lv, msg, sec, *rest = sym.arguments
         okind = rest[0] if rest else clingo.Function("none")
@@ -648,7 +710,7 @@ def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, policy: str
             shown = f"{message}: `{okind.name}`"
         sections = [sec.string] if sec.string else []
         if not sections and witness:
-            sections = sorted({reads.infractions.get(i, "") for i in _committed_ids(atoms)} - {""})
+            sections = sorted({reads.infractions.get(i, "") for i in committed} - {""})
         return CheckFinding(kind, lv.name, shown, sections=sections,
                             locations=_locations_for(sections, reads, root), witness=witness,
                             witness_text=text, runtime=(k.name, lv.name, message, sec.string),

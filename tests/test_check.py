@@ -218,6 +218,31 @@ def test_gap_at_some_rels_names_them():
     assert "(only at: no REL given, casual REL, regular REL)" in f.message
 
 
+@pytest.mark.parametrize("name", ["rel-gap", "gap", "conflict"])
+def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(name, monkeypatch):
+    """A finding whose rules never read the REL is put at every REL without a
+    search (check._rel_blind); the REL searches, run for every finding, find
+    exactly the same RELs."""
+    import ppgcheck.check as check
+    blind_calls: list[set] = []
+    real_blind = check._rel_blind
+
+    def spy(*args):
+        blind_calls.append(real_blind(*args))
+        return blind_calls[-1]
+    monkeypatch.setattr(check, "_rel_blind", spy)
+    (analysed,) = check_policy(path=PACKS / name)
+    monkeypatch.setattr(check, "_rel_blind", lambda *args: set())
+    (searched,) = check_policy(path=PACKS / name)
+    assert [(f.message, f.rels) for f in analysed.findings] == [(f.message, f.rels) for f in searched.findings]
+    assert all(f.rels for f in searched.findings if f.kind != "dead-rule")
+    blind = set().union(*blind_calls)
+    if name == "rel-gap":      # its penalties depend on the REL: searched
+        assert blind == set()
+    else:
+        assert blind, "the REL searches were not skipped for rules that never read the REL"
+
+
 def test_findings_one_scenario_shows_share_a_smallest_witness(tmp_path, monkeypatch):
     """Two copies of the conflict pack's rules under two infraction ids: the two
     `two base penalties` conflicts and the conflict between the ids come from
