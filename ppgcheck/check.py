@@ -43,10 +43,11 @@ from clingo import ast
 
 from .errors import PolicyError, UsageError
 from .facts import constant_to_slug
+from .history_scope import history_locality
 from .report import HistoryEntry, Modifier, Observation, Report, print_report
 from .resources import policy_ids, rules_dir
-from .scenarios import (ANY, INPUTS, PackReads, Slicer, needed_only, parse_statements, read_pack, renamed,
-                        renamed_parts, scenario_facts, statement_parts, symbol_value, with_fired)
+from .scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, needed_only, parse_statements, read_pack,
+                        renamed, renamed_parts, scenario_facts, statement_parts, symbol_value, with_fired)
 from .vocabulary import vocabulary
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -172,21 +173,24 @@ def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None,
 
 def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol,
              on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
-             ) -> tuple[list[clingo.Symbol] | None, bool]:
-    """The smallest scenario holding target: (its atoms, proven minimal).
-    on_scenario sees the atoms of every scenario the search passes through."""
+             ) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+    """The smallest scenario holding target: (its atoms, proven minimal, its
+    cost).  on_scenario sees the atoms of every scenario the search passes
+    through."""
     ctl.configuration.solve.enum_mode = "auto"
     ctl.configuration.solve.opt_mode = "opt"
     ctl.configuration.solver.heuristic = "Domain"   # leave optional inputs out first
     ctl.configuration.solve.models = 0
     best: list[list[clingo.Symbol]] = []
+    cost: list[int] = []
 
     def keep(m: clingo.Model) -> None:
         best[:] = [m.symbols(atoms=True)]
+        cost[:] = m.cost
         if on_scenario:
             on_scenario(best[0])
     finished, _ = _solve(ctl, budget, assumptions=[(target, True)], on_model=keep)
-    return (best[0] if best else None), finished
+    return (best[0] if best else None), finished, cost
 
 
 # ---------------------------------------------------------------------------
@@ -299,15 +303,38 @@ MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk
 INPUT_NAMES = {name for name, _ in INPUTS}
 
 
-def _control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str], root: Path, *,
+@dataclass
+class _Program:
+    """The check's program for one kind of search, its statements parsed and
+    pruned once (a part of the scenario space each gets a control of its own)."""
+    statements: list[ast.AST]
+    tags: dict                 # chk_fired tag -> (file, line)
+    wanted: set[str]
+    _history_scope: str | None = None
+
+    def history_scope(self) -> str:
+        """The facts that leave history out where it cannot matter (computed once)."""
+        if self._history_scope is None:
+            self._history_scope = history_scope_facts(self.statements, self.wanted)
+        return self._history_scope
+
+    def control(self, facts: str, messages: list[str], scoped: bool = False) -> clingo.Control:
+        ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
+        ctl.configuration.solver.opt_strategy = "usc"
+        with ast.ProgramBuilder(ctl) as bld:
+            for st in self.statements:
+                bld.add(st)
+        ctl.add("base", [], facts + (self.history_scope() if scoped else ""))
+        return ctl
+
+
+def _program(core: Path, pack_stmts: list[ast.AST], messages: list[str], root: Path, *,
              shown: set[str], wanted: Iterable[str] = (), fired: bool = False,
-             renamed_copy: bool = False) -> tuple[clingo.Control, dict]:
-    """A control holding the pack over the scenario space, showing only the
-    `shown` chk_* atoms: with a `chk_fired` twin of every pack rule (dead
-    rules), or beside the renamed copy the monotonicity search compares.
-    Rules nothing shown, wanted or minimized reads are left out."""
-    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
-    ctl.configuration.solver.opt_strategy = "usc"
+             renamed_copy: bool = False) -> _Program:
+    """The pack over the scenario space, showing only the `shown` chk_* atoms:
+    with a `chk_fired` twin of every pack rule (dead rules), or beside the
+    renamed copy the monotonicity search compares.  Rules nothing shown,
+    wanted or minimized reads are left out."""
     statements: list[ast.AST] = []
     # the runtime's #show lines are left out: the check shows only its chk_* atoms
     for st in _parse([core / name for name in CORE_FOR_CHECK], messages):
@@ -323,20 +350,79 @@ def _control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[s
     if renamed_copy:
         statements += renamed(_parse([core / n for n in RENAMED_CORE], messages) + pack_stmts, PREFIX)
         wanted |= {PREFIX + name for name in INPUT_NAMES}
-    with ast.ProgramBuilder(ctl) as bld:
-        for st in needed_only(statements, wanted):
-            bld.add(st)
-    ctl.add("base", [], facts)
-    return ctl, tags
+    return _Program(needed_only(statements, wanted), tags, wanted)
+
+
+def _control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[str], root: Path,
+             **options) -> tuple[clingo.Control, dict]:
+    program = _program(core, pack_stmts, messages, root, **options)
+    return program.control(facts, messages), program.tags
+
+
+def history_scope_facts(statements: list[ast.AST], wanted: Iterable[str]) -> str:
+    """`scen_hist_scoped` and the infractions read by name, where the program
+    reads a person's history only for what they commit (ppgcheck/history_scope.py);
+    nothing otherwise."""
+    read_by_name = history_locality(statements, wanted)
+    if read_by_name is None:
+        return ""
+    return "scen_hist_scoped.\n" + "".join(f"scen_hist_global({name}).\n" for name in sorted(read_by_name))
+
+
+def _ground(policy: str, ctl: clingo.Control, messages: list[str], what: str = "checking") -> clingo.Control:
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise PolicyError(f"policy `{policy}` does not ground for {what}: " + "; ".join(messages)) from None
+    return ctl
 
 
 def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path, **options):
     ctl, tags = _control(core, stmts, facts, messages, root, **options)
-    try:
-        ctl.ground([("base", [])])
-    except RuntimeError:
-        raise PolicyError(f"policy `{policy}` does not ground for checking: " + "; ".join(messages)) from None
-    return ctl, tags
+    return _ground(policy, ctl, messages), tags
+
+
+# Headers a monotonicity step changes (a stricter REL, a higher tier, a longer
+# ruling): the space is split only by another, so that each part is closed
+# under the steps.
+STEPPED_HEADERS = {"rel", "tier", "ruling_minutes"}
+# A header the pack compares with at least this many values is tried as a
+# split, and split by when one of its parts grounds to under this share of
+# the whole space's atoms.
+SPLIT_MIN_VALUES = 3
+SPLIT_SHARE = 1 / 3
+
+
+def _split_space(policy: str, program: _Program, reads: PackReads, facts: str, whole: clingo.Control,
+                 messages: list[str]) -> list[tuple[str, clingo.Control]]:
+    """The parts of the one-observation scenario space the searches run on:
+    (facts, grounded control) each.  The whole space is one part, unless a
+    header the pack compares with several values (copies of its rules for
+    each round, say) selects parts of its rules: then the space without the
+    header and the space at each value tried for it are parts, each grounded
+    on its own, so that the grounder leaves out the rules a part cannot fire
+    and the history no infraction of the part reads (scen_hist_scoped).  A
+    search over each part and the union of what they find is the search over
+    the whole, at a cost that grows with the parts' sizes rather than with the
+    whole's; it is chosen when one part grounds to under a third of the
+    whole (measured on the part at the first constant the pack names)."""
+    candidates = sorted((h for h, values in reads.header_constants.items()
+                         if h not in STEPPED_HEADERS and len(values) >= SPLIT_MIN_VALUES),
+                        key=lambda h: (-len(reads.header_constants[h]), h))
+    whole_atoms = len(whole.symbolic_atoms)
+    for header in candidates:
+        parts = header_parts(facts, header)
+        probe_value = str(min(reads.header_constants[header]))
+        probe_at = next((i for i, (v, _) in enumerate(parts) if v == probe_value), None)
+        if probe_at is None:
+            continue
+        probe = _ground(policy, program.control(parts[probe_at][1], messages, scoped=True), messages)
+        if len(probe.symbolic_atoms) >= SPLIT_SHARE * whole_atoms:
+            continue
+        return [(part_facts, probe if i == probe_at else
+                 _ground(policy, program.control(part_facts, messages, scoped=True), messages))
+                for i, (_, part_facts) in enumerate(parts)]
+    return [(facts, whole)]
 
 
 def _banners(files: list[Path]) -> dict[str, list[tuple[int, str]]]:
@@ -407,8 +493,15 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                                             locations=[Location(_rel(fname, root), line)]))
 
     say(f"{policy}: grounding the scenario space")
-    ctl, tags = _grounded(policy, core, stmts, scenario_facts(reads, 1), messages, root,
-                          shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"}, fired=True)
+    program = _program(core, stmts, messages, root, shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"},
+                       fired=True)
+    tags = program.tags
+    facts = scenario_facts(reads, 1)
+    ctl = _ground(policy, program.control(facts, messages), messages)
+    # A pack where one header's values select parts of its rules is searched
+    # part by part, each part of the space grounded on its own (_split_space).
+    parts = _split_space(policy, program, reads, facts, ctl, messages)
+    space_parts = [part_facts for part_facts, _ in parts] if len(parts) > 1 else None
     # The monotonicity search needs nothing the other searches find: where the
     # platform forks it runs in a child beside them (its findings, notes and
     # models come back at its turn below).
@@ -419,11 +512,19 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             def mono_work():
                 notes: list[str] = []
                 found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
-                                      say, notes)
+                                      say, notes, space_parts)
                 return found, notes, budget.models, budget.hit
             mono_child = Forked(mono_work)
     say(f"{policy}: searching every one-observation scenario")
-    brave, finished = _brave(ctl, budget, heuristic=HEURISTIC)
+    held_in: list[set[clingo.Symbol]] = []       # the brave consequences of each part
+    finished = True
+    for _, part_ctl in parts:
+        part, done = _brave(part_ctl, budget, heuristic=HEURISTIC)
+        held_in.append(part)
+        finished = finished and done
+        if not done:
+            break
+    brave = set().union(*held_in)
     if not finished:
         result.complete = False
     if not brave and finished:
@@ -449,23 +550,15 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             if budget.hit:
                 break
 
+    # one target per finding; the parts of the space holding it
     groups: dict[tuple, clingo.Symbol] = {}
     for sym in sorted(brave):
-        if sym.name in ("chk_finding", "chk_finding_named"):
-            # the core's one generic message ("no rule ... classifies this observation",
-            # no section: chk_finding/5) is told apart by the observation kind; every
-            # other message names its case
-            k, lv, msg, sec, *okind = sym.arguments
-            generic = bool(okind) and msg.type == clingo.SymbolType.String
-            key = ("finding", k.name, lv.name, str(msg), sec.string, okind[0].name if generic else "")
-            if not generic:
-                sym = clingo.Function("chk_finding_any", [k, lv, msg, sec])
-            groups.setdefault(key, sym)
-        elif sym.name == "chk_uncited":
-            groups.setdefault(("uncited", sym.arguments[0].name), sym)
-        elif sym.name == "chk_cap":
-            groups.setdefault(("cap", sym.arguments[0].name, sym.arguments[3].name), sym)
+        key = _target_key(sym)
+        if key is not None:
+            groups.setdefault(key, _target(sym))
     targets = [(key[0], sym) for key, sym in groups.items()]
+    held_targets = [{_target(sym) for sym in part} for part in held_in]
+    parts_of = {sym: [i for i, held in enumerate(held_targets) if sym in held] for _, sym in targets}
 
     # --- dead rules -------------------------------------------------------------------
     if result.complete:
@@ -496,7 +589,26 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         for t in seen_at:
             if t in held:
                 seen_at[t].add(rel)
-    witnesses = _witnesses(ctl, budget, [sym for _, sym in targets], on_scenario=seen if asks_rels else None)
+    # a smallest witness in each part holding the finding: the smallest of them
+    # (the first part's on a tie), proven minimal when each part's search was
+    witnesses: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]] = {}
+    costs: dict[clingo.Symbol, list[int]] = {}
+    for i, (_, part_ctl) in enumerate(parts):
+        here = [sym for _, sym in targets if i in parts_of[sym]]
+        if not here or budget.hit:
+            continue
+        found = _witnesses(part_ctl, budget, here, on_scenario=seen if asks_rels else None)
+        for t in here:
+            if t not in found:
+                if t in witnesses:
+                    witnesses[t] = (witnesses[t][0], False)
+                continue
+            atoms, proven, cost = found[t]
+            earlier = witnesses.get(t)
+            if earlier is None or cost < costs[t]:
+                witnesses[t], costs[t] = (atoms, proven and (earlier is None or earlier[1])), cost
+            elif not proven:
+                witnesses[t] = (earlier[0], False)
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     blind: set[clingo.Symbol] = set()
     if asks_rels and not budget.hit:
@@ -505,12 +617,23 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         pending = [t for t in asks_rels if len(seen_at[t]) < len(_rel_names())]
         blind = _rel_blind(core, stmts, reads, pending, messages) if pending else set()
         asks_rels = [t for t in asks_rels if t not in blind]
-        rel_ctl = None
-        if any(len(seen_at[t]) < len(_rel_names()) for t in asks_rels):
-            # the scenario space's own grounding, its models projected on chk_rel_at/1
-            ctl.ground([("rel_project", [])])
-            rel_ctl = ctl
-        rels_at = _finding_rels(rel_ctl, budget, asks_rels, seen_at)
+        searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asks_rels}
+        for i, (_, part_ctl) in enumerate(parts):
+            here = [t for t in asks_rels if i in parts_of[t]]
+            if not here or budget.hit:
+                continue
+            rel_ctl = None
+            if any(len(seen_at[t]) < len(_rel_names()) for t in here):
+                # the part's own grounding, its models projected on chk_rel_at/1
+                part_ctl.ground([("rel_project", [])])
+                rel_ctl = part_ctl
+            for t, (rels, done) in _finding_rels(rel_ctl, budget, here, seen_at).items():
+                seen_at[t].update(rels)
+                searched[t].append(done)
+        # known: every part holding the finding searched to the end
+        rels_at = {t: ([rel for rel in _rel_names() if rel in seen_at[t]],
+                       len(searched[t]) == len(parts_of[t]) and all(searched[t]))
+                   for t in asks_rels if searched[t]}
     rels_at.update((sym, (_rel_names(), True)) for sym in blind)
     read = _WitnessReports(policy)
     for what, sym in targets:
@@ -520,9 +643,9 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         atoms, proven = witnesses[sym]
         finding = _finding_for(what, sym, atoms, proven, reads, root, read)
         if sym in rels_at:
-            finding.rels, known = rels_at[sym]
+            finding.rels, known_rels = rels_at[sym]
             # a finding only some RELs have names them
-            if finding.rels and known and len(finding.rels) < len(_rel_names()):
+            if finding.rels and known_rels and len(finding.rels) < len(_rel_names()):
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         result.findings.append(finding)
@@ -539,7 +662,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             budget.hit = budget.hit or hit
         else:   # no child, or the model cap would have cut the search short here: as it would have
             result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
-                                                 budget, messages, root, say, result.notes))
+                                                 budget, messages, root, say, result.notes, space_parts))
     elif mono_child:
         mono_child.stop()
     if budget.hit:
@@ -551,10 +674,35 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     return result
 
 
+def _target_key(sym: clingo.Symbol) -> tuple | None:
+    """What tells a finding apart: the core's one generic message ("no rule ...
+    classifies this observation", no section: chk_finding/5) by the
+    observation kind too; every other message names its case."""
+    if sym.name in ("chk_finding", "chk_finding_named"):
+        k, lv, msg, sec, *okind = sym.arguments
+        generic = bool(okind) and msg.type == clingo.SymbolType.String
+        return ("finding", k.name, lv.name, str(msg), sec.string, okind[0].name if generic else "")
+    if sym.name == "chk_uncited":
+        return ("uncited", sym.arguments[0].name)
+    if sym.name == "chk_cap":
+        return ("cap", sym.arguments[0].name, sym.arguments[3].name)
+    return None
+
+
+def _target(sym: clingo.Symbol) -> clingo.Symbol:
+    """The atom a witness search asks for: a finding whatever its observation's
+    kind, unless its message is the generic one."""
+    if sym.name in ("chk_finding", "chk_finding_named"):
+        k, lv, msg, sec, *okind = sym.arguments
+        if not (okind and msg.type == clingo.SymbolType.String):
+            return clingo.Function("chk_finding_any", [k, lv, msg, sec])
+    return sym
+
+
 def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol],
                on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
-               ) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]]:
-    """A smallest scenario for each target (its atoms, proven minimal), one
+               ) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]]:
+    """A smallest scenario for each target (its atoms, proven minimal, its cost), one
     search for several targets where they go together (scenarios.lp, `#program
     witness_goal`): the optimum over the scenarios holding some target of a
     group is a smallest witness of every target of the group it holds.  A
@@ -563,22 +711,22 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
     left without a witness are missing from the result."""
     ctl.ground([("witness_goal", [])])
     goal = clingo.Function("chk_open_held")
-    out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]] = {}
+    out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]] = {}
     for first in targets:
         group = [] if first in out else [first]
         while group:
             if len(group) == 1:   # the target itself is the simpler assumption
-                atoms, proven = _witness(ctl, budget, group[0], on_scenario)
+                atoms, proven, cost = _witness(ctl, budget, group[0], on_scenario)
             else:
                 for t in group:
                     ctl.assign_external(clingo.Function("chk_open", [t]), True)
-                atoms, proven = _witness(ctl, budget, goal, on_scenario)
+                atoms, proven, cost = _witness(ctl, budget, goal, on_scenario)
                 for t in group:
                     ctl.assign_external(clingo.Function("chk_open", [t]), False)
             if atoms is None:
                 return out
             held = set(atoms)
-            out.update((t, (atoms, proven)) for t in group if t in held)
+            out.update((t, (atoms, proven, cost)) for t in group if t in held)
             if not proven:
                 return out
             group = [t for t in targets if t not in out and t in held]
@@ -744,13 +892,14 @@ SLICED_MONO_RULES = 600
 
 
 def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Budget,
-                  messages: list[str]) -> bool:
+                  messages: list[str], space_parts: list[str] | None = None) -> bool:
     """Whether no scenario made one step worse gets a lighter penalty, proven on
     the slice of the two copies mono_violation depends on (scenarios.Slicer:
     told apart by the constants of the atoms too, and without the #minimize
-    statements, which only the witnesses read).  False when some subject's part
-    holds a violation, or the proof ran out of its time: the full search then
-    runs as before."""
+    statements, which only the witnesses read), over each part of the space
+    when it is split (_split_space; no step leaves a part).  False when some
+    subject's part holds a violation, or the proof ran out of its time: the
+    full search then runs as before."""
     core_stmts = [st for st in _parse([core / name for name in CORE_FOR_CHECK], messages)
                   if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Minimize)]
     facts: list[ast.AST] = []
@@ -766,36 +915,53 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
     parts = None if copies is None or facts_parts is None else core_parts + pack_parts + copies + facts_parts
     keep = Slicer(statements, parts=parts).rules([(name, (ANY,) * arity) for name, arity in INPUTS]
                                                  + [("mono_violation", ())])
-    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
-    with ast.ProgramBuilder(ctl) as bld:
-        for st in keep:
-            bld.add(st)
-    try:
-        ctl.ground([("base", []), ("monotone", [])])
-    except RuntimeError:
-        raise PolicyError(f"policy `{policy}` does not ground for the monotonicity check: "
-                          + "; ".join(messages)) from None
     until = time.monotonic() + max(2.0, min(budget.remaining() / 2, 30.0))
-    ctl.configuration.solve.enum_mode = "auto"
-    ctl.configuration.solve.opt_mode = "ignore"
-    ctl.configuration.solve.models = 1
-    ctl.configuration.solver.heuristic = HEURISTIC
     violation = clingo.Function("mono_violation")
     kinds = sorted(reads.observation_kinds)
 
-    def proof(subject: int) -> tuple[bool, bool]:
+    def grounded(statements: list[ast.AST], extra: str) -> clingo.Control:
+        ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
+        with ast.ProgramBuilder(ctl) as bld:
+            for st in statements:
+                bld.add(st)
+        ctl.add("base", [], extra)
+        try:
+            ctl.ground([("base", []), ("monotone", [])])
+        except RuntimeError:
+            raise PolicyError(f"policy `{policy}` does not ground for the monotonicity check: "
+                              + "; ".join(messages)) from None
+        ctl.configuration.solve.enum_mode = "auto"
+        ctl.configuration.solve.opt_mode = "ignore"
+        ctl.configuration.solve.models = 1
+        ctl.configuration.solver.heuristic = HEURISTIC
+        return ctl
+
+    def proof(ctl: clingo.Control, subject: int) -> tuple[bool, bool]:
         other = [(clingo.Function("observation", [clingo.Number(1), clingo.Number(3 - subject), clingo.Function(k)]),
                   False) for k in kinds]
         return _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None, until=until)
+
+    if space_parts:     # the slice's rules over each part of the space, history scoped
+        fact_ids = {id(st) for st in facts}
+        rules = [st for st in keep if id(st) not in fact_ids]
+        scope = history_scope_facts(rules, {"mono_violation"})
+        for part_facts in space_parts:
+            ctl = grounded(rules, part_facts + scope)
+            for subject in (1, 2):
+                done, sat = proof(ctl, subject)
+                if sat or not done:
+                    return False
+        return True
+    ctl = grounded(keep, "")
     # the two subjects' proofs are independent: the second runs in a forked child
     # beside the first (the grounding is inherited), where the platform forks
     from .isolation import Forked, can_fork
-    second = Forked(lambda: proof(2)) if can_fork() else None
+    second = Forked(lambda: proof(ctl, 2)) if can_fork() else None
     try:
-        done, sat = proof(1)
+        done, sat = proof(ctl, 1)
         if sat or not done:
             return False
-        done, sat = (_forked_result(second) or (False, False)) if second else proof(2)
+        done, sat = (_forked_result(second) or (False, False)) if second else proof(ctl, 2)
         return done and not sat
     finally:
         if second:
@@ -804,10 +970,10 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
 
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
-                  notes: list[str]) -> list[CheckFinding]:
+                  notes: list[str], space_parts: list[str] | None = None) -> list[CheckFinding]:
     rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
-    if rules >= SLICED_MONO_RULES:
-        if _mono_refuted(policy, core, stmts, reads, budget, messages) or budget.hit:
+    if rules >= SLICED_MONO_RULES or space_parts:
+        if _mono_refuted(policy, core, stmts, reads, budget, messages, space_parts) or budget.hit:
             return []
         say(f"{policy}: the slice holds a violation: both copies in full for its witnesses")
     ctl, _ = _control(core, stmts, scenario_facts(reads, 1), messages, root, shown={"chk_mono"},
@@ -871,7 +1037,7 @@ def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banne
     out: list[CheckFinding] = []
     for n, sym in enumerate(groups.values(), start=1):
         say(f"{policy}: monotonicity witness {n}/{len(groups)}")
-        atoms, proven = _witness(ctl, budget, sym)
+        atoms, proven, _ = _witness(ctl, budget, sym)
         kind, ia, pa, ib, pb = sym.arguments
         step = STEP_TEXT.get(kind.name) or (f"more {kind.arguments[0].name}" if kind.arguments else str(kind))
         a, b = constant_to_slug(ia.name), constant_to_slug(ib.name)

@@ -660,7 +660,7 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
                 continue
             change = _change(sym, reads, new_reads)
             change.location = _edited_location(change, edited) or change.location
-            atoms, proven = smallest_witness(ctl, budget, sym)
+            atoms, proven, _ = smallest_witness(ctl, budget, sym)
             if atoms is not None:
                 change.witness = scenario_report(atoms, policy)
                 change.witness_text = print_report(change.witness)

@@ -487,6 +487,17 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
     return "\n".join(out) + "\n"
 
 
+def header_parts(facts: str, header: str) -> list[tuple[str | None, str]]:
+    """The scenario facts split by one header into disjoint parts: (None, the
+    space without the header), then (value, the space with the header set to
+    that value) for each value tried."""
+    prefix = f"scen_header_value({header},"
+    lines = facts.splitlines()
+    values = [line[len(prefix):-2] for line in lines if line.startswith(prefix)]
+    rest = "".join(line + "\n" for line in lines if not line.startswith(prefix))
+    return [(None, rest)] + [(v, f"{rest}{prefix}{v}).\n:- not header({header},{v}).\n") for v in values]
+
+
 def _representative_penalty(reads: PackReads) -> list[str]:
     """Every penalty of the ladder: rules may read the most severe prior penalty
     (an upgrade path's next step, the end of the path).  Not a disqualification:
