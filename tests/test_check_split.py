@@ -1,0 +1,105 @@
+"""`ppgcheck check` over parts of the scenario space (check._split_space)
+finds what it finds over the whole space: the same findings at the same
+RELs, each with a witness as small."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import clingo
+import pytest
+from clingo import ast
+
+import ppgcheck.check as check
+from ppgcheck import check_policy
+from ppgcheck.resources import rules_dir
+from ppgcheck.scenarios import header_parts
+
+PACKS = Path(__file__).parent / "fixtures" / "packs"
+
+
+def gated_copies(source: Path, root: Path, copies: int, ids: list[str]) -> Path:
+    """The pack `copies` times over: copy k (k >= 1) with each infraction id
+    renamed id_ck and each of its rules applying only in round k + 1."""
+    pack = root / f"{source.name}_gated"
+    pack.mkdir(parents=True)
+    if not (root / "core").exists():
+        (root / "core").symlink_to(rules_dir() / "core")
+    token = re.compile(r'"(?:[^"\\]|\\.)*"|%[^\n]*|\b(' + "|".join(ids) + r')\b')
+    for k in range(copies):
+        for f in sorted(source.glob("*.lp")):
+            text = f.read_text(encoding="utf-8")
+            if k:
+                text = token.sub(lambda m: m.group(0) if m.group(1) is None else f"{m.group(1)}_c{k}", text)
+                text = _gated(text, k)
+            (pack / f"c{k}_{f.name}").write_text(text, encoding="utf-8")
+    (pack / "c0_gate.lp").write_text("".join(f"copy({k}) :- round({k + 1}).\n" for k in range(1, copies)),
+                                     encoding="utf-8")
+    return pack
+
+
+def _gated(text: str, k: int) -> str:
+    out: list[str] = []
+
+    def keep(st) -> None:
+        if st.ast_type == ast.ASTType.Rule and st.body:
+            where = st.location
+            gate = ast.Literal(where, ast.Sign.NoSign, ast.SymbolicAtom(
+                ast.Function(where, "copy", [ast.SymbolicTerm(where, clingo.Number(k))], 0)))
+            st = st.update(body=[*st.body, gate])
+        out.append(str(st))
+    ast.parse_string(text, keep)
+    return "\n".join(out) + "\n"
+
+
+def witness_size(report) -> tuple:
+    """The inputs a witness holds, level by level of scenarios.lp's #minimize."""
+    if report is None:
+        return ()
+    headers = [report.rel, report.tier, report.event_kind, report.game_kind, report.round, report.round_kind,
+               report.best_of, report.day, report.when, report.ruling_minutes]
+    return (len(report.observations), sum(len(o.modifiers) for o in report.observations), len(report.history),
+            len(report.persons) + sum(h is not None for h in headers))
+
+
+def summary(result) -> list[tuple]:
+    return sorted((f.kind, f.level, f.message, tuple(f.rels), f.minimal, witness_size(f.witness),
+                   witness_size(f.contrast)) for f in result.findings)
+
+
+@pytest.mark.parametrize("name", ["monotonicity", "conflict"])
+def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatch):
+    pack = gated_copies(PACKS / name, tmp_path / "rules", 4, ["tardiness"])
+    (whole,) = check_policy(path=pack)           # too small to split by the default share
+    split_sizes: list[int] = []
+    real_split = check._split_space
+
+    def spy(*args):
+        parts = real_split(*args)
+        split_sizes.append(len(parts))
+        return parts
+    monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
+    monkeypatch.setattr(check, "_split_space", spy)
+    (split,) = check_policy(path=pack)
+    assert split_sizes and split_sizes[0] > 1, "the space was not split"
+    assert whole.complete and split.complete
+    assert summary(split) == summary(whole)
+    kinds = {f.kind for f in whole.findings}
+    assert "conflict" in kinds and (name != "monotonicity" or "monotonicity" in kinds)
+
+
+def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
+    sizes: list[int] = []
+    real_split = check._split_space
+    monkeypatch.setattr(check, "_split_space", lambda *a: sizes.append(len(real_split(*a))) or real_split(*a))
+    check_policy(policy="yugioh", monotonicity=False)
+    assert sizes == [1]
+
+
+def test_header_parts_are_disjoint_and_cover_the_space():
+    facts = "scen_max_obs(1).\nscen_header_value(round,1).\nscen_header_value(round,2).\nscen_value(minutes,3).\n"
+    parts = header_parts(facts, "round")
+    assert [v for v, _ in parts] == [None, "1", "2"]
+    assert "scen_header_value(round" not in parts[0][1] and "scen_value(minutes,3)." in parts[0][1]
+    assert "scen_header_value(round,2)." in parts[2][1] and ":- not header(round,2)." in parts[2][1]
+    assert "scen_header_value(round,1)." not in parts[2][1]
