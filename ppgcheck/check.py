@@ -393,7 +393,7 @@ SPLIT_MIN_VALUES = 3
 SPLIT_SHARE = 1 / 3
 
 
-def _split_space(policy: str, program: _Program, reads: PackReads, facts: str, whole: clingo.Control,
+def _split_space(policy: str, program: _Program, reads: PackReads, facts: str,
                  messages: list[str]) -> list[tuple[str, clingo.Control]]:
     """The parts of the one-observation scenario space the searches run on:
     (facts, grounded control) each.  The whole space is one part, unless a
@@ -404,25 +404,28 @@ def _split_space(policy: str, program: _Program, reads: PackReads, facts: str, w
     and the history no infraction of the part reads (scen_hist_scoped).  A
     search over each part and the union of what they find is the search over
     the whole, at a cost that grows with the parts' sizes rather than with the
-    whole's; it is chosen when one part grounds to under a third of the
-    whole (measured on the part at the first constant the pack names)."""
+    whole's.  It is chosen when the part at the first value the pack names
+    grounds to under a third of the whole, estimated as the part without the
+    header plus what the part at each value the pack names adds to it."""
     candidates = sorted((h for h, values in reads.header_constants.items()
                          if h not in STEPPED_HEADERS and len(values) >= SPLIT_MIN_VALUES),
                         key=lambda h: (-len(reads.header_constants[h]), h))
-    whole_atoms = len(whole.symbolic_atoms)
     for header in candidates:
         parts = header_parts(facts, header)
-        probe_value = str(min(reads.header_constants[header]))
-        probe_at = next((i for i, (v, _) in enumerate(parts) if v == probe_value), None)
+        named = {str(v) for v in reads.header_constants[header]}
+        probe_at = next((i for i, (v, _) in enumerate(parts) if v in named), None)
         if probe_at is None:
             continue
-        probe = _ground(policy, program.control(parts[probe_at][1], messages, scoped=True), messages)
-        if len(probe.symbolic_atoms) >= SPLIT_SHARE * whole_atoms:
+        grounded = {i: _ground(policy, program.control(parts[i][1], messages, scoped=True), messages)
+                    for i in (0, probe_at)}
+        without, probe = (len(grounded[i].symbolic_atoms) for i in (0, probe_at))
+        whole = without + sum(1 for v, _ in parts if v in named) * max(probe - without, 0)
+        if probe >= SPLIT_SHARE * whole:
             continue
-        return [(part_facts, probe if i == probe_at else
+        return [(part_facts, grounded.get(i) or
                  _ground(policy, program.control(part_facts, messages, scoped=True), messages))
                 for i, (_, part_facts) in enumerate(parts)]
-    return [(facts, whole)]
+    return [(facts, _ground(policy, program.control(facts, messages), messages))]
 
 
 def _banners(files: list[Path]) -> dict[str, list[tuple[int, str]]]:
@@ -496,11 +499,9 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     program = _program(core, stmts, messages, root, shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"},
                        fired=True)
     tags = program.tags
-    facts = scenario_facts(reads, 1)
-    ctl = _ground(policy, program.control(facts, messages), messages)
     # A pack where one header's values select parts of its rules is searched
     # part by part, each part of the space grounded on its own (_split_space).
-    parts = _split_space(policy, program, reads, facts, ctl, messages)
+    parts = _split_space(policy, program, reads, scenario_facts(reads, 1), messages)
     space_parts = [part_facts for part_facts, _ in parts] if len(parts) > 1 else None
     # The monotonicity search needs nothing the other searches find: where the
     # platform forks it runs in a child beside them (its findings, notes and
@@ -535,8 +536,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         # Two observations: does a second one wake the rules no single observation
         # fires (rules about related infractions, or both players)?  One bounded
         # satisfiability search per rule.
-        ctl2, _ = _grounded(policy, core, stmts, scenario_facts(reads, 2), messages, root,
-                            shown=MAIN_SHOWN, fired=True)
+        ctl2 = _ground(policy, program.control(scenario_facts(reads, 2), messages), messages)
         ctl2.configuration.solve.enum_mode = "auto"
         ctl2.configuration.solve.opt_mode = "ignore"
         ctl2.configuration.solve.models = 1
