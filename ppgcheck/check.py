@@ -46,8 +46,9 @@ from .facts import constant_to_slug
 from .history_scope import history_locality
 from .report import HistoryEntry, Modifier, Observation, Report, print_report
 from .resources import policy_ids, rules_dir
-from .scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, needed_only, parse_statements, read_pack,
-                        renamed, renamed_parts, scenario_facts, statement_parts, symbol_value, with_fired)
+from .scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, kind_parts, needed_only, parse_statements,
+                        read_pack, renamed, renamed_parts, scenario_facts, statement_parts, symbol_value,
+                        with_fired)
 from .vocabulary import vocabulary
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -393,6 +394,13 @@ SPLIT_MIN_VALUES = 3
 SPLIT_SHARE = 1 / 3
 
 
+def _split_candidates(reads: PackReads) -> list[str]:
+    """The headers the pack compares with several values, most values first."""
+    return sorted((h for h, values in reads.header_constants.items()
+                   if h not in STEPPED_HEADERS and len(values) >= SPLIT_MIN_VALUES),
+                  key=lambda h: (-len(reads.header_constants[h]), h))
+
+
 def _split_space(policy: str, program: _Program, reads: PackReads, facts: str,
                  messages: list[str]) -> list[tuple[str, clingo.Control]]:
     """The parts of the one-observation scenario space the searches run on:
@@ -407,10 +415,7 @@ def _split_space(policy: str, program: _Program, reads: PackReads, facts: str,
     whole's.  It is chosen when the part at the first value the pack names
     grounds to under a third of the whole, estimated as the part without the
     header plus what the part at each value the pack names adds to it."""
-    candidates = sorted((h for h, values in reads.header_constants.items()
-                         if h not in STEPPED_HEADERS and len(values) >= SPLIT_MIN_VALUES),
-                        key=lambda h: (-len(reads.header_constants[h]), h))
-    for header in candidates:
+    for header in _split_candidates(reads):
         parts = header_parts(facts, header)
         named = {str(v) for v in reads.header_constants[header]}
         probe_at = next((i for i, (v, _) in enumerate(parts) if v in named), None)
@@ -495,6 +500,28 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                                             sections=[s for s in [_section_at(banners, fname, line)] if s],
                                             locations=[Location(_rel(fname, root), line)]))
 
+    # A large pack's rules are read once here, for the slices the REL and the
+    # monotonicity searches take (a forked child inherits them).
+    rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
+    pack_parts = statement_parts(stmts) if rules >= SLICED_MONO_RULES else None
+    # The monotonicity search needs nothing the other searches find: where the
+    # platform forks it runs in a child beside them (its findings, notes and
+    # models come back at its turn below), started once the parts of the space
+    # are known (at once where no header can split it).
+    mono_child = None
+
+    def start_monotonicity(space_parts: list[str] | None) -> None:
+        nonlocal mono_child
+        from .isolation import Forked, can_fork
+        if monotonicity and progress is None and can_fork():
+            def mono_work():
+                notes: list[str] = []
+                found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
+                                      say, notes, space_parts, pack_parts)
+                return found, notes, budget.models, budget.hit
+            mono_child = Forked(mono_work)
+    if not _split_candidates(reads):
+        start_monotonicity(None)
     say(f"{policy}: grounding the scenario space")
     program = _program(core, stmts, messages, root, shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"},
                        fired=True)
@@ -503,19 +530,8 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # part by part, each part of the space grounded on its own (_split_space).
     parts = _split_space(policy, program, reads, scenario_facts(reads, 1), messages)
     space_parts = [part_facts for part_facts, _ in parts] if len(parts) > 1 else None
-    # The monotonicity search needs nothing the other searches find: where the
-    # platform forks it runs in a child beside them (its findings, notes and
-    # models come back at its turn below).
-    mono_child = None
-    if monotonicity and progress is None:
-        from .isolation import Forked, can_fork
-        if can_fork():
-            def mono_work():
-                notes: list[str] = []
-                found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
-                                      say, notes, space_parts)
-                return found, notes, budget.models, budget.hit
-            mono_child = Forked(mono_work)
+    if _split_candidates(reads):
+        start_monotonicity(space_parts)
     say(f"{policy}: searching every one-observation scenario")
     held_in: list[set[clingo.Symbol]] = []       # the brave consequences of each part
     finished = True
@@ -615,7 +631,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         say(f"{policy}: the RELs of {len(asks_rels)} findings")
         # a finding the witness searches did not see at every REL, whose rules never read it
         pending = [t for t in asks_rels if len(seen_at[t]) < len(_rel_names())]
-        blind = _rel_blind(core, stmts, reads, pending, messages) if pending else set()
+        blind = _rel_blind(core, stmts, reads, pending, messages, pack_parts) if pending else set()
         asks_rels = [t for t in asks_rels if t not in blind]
         searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asks_rels}
         for i, (_, part_ctl) in enumerate(parts):
@@ -662,7 +678,8 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             budget.hit = budget.hit or hit
         else:   # no child, or the model cap would have cut the search short here: as it would have
             result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
-                                                 budget, messages, root, say, result.notes, space_parts))
+                                                 budget, messages, root, say, result.notes, space_parts,
+                                                 pack_parts))
     elif mono_child:
         mono_child.stop()
     if budget.hit:
@@ -737,13 +754,26 @@ def _rel_names() -> list[str]:
     return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
 
 
+def _parts_of(statements: list[ast.AST], pack: list[ast.AST], pack_parts: list | None) -> list | None:
+    """scenarios.statement_parts of the statements, the pack's read once
+    already (pack_parts, in the pack's order; None: read them here)."""
+    if pack_parts is None:
+        return statement_parts(statements)
+    known = {id(st): part for st, part in zip(pack, pack_parts)}
+    rest = statement_parts([st for st in statements if id(st) not in known])
+    if rest is None:
+        return None
+    others = iter(rest)
+    return [known[id(st)] if id(st) in known else next(others) for st in statements]
+
+
 # Statements that change no answer set: left out of the REL-blindness analysis.
 _NO_ANSWER_CHANGE = (ast.ASTType.Minimize, ast.ASTType.Heuristic, ast.ASTType.ShowSignature,
                      ast.ASTType.ShowTerm, ast.ASTType.ProjectAtom, ast.ASTType.ProjectSignature)
 
 
 def _rel_blind(core: Path, stmts, reads: PackReads, targets: list[clingo.Symbol],
-               messages: list[str]) -> set[clingo.Symbol]:
+               messages: list[str], pack_parts: list | None = None) -> set[clingo.Symbol]:
     """The targets whose derivation never reads the scenario's REL: those a
     scenario holds at every REL and without one, with no search.  The REL is a
     header of its own in the scenario space (one choice, no constraint), so a
@@ -759,7 +789,7 @@ def _rel_blind(core: Path, stmts, reads: PackReads, targets: list[clingo.Symbol]
             program = st.name
         elif program == "base" and st.ast_type not in _NO_ANSWER_CHANGE:
             statements.append(st)
-    slicer = Slicer(statements)
+    slicer = Slicer(statements, parts=_parts_of(statements, stmts, pack_parts))
     if slicer.whole:    # a form the slicer cannot read: every target is searched
         return set()
     rel = clingo.Function("rel")
@@ -892,7 +922,8 @@ SLICED_MONO_RULES = 600
 
 
 def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Budget,
-                  messages: list[str], space_parts: list[str] | None = None) -> bool:
+                  messages: list[str], space_parts: list[str] | None = None,
+                  pack_parts: list | None = None) -> bool:
     """Whether no scenario made one step worse gets a lighter penalty, proven on
     the slice of the two copies mono_violation depends on (scenarios.Slicer:
     told apart by the constants of the atoms too, and without the #minimize
@@ -903,8 +934,10 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
     core_stmts = [st for st in _parse([core / name for name in CORE_FOR_CHECK], messages)
                   if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Minimize)]
     facts: list[ast.AST] = []
-    ast.parse_string(scenario_facts(reads, 1), facts.append)
-    core_parts, pack_parts = statement_parts(core_stmts), statement_parts(stmts)
+    whole_facts = scenario_facts(reads, 1)
+    ast.parse_string(whole_facts, facts.append)
+    core_parts = statement_parts(core_stmts)
+    pack_parts = statement_parts(stmts) if pack_parts is None else pack_parts
     copied = [(st, p) for st, p in zip(core_stmts, core_parts or [None] * len(core_stmts))
               if Path(st.location.begin.filename).name in RENAMED_CORE] + \
         list(zip(stmts, pack_parts or [None] * len(stmts)))
@@ -941,10 +974,14 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
                   False) for k in kinds]
         return _solve(ctl, budget, assumptions=other + [(violation, True)], on_model=lambda m: None, until=until)
 
+    fact_ids = {id(st) for st in facts}
+    rules = [st for st in keep if id(st) not in fact_ids]
+    scope = history_scope_facts(rules, {"mono_violation"})
+    if scope and not space_parts:
+        # where only the history of what is committed counts, a part per
+        # observation kind grounds without most of it (no step changes the kind)
+        space_parts = kind_parts(whole_facts)
     if space_parts:     # the slice's rules over each part of the space, history scoped
-        fact_ids = {id(st) for st in facts}
-        rules = [st for st in keep if id(st) not in fact_ids]
-        scope = history_scope_facts(rules, {"mono_violation"})
         for part_facts in space_parts:
             ctl = grounded(rules, part_facts + scope)
             for subject in (1, 2):
@@ -970,10 +1007,11 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
 
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
-                  notes: list[str], space_parts: list[str] | None = None) -> list[CheckFinding]:
+                  notes: list[str], space_parts: list[str] | None = None,
+                  pack_parts: list | None = None) -> list[CheckFinding]:
     rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
     if rules >= SLICED_MONO_RULES or space_parts:
-        if _mono_refuted(policy, core, stmts, reads, budget, messages, space_parts) or budget.hit:
+        if _mono_refuted(policy, core, stmts, reads, budget, messages, space_parts, pack_parts) or budget.hit:
             return []
         say(f"{policy}: the slice holds a violation: both copies in full for its witnesses")
     ctl, _ = _control(core, stmts, scenario_facts(reads, 1), messages, root, shown={"chk_mono"},

@@ -498,6 +498,15 @@ def header_parts(facts: str, header: str) -> list[tuple[str | None, str]]:
     return [(None, rest)] + [(v, f"{rest}{prefix}{v}).\n:- not header({header},{v}).\n") for v in values]
 
 
+def kind_parts(facts: str) -> list[str]:
+    """The one-observation scenario facts split into disjoint parts, one per
+    observation kind (the observation of each part's scenarios is of that kind)."""
+    lines = facts.splitlines()
+    kinds = [line for line in lines if line.startswith("scen_obs_kind(")]
+    rest = "".join(line + "\n" for line in lines if not line.startswith("scen_obs_kind("))
+    return [f"{rest}{kind}\n" for kind in kinds]
+
+
 def _representative_penalty(reads: PackReads) -> list[str]:
     """Every penalty of the ladder: rules may read the most severe prior penalty
     (an upgrade path's next step, the end of the path).  Not a disqualification:
