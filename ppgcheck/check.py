@@ -173,13 +173,16 @@ def _brave(ctl: clingo.Control, budget: _Budget, until: float | None = None,
 
 
 def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol,
-             on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
-             ) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+             on_scenario: Callable[[list[clingo.Symbol]], None] | None = None,
+             below: list[int] | None = None) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
     """The smallest scenario holding target: (its atoms, proven minimal, its
-    cost).  on_scenario sees the atoms of every scenario the search passes
+    cost); only one costing less than `below` when given (none: (None, True,
+    [])).  on_scenario sees the atoms of every scenario the search passes
     through."""
     ctl.configuration.solve.enum_mode = "auto"
-    ctl.configuration.solve.opt_mode = "opt"
+    # clasp's bound is inclusive and lexicographic: one less at the lowest level is "strictly below"
+    ctl.configuration.solve.opt_mode = "opt" if below is None else \
+        "opt," + ",".join(map(str, [*below[:-1], below[-1] - 1]))
     ctl.configuration.solver.heuristic = "Domain"   # leave optional inputs out first
     ctl.configuration.solve.models = 0
     best: list[list[clingo.Symbol]] = []
@@ -404,33 +407,39 @@ def _split_candidates(reads: PackReads) -> list[str]:
 def _split_space(policy: str, program: _Program, reads: PackReads, facts: str,
                  messages: list[str]) -> list[tuple[str, clingo.Control]]:
     """The parts of the one-observation scenario space the searches run on:
-    (facts, grounded control) each.  The whole space is one part, unless a
-    header the pack compares with several values (copies of its rules for
-    each round, say) selects parts of its rules: then the space without the
-    header and the space at each value tried for it are parts, each grounded
-    on its own, so that the grounder leaves out the rules a part cannot fire
-    and the history no infraction of the part reads (scen_hist_scoped).  A
-    search over each part and the union of what they find is the search over
-    the whole, at a cost that grows with the parts' sizes rather than with the
-    whole's.  It is chosen when the part at the first value the pack names
-    grounds to under a third of the whole, estimated as the part without the
-    header plus what the part at each value the pack names adds to it."""
+    (facts, grounded control) each: the whole space, unless a header splits
+    it (_split_by_header)."""
+    parts = _split_by_header(reads, facts, lambda part: _ground(
+        policy, program.control(part, messages, scoped=True), messages))
+    return parts or [(facts, _ground(policy, program.control(facts, messages), messages))]
+
+
+def _split_by_header(reads: PackReads, facts: str, ground: Callable[[str], clingo.Control]
+                     ) -> list[tuple[str, clingo.Control]] | None:
+    """The space split by a header the pack compares with several values
+    (copies of its rules for each round, say), when it selects parts of the
+    rules: the space without the header and the space at each value tried
+    for it, each grounded on its own by `ground` (facts -> control), so that
+    the grounder leaves out the rules a part cannot fire and the history no
+    infraction of the part reads (scen_hist_scoped).  A search over each part
+    and the union of what they find is the search over the whole, at a cost
+    that grows with the parts' sizes rather than with the whole's.  Chosen
+    when the part at the first value the pack names grounds to under a third
+    of the whole, estimated as the part without the header plus what the part
+    at each value the pack names adds to it; None when no header is."""
     for header in _split_candidates(reads):
         parts = header_parts(facts, header)
         named = {str(v) for v in reads.header_constants[header]}
         probe_at = next((i for i, (v, _) in enumerate(parts) if v in named), None)
         if probe_at is None:
             continue
-        grounded = {i: _ground(policy, program.control(parts[i][1], messages, scoped=True), messages)
-                    for i in (0, probe_at)}
+        grounded = {i: ground(parts[i][1]) for i in (0, probe_at)}
         without, probe = (len(grounded[i].symbolic_atoms) for i in (0, probe_at))
         whole = without + sum(1 for v, _ in parts if v in named) * max(probe - without, 0)
         if probe >= SPLIT_SHARE * whole:
             continue
-        return [(part_facts, grounded.get(i) or
-                 _ground(policy, program.control(part_facts, messages, scoped=True), messages))
-                for i, (_, part_facts) in enumerate(parts)]
-    return [(facts, _ground(policy, program.control(facts, messages), messages))]
+        return [(part_facts, grounded.get(i) or ground(part_facts)) for i, (_, part_facts) in enumerate(parts)]
+    return None
 
 
 def _banners(files: list[Path]) -> dict[str, list[tuple[int, str]]]:
@@ -506,22 +515,17 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     pack_parts = statement_parts(stmts) if rules >= SLICED_MONO_RULES else None
     # The monotonicity search needs nothing the other searches find: where the
     # platform forks it runs in a child beside them (its findings, notes and
-    # models come back at its turn below), started once the parts of the space
-    # are known (at once where no header can split it).
+    # models come back at its turn below).
     mono_child = None
-
-    def start_monotonicity(space_parts: list[str] | None) -> None:
-        nonlocal mono_child
+    if monotonicity and progress is None:
         from .isolation import Forked, can_fork
-        if monotonicity and progress is None and can_fork():
+        if can_fork():
             def mono_work():
                 notes: list[str] = []
                 found = _monotonicity(policy, core, stmts, files, reads, banners, budget, messages, root,
-                                      say, notes, space_parts, pack_parts)
+                                      say, notes, pack_parts)
                 return found, notes, budget.models, budget.hit
             mono_child = Forked(mono_work)
-    if not _split_candidates(reads):
-        start_monotonicity(None)
     say(f"{policy}: grounding the scenario space")
     program = _program(core, stmts, messages, root, shown=MAIN_SHOWN, wanted={"chk_open_held", "chk_rel_at"},
                        fired=True)
@@ -529,9 +533,6 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # A pack where one header's values select parts of its rules is searched
     # part by part, each part of the space grounded on its own (_split_space).
     parts = _split_space(policy, program, reads, scenario_facts(reads, 1), messages)
-    space_parts = [part_facts for part_facts, _ in parts] if len(parts) > 1 else None
-    if _split_candidates(reads):
-        start_monotonicity(space_parts)
     say(f"{policy}: searching every one-observation scenario")
     held_in: list[set[clingo.Symbol]] = []       # the brave consequences of each part
     finished = True
@@ -609,22 +610,36 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # (the first part's on a tie), proven minimal when each part's search was
     witnesses: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]] = {}
     costs: dict[clingo.Symbol, list[int]] = {}
+    unsure: set[clingo.Symbol] = set()      # a part's search for it did not finish
+    on_scenario = seen if asks_rels else None
     for i, (_, part_ctl) in enumerate(parts):
         here = [sym for _, sym in targets if i in parts_of[sym]]
         if not here or budget.hit:
+            unsure.update(here)
             continue
-        found = _witnesses(part_ctl, budget, here, on_scenario=seen if asks_rels else None)
+        part_ctl.ground([("witness_goal", [])])
+        fresh = [t for t in here if t not in witnesses]
+        found = _witnesses(part_ctl, budget, fresh, on_scenario) if fresh else {}
+        for t in fresh:
+            if t in found:
+                atoms, proven, costs[t] = found[t]
+                witnesses[t] = (atoms, proven)
+            else:
+                unsure.add(t)
+        # a finding an earlier part has a witness for: only a smaller one here counts
+        by_cost: dict[tuple, list[clingo.Symbol]] = {}
         for t in here:
-            if t not in found:
-                if t in witnesses:
-                    witnesses[t] = (witnesses[t][0], False)
-                continue
-            atoms, proven, cost = found[t]
-            earlier = witnesses.get(t)
-            if earlier is None or cost < costs[t]:
-                witnesses[t], costs[t] = (atoms, proven and (earlier is None or earlier[1])), cost
-            elif not proven:
-                witnesses[t] = (earlier[0], False)
+            if t not in fresh and t in costs:
+                by_cost.setdefault(tuple(costs[t]), []).append(t)
+        for cost, group in by_cost.items():
+            smaller, finished = _smaller_witnesses(part_ctl, budget, group, list(cost), on_scenario)
+            for t in group:
+                if t in smaller:
+                    atoms, proven, costs[t] = smaller[t]
+                    witnesses[t] = (atoms, proven and witnesses[t][1])
+                elif not finished:
+                    unsure.add(t)
+    witnesses = {t: (atoms, proven and t not in unsure) for t, (atoms, proven) in witnesses.items()}
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     blind: set[clingo.Symbol] = set()
     if asks_rels and not budget.hit:
@@ -678,8 +693,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             budget.hit = budget.hit or hit
         else:   # no child, or the model cap would have cut the search short here: as it would have
             result.findings.extend(_monotonicity(policy, core, stmts, files, reads, banners,
-                                                 budget, messages, root, say, result.notes, space_parts,
-                                                 pack_parts))
+                                                 budget, messages, root, say, result.notes, pack_parts))
     elif mono_child:
         mono_child.stop()
     if budget.hit:
@@ -725,8 +739,8 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
     group is a smallest witness of every target of the group it holds.  A
     group is one target, then the targets still open that the last witness
     held (the pairwise conflicts of several rules, say).  Targets the budget
-    left without a witness are missing from the result."""
-    ctl.ground([("witness_goal", [])])
+    left without a witness are missing from the result.  The caller grounds
+    `witness_goal` first."""
     goal = clingo.Function("chk_open_held")
     out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]] = {}
     for first in targets:
@@ -748,6 +762,31 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
                 return out
             group = [t for t in targets if t not in out and t in held]
     return out
+
+
+def _smaller_witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol], cost: list[int],
+                       on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
+                       ) -> tuple[dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]], bool]:
+    """Of targets that have a witness of this cost already (in another part of
+    the space), those a smaller scenario of this control holds, each with its
+    smallest (as _witnesses); and whether the search finished.  One search
+    for all of them: where none has a smaller witness here (the usual case),
+    it ends at once."""
+    goal = clingo.Function("chk_open_held")
+    out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]] = {}
+    group = list(targets)
+    while group:
+        for t in group:
+            ctl.assign_external(clingo.Function("chk_open", [t]), True)
+        atoms, proven, found = _witness(ctl, budget, goal, on_scenario, below=cost)
+        for t in group:
+            ctl.assign_external(clingo.Function("chk_open", [t]), False)
+        if atoms is None or not proven:
+            return out, proven and atoms is None
+        held = set(atoms)
+        out.update((t, (atoms, proven, found)) for t in group if t in held)
+        group = [t for t in group if t not in out]
+    return out, True
 
 
 def _rel_names() -> list[str]:
@@ -922,15 +961,14 @@ SLICED_MONO_RULES = 600
 
 
 def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Budget,
-                  messages: list[str], space_parts: list[str] | None = None,
-                  pack_parts: list | None = None) -> bool:
+                  messages: list[str], pack_parts: list | None = None) -> bool:
     """Whether no scenario made one step worse gets a lighter penalty, proven on
     the slice of the two copies mono_violation depends on (scenarios.Slicer:
     told apart by the constants of the atoms too, and without the #minimize
     statements, which only the witnesses read), over each part of the space
-    when it is split (_split_space; no step leaves a part).  False when some
-    subject's part holds a violation, or the proof ran out of its time: the
-    full search then runs as before."""
+    when it is split (by a header or by observation kind: no step leaves a
+    part).  False when some subject's part holds a violation, or the proof
+    ran out of its time: the full search then runs as before."""
     core_stmts = [st for st in _parse([core / name for name in CORE_FOR_CHECK], messages)
                   if st.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Minimize)]
     facts: list[ast.AST] = []
@@ -977,13 +1015,17 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
     fact_ids = {id(st) for st in facts}
     rules = [st for st in keep if id(st) not in fact_ids]
     scope = history_scope_facts(rules, {"mono_violation"})
-    if scope and not space_parts:
-        # where only the history of what is committed counts, a part per
-        # observation kind grounds without most of it (no step changes the kind)
-        space_parts = kind_parts(whole_facts)
-    if space_parts:     # the slice's rules over each part of the space, history scoped
-        for part_facts in space_parts:
-            ctl = grounded(rules, part_facts + scope)
+    # a header that splits the space, else (where only the history of what is
+    # committed counts) a part per observation kind, each grounded without most
+    # of the history: no step changes either
+    def ground_part(part: str) -> clingo.Control:
+        return grounded(rules, part + scope)
+    parts = _split_by_header(reads, whole_facts, ground_part)
+    if parts is None and scope:
+        parts = ((part, None) for part in kind_parts(whole_facts))
+    if parts is not None:
+        for part, ctl in parts:
+            ctl = ctl or ground_part(part)
             for subject in (1, 2):
                 done, sat = proof(ctl, subject)
                 if sat or not done:
@@ -1007,11 +1049,10 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
 
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
-                  notes: list[str], space_parts: list[str] | None = None,
-                  pack_parts: list | None = None) -> list[CheckFinding]:
+                  notes: list[str], pack_parts: list | None = None) -> list[CheckFinding]:
     rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
-    if rules >= SLICED_MONO_RULES or space_parts:
-        if _mono_refuted(policy, core, stmts, reads, budget, messages, space_parts, pack_parts) or budget.hit:
+    if rules >= SLICED_MONO_RULES or _split_candidates(reads):
+        if _mono_refuted(policy, core, stmts, reads, budget, messages, pack_parts) or budget.hit:
             return []
         say(f"{policy}: the slice holds a violation: both copies in full for its witnesses")
     ctl, _ = _control(core, stmts, scenario_facts(reads, 1), messages, root, shown={"chk_mono"},
