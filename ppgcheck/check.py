@@ -180,9 +180,13 @@ def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol,
     [])).  on_scenario sees the atoms of every scenario the search passes
     through."""
     ctl.configuration.solve.enum_mode = "auto"
-    # clasp's bound is inclusive and lexicographic: one less at the lowest level is "strictly below"
-    ctl.configuration.solve.opt_mode = "opt" if below is None else \
-        "opt," + ",".join(map(str, [*below[:-1], below[-1] - 1]))
+    if below is None:
+        ctl.configuration.solve.opt_mode = "opt"
+    else:
+        bound = _strictly_below(below)
+        if bound is None:       # nothing costs less than nothing
+            return None, True, []
+        ctl.configuration.solve.opt_mode = "opt," + ",".join(map(str, bound))
     ctl.configuration.solver.heuristic = "Domain"   # leave optional inputs out first
     ctl.configuration.solve.models = 0
     best: list[list[clingo.Symbol]] = []
@@ -728,6 +732,19 @@ def _target(sym: clingo.Symbol) -> clingo.Symbol:
         if not (okind and msg.type == clingo.SymbolType.String):
             return clingo.Function("chk_finding_any", [k, lv, msg, sec])
     return sym
+
+
+def _strictly_below(cost: list[int]) -> list[int] | None:
+    """The largest cost vector (levels of non-negative costs, highest first)
+    below `cost`, as clasp's inclusive bound takes it; None when cost is all
+    zeros.  (clasp rejects every model under a negative level bound.)"""
+    for level in range(len(cost) - 1, -1, -1):
+        if cost[level] > 0:
+            return [*cost[:level], cost[level] - 1] + [_NO_BOUND] * (len(cost) - level - 1)
+    return None
+
+
+_NO_BOUND = 2 ** 31 - 1
 
 
 def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol],

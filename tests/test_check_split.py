@@ -123,3 +123,19 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
     (full,) = check_policy(path=pack)
     assert refuted == (not any(f.kind == "monotonicity" for f in full.findings))
     assert name != "monotonicity" or not refuted
+
+
+def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
+    """check._witness(below=cost): what a later part of the space is asked
+    for a finding an earlier part has a witness of that cost for."""
+    from ppgcheck.check import _Budget, _witness
+    ctl = clingo.Control(["--warn=none"])
+    # t holds with x (cost 1 at level 2) or with y (5 at level 1): y is smaller
+    ctl.add("base", [], "{ x; y }. t :- x. t :- y. #minimize { 1@2 : x ; 5@1 : y }.")
+    ctl.ground([("base", [])])
+    t = clingo.Function("t")
+    atoms, proven, cost = _witness(ctl, _Budget(10, 1000), t)
+    assert proven and cost == [0, 5] and clingo.Function("y") in atoms
+    for below, found in (([0, 5], None), ([0, 6], [0, 5]), ([1, 0], [0, 5]), ([0, 4], None), ([0, 0], None)):
+        atoms, proven, cost = _witness(ctl, _Budget(10, 1000), t, below=below)
+        assert proven and (cost or None) == found, below
