@@ -427,19 +427,20 @@ def _split_by_header(reads: PackReads, facts: str, ground: Callable[[str], cling
     the grounder leaves out the rules a part cannot fire and the history no
     infraction of the part reads (scen_hist_scoped).  A search over each part
     and the union of what they find is the search over the whole, at a cost
-    that grows with the parts' sizes rather than with the whole's.  Chosen
+    that grows with the parts' sizes rather than with the whole's.  The
+    values the pack never names share the part without the header.  Chosen
     when the part at the first value the pack names grounds to under a third
     of the whole, estimated as the part without the header plus what the part
     at each value the pack names adds to it; None when no header is."""
     for header in _split_candidates(reads):
-        parts = header_parts(facts, header)
         named = {str(v) for v in reads.header_constants[header]}
-        probe_at = next((i for i, (v, _) in enumerate(parts) if v in named), None)
-        if probe_at is None:
+        parts = header_parts(facts, header, named)
+        if len(parts) < 2:
             continue
+        probe_at = 1
         grounded = {i: ground(parts[i][1]) for i in (0, probe_at)}
         without, probe = (len(grounded[i].symbolic_atoms) for i in (0, probe_at))
-        whole = without + sum(1 for v, _ in parts if v in named) * max(probe - without, 0)
+        whole = without + (len(parts) - 1) * max(probe - without, 0)
         if probe >= SPLIT_SHARE * whole:
             continue
         return [(part_facts, grounded.get(i) or ground(part_facts)) for i, (_, part_facts) in enumerate(parts)]

@@ -487,15 +487,17 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
     return "\n".join(out) + "\n"
 
 
-def header_parts(facts: str, header: str) -> list[tuple[str | None, str]]:
+def header_parts(facts: str, header: str, named: set[str]) -> list[tuple[str | None, str]]:
     """The scenario facts split by one header into disjoint parts: (None, the
-    space without the header), then (value, the space with the header set to
-    that value) for each value tried."""
+    space without the header or at a value the pack never names), then
+    (value, the space with the header set to it) for each value it names."""
     prefix = f"scen_header_value({header},"
     lines = facts.splitlines()
     values = [line[len(prefix):-2] for line in lines if line.startswith(prefix)]
     rest = "".join(line + "\n" for line in lines if not line.startswith(prefix))
-    return [(None, rest)] + [(v, f"{rest}{prefix}{v}).\n:- not header({header},{v}).\n") for v in values]
+    unnamed = "".join(f"{prefix}{v}).\n" for v in values if v not in named)
+    return [(None, rest + unnamed)] + [(v, f"{rest}{prefix}{v}).\n:- not header({header},{v}).\n")
+                                       for v in values if v in named]
 
 
 def kind_parts(facts: str) -> list[str]:

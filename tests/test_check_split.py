@@ -97,12 +97,15 @@ def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
 
 
 def test_header_parts_are_disjoint_and_cover_the_space():
-    facts = "scen_max_obs(1).\nscen_header_value(round,1).\nscen_header_value(round,2).\nscen_value(minutes,3).\n"
-    parts = header_parts(facts, "round")
-    assert [v for v, _ in parts] == [None, "1", "2"]
-    assert "scen_header_value(round" not in parts[0][1] and "scen_value(minutes,3)." in parts[0][1]
-    assert "scen_header_value(round,2)." in parts[2][1] and ":- not header(round,2)." in parts[2][1]
-    assert "scen_header_value(round,1)." not in parts[2][1]
+    facts = ("scen_max_obs(1).\nscen_header_value(round,1).\nscen_header_value(round,2).\n"
+             "scen_header_value(round,3).\nscen_value(minutes,3).\n")
+    parts = header_parts(facts, "round", {"2", "3"})
+    assert [v for v, _ in parts] == [None, "2", "3"]
+    # the value no rule names stays with the space without the header
+    assert "scen_header_value(round,1)." in parts[0][1] and "scen_value(minutes,3)." in parts[0][1]
+    assert "scen_header_value(round,2)." not in parts[0][1] and "not header" not in parts[0][1]
+    assert "scen_header_value(round,2).\n:- not header(round,2)." in parts[1][1]
+    assert "scen_header_value(round,1)." not in parts[1][1] and "scen_header_value(round,3)." not in parts[1][1]
 
 
 @pytest.mark.parametrize("name", ["clean", "conflict", "gap", "monotonicity", "rel-gap", "cap"])
