@@ -16,11 +16,23 @@ Each control holds only the rules its searches can tell apart (rules no shown,
 wanted or minimized atom depends on are left out: scenarios.needed_only).  The
 monotonicity proof of a large pack runs first on a finer slice
 (scenarios.Slicer: rules told apart by the constants their atoms name too, and
-no #minimize, which only witnesses read), its two subjects' proofs side by
-side (the second in a forked child); only a pack whose slice holds a
+no #minimize, which only witnesses read); only a pack whose slice holds a
 violation is searched again over both copies in full, for its witnesses.
 The monotonicity search needs nothing the other searches find: where the
 platform forks (and no progress is shown) it runs in a child beside them.
+
+Growing with the pack, not faster: a solve pays for the whole program it
+searches, so a pack ten times larger would cost ten times more per search and
+need more searches.  Two splits keep each search to the part of the pack a
+scenario can reach, both exact:
+- a header the pack compares with several values (its rules for each round,
+  say) splits the scenario space into parts grounded one by one
+  (_split_by_header): the grounder leaves out what a part cannot fire, every
+  search runs part by part and their results are joined (a finding's witness
+  is the smallest of its parts', a later part asked only for a smaller one);
+- history no rule reads for a person who does not commit that infraction is
+  left out of a part (history_scope.py proves which), and the monotonicity
+  proof, where that holds, runs one part per observation kind.
 
 Kinds: conflict, gap (core findings, scope included), dead-rule (a pack rule no
 scenario fires), cap (a repeat upgrade left above the pack's declared cap),
