@@ -76,7 +76,7 @@ def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatc
 
     def spy(*args):
         parts = real_split(*args)
-        split_sizes.append(len(parts))
+        split_sizes.append(len(parts[1]))
         return parts
     monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
     monkeypatch.setattr(check, "_split_space", spy)
@@ -91,7 +91,7 @@ def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatc
 def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
     sizes: list[int] = []
     real_split = check._split_space
-    monkeypatch.setattr(check, "_split_space", lambda *a: sizes.append(len(real_split(*a))) or real_split(*a))
+    monkeypatch.setattr(check, "_split_space", lambda *a: sizes.append(len(real_split(*a)[1])) or real_split(*a))
     check_policy(policy="yugioh", monotonicity=False)
     assert sizes == [1]
 
@@ -142,3 +142,47 @@ def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
     for below, found in (([0, 5], None), ([0, 6], [0, 5]), ([1, 0], [0, 5]), ([0, 4], None), ([0, 0], None)):
         atoms, proven, cost = _witness(ctl, _Budget(10, 1000), t, below=below)
         assert proven and (cost or None) == found, below
+
+
+def twice_pack(root: Path) -> Path:
+    """The clean fixture pack and a rule only a second observation fires."""
+    pack = root / "twice"
+    pack.mkdir(parents=True)
+    if not (root / "core").exists():
+        (root / "core").symlink_to(rules_dir() / "core")
+    for f in (PACKS / "clean").glob("*.lp"):
+        (pack / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    (pack / "c_twice.lp").write_text(
+        '% --- FIX 2 Tardiness ---\n'
+        '% "A player late twice in one report gets a note."\n'
+        'note(O2, P, tardiness, "late twice", "FIX 2") :-\n'
+        '    committed(O1, P, tardiness), committed(O2, P, tardiness), O1 < O2.\n'
+        'note(O, P, tardiness, "never", "FIX 2") :- committed(O, P, tardiness), count(O, minutes, N), N < 0.\n',
+        encoding="utf-8")
+    return pack
+
+
+@pytest.mark.parametrize("gated", [False, True])
+def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, tmp_path, monkeypatch):
+    """Many rules no one-observation scenario fires are searched for with two
+    observations together (check._fired_with_two, part by part where the
+    space is split); the same rules stay dead as when searched one by one."""
+    pack = twice_pack(tmp_path / "src")
+    if gated:
+        monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
+        pack = gated_copies(pack, tmp_path / "rules", 3, ["tardiness"])
+
+    def dead(result) -> list[str]:
+        return sorted(f.message for f in result.findings if f.kind == "dead-rule")
+    monkeypatch.setattr(check, "MANY_UNFIRED", 10 ** 6)
+    (one_by_one,) = check_policy(path=pack, monotonicity=False)
+    together_calls: list[int] = []
+    real = check._fired_with_two
+    monkeypatch.setattr(check, "_fired_with_two", lambda *a: together_calls.append(1) or real(*a))
+    monkeypatch.setattr(check, "MANY_UNFIRED", -1)
+    (together,) = check_policy(path=pack, monotonicity=False)
+    assert together_calls
+    assert dead(together) == dead(one_by_one)
+    assert dead(one_by_one) and all("with up to two observations" in m for m in dead(one_by_one))
+    assert not any("c_twice.lp:3" in m for m in dead(one_by_one))
+    assert any("c_twice.lp:5" in m for m in dead(one_by_one))
