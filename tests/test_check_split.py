@@ -186,3 +186,21 @@ def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, tmp
     assert dead(one_by_one) and all("with up to two observations" in m for m in dead(one_by_one))
     assert not any("c_twice.lp:3" in m for m in dead(one_by_one))
     assert any("c_twice.lp:5" in m for m in dead(one_by_one))
+
+
+def test_witness_costs_have_every_level_in_every_part(tmp_path):
+    """A part of the space without modifiers or history still has every level
+    of the witness objective, so costs from different parts compare."""
+    from ppgcheck.check import MAIN_SHOWN, _brave, _Budget, _ground, _parse, _program, _target, _witness, read_pack
+    from ppgcheck.scenarios import scenario_facts
+    files = sorted((PACKS / "gap").glob("*.lp"))
+    messages: list[str] = []
+    program = _program(rules_dir() / "core", _parse(files, messages), messages, tmp_path,
+                       shown=MAIN_SHOWN, wanted={"chk_open_held"})
+    facts = "".join(line + "\n" for line in scenario_facts(read_pack(files), 1).splitlines()
+                    if not line.startswith(("scen_mod", "scen_pmod", "scen_hist")))
+    ctl = _ground("gap", program.control(facts, messages), messages)
+    found, _ = _brave(ctl, _Budget(10, 1000))
+    target = _target(next(s for s in sorted(found) if s.name == "chk_finding_named"))
+    atoms, proven, cost = _witness(ctl, _Budget(10, 1000), target)
+    assert atoms and proven and len(cost) == 6
