@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
+from ppgcheck.resources import rules_dir
 from ppgcheck.vocabulary import Form
 
 NAMES = {"P": "Alice", "Q": "Bob", "name": "Alice"}
@@ -31,3 +33,24 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("PPGCHECK_CACHE", None)
     else:
         os.environ["PPGCHECK_CACHE"] = previous
+
+
+@pytest.fixture
+def twice_pack(tmp_path: Path) -> Path:
+    """The clean fixture pack (in a rules folder of its own) and two rules no
+    one-observation scenario fires: one a second observation fires (c_twice.lp:3,
+    a player late twice), one nothing fires (c_twice.lp:5)."""
+    root = tmp_path / "src"
+    pack = root / "twice"
+    pack.mkdir(parents=True)
+    (root / "core").symlink_to(rules_dir() / "core")
+    for f in (Path(__file__).parent / "fixtures" / "packs" / "clean").glob("*.lp"):
+        (pack / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    (pack / "c_twice.lp").write_text(
+        '% --- FIX 2 Tardiness ---\n'
+        '% "A player late twice in one report gets a note."\n'
+        'note(O2, P, tardiness, "late twice", "FIX 2") :-\n'
+        '    committed(O1, P, tardiness), committed(O2, P, tardiness), O1 < O2.\n'
+        'note(O, P, tardiness, "never", "FIX 2") :- committed(O, P, tardiness), count(O, minutes, N), N < 0.\n',
+        encoding="utf-8")
+    return pack

@@ -144,30 +144,12 @@ def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
         assert proven and (cost or None) == found, below
 
 
-def twice_pack(root: Path) -> Path:
-    """The clean fixture pack and a rule only a second observation fires."""
-    pack = root / "twice"
-    pack.mkdir(parents=True)
-    if not (root / "core").exists():
-        (root / "core").symlink_to(rules_dir() / "core")
-    for f in (PACKS / "clean").glob("*.lp"):
-        (pack / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
-    (pack / "c_twice.lp").write_text(
-        '% --- FIX 2 Tardiness ---\n'
-        '% "A player late twice in one report gets a note."\n'
-        'note(O2, P, tardiness, "late twice", "FIX 2") :-\n'
-        '    committed(O1, P, tardiness), committed(O2, P, tardiness), O1 < O2.\n'
-        'note(O, P, tardiness, "never", "FIX 2") :- committed(O, P, tardiness), count(O, minutes, N), N < 0.\n',
-        encoding="utf-8")
-    return pack
-
-
 @pytest.mark.parametrize("gated", [False, True])
-def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, tmp_path, monkeypatch):
+def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twice_pack, tmp_path, monkeypatch):
     """Many rules no one-observation scenario fires are searched for with two
     observations together (check._fired_with_two, part by part where the
     space is split); the same rules stay dead as when searched one by one."""
-    pack = twice_pack(tmp_path / "src")
+    pack = twice_pack
     if gated:
         monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
         pack = gated_copies(pack, tmp_path / "rules", 3, ["tardiness"])
