@@ -397,11 +397,6 @@ def _ground(policy: str, ctl: clingo.Control, messages: list[str], what: str = "
     return ctl
 
 
-def _grounded(policy: str, core: Path, stmts, facts: str, messages: list[str], root: Path, **options):
-    ctl, tags = _control(core, stmts, facts, messages, root, **options)
-    return _ground(policy, ctl, messages), tags
-
-
 # More than this many rules no one-observation scenario fires, for each part of
 # the space, are searched for with two observations together (_fired_with_two):
 # one search per rule proves one rule dead at a time, quickly (yugioh x10
@@ -577,10 +572,10 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                                             sections=[s for s in [_section_at(banners, fname, line)] if s],
                                             locations=[Location(_rel(fname, root), line)]))
 
-    # A large pack's rules are read once here, for the slices the REL and the
-    # monotonicity searches take (a forked child inherits them).
-    rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
-    pack_parts = statement_parts(stmts) if rules >= SLICED_MONO_RULES else None
+    # The rules of a pack whose monotonicity proof slices are read once here, for
+    # the slices the REL and the monotonicity searches take (a forked child
+    # inherits them).
+    pack_parts = statement_parts(stmts) if _mono_sliced(stmts, reads) else None
     # The monotonicity search needs nothing the other searches find: where the
     # platform forks it runs in a child beside them (its findings, notes and
     # models come back at its turn below).
@@ -777,14 +772,18 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     return result
 
 
+def _generic(sym: clingo.Symbol) -> bool:
+    """A chk_finding/5 of the core's one generic message ("no rule ...
+    classifies this observation", no section), which only the observation's
+    kind tells apart; every other message names its case."""
+    return len(sym.arguments) == 5 and sym.arguments[2].type == clingo.SymbolType.String
+
+
 def _target_key(sym: clingo.Symbol) -> tuple | None:
-    """What tells a finding apart: the core's one generic message ("no rule ...
-    classifies this observation", no section: chk_finding/5) by the
-    observation kind too; every other message names its case."""
+    """What tells a finding apart (the generic one by its observation's kind too)."""
     if sym.name in ("chk_finding", "chk_finding_named"):
         k, lv, msg, sec, *okind = sym.arguments
-        generic = bool(okind) and msg.type == clingo.SymbolType.String
-        return ("finding", k.name, lv.name, str(msg), sec.string, okind[0].name if generic else "")
+        return ("finding", k.name, lv.name, str(msg), sec.string, okind[0].name if _generic(sym) else "")
     if sym.name == "chk_uncited":
         return ("uncited", sym.arguments[0].name)
     if sym.name == "chk_cap":
@@ -795,10 +794,8 @@ def _target_key(sym: clingo.Symbol) -> tuple | None:
 def _target(sym: clingo.Symbol) -> clingo.Symbol:
     """The atom a witness search asks for: a finding whatever its observation's
     kind, unless its message is the generic one."""
-    if sym.name in ("chk_finding", "chk_finding_named"):
-        k, lv, msg, sec, *okind = sym.arguments
-        if not (okind and msg.type == clingo.SymbolType.String):
-            return clingo.Function("chk_finding_any", [k, lv, msg, sec])
+    if sym.name in ("chk_finding", "chk_finding_named") and not _generic(sym):
+        return clingo.Function("chk_finding_any", sym.arguments[:4])
     return sym
 
 
@@ -826,7 +823,6 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
     held (the pairwise conflicts of several rules, say).  Targets the budget
     left without a witness are missing from the result.  The caller grounds
     `witness_goal` first."""
-    goal = clingo.Function("chk_open_held")
     out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]] = {}
     for first in targets:
         group = [] if first in out else [first]
@@ -834,11 +830,7 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
             if len(group) == 1:   # the target itself is the simpler assumption
                 atoms, proven, cost = _witness(ctl, budget, group[0], on_scenario)
             else:
-                for t in group:
-                    ctl.assign_external(clingo.Function("chk_open", [t]), True)
-                atoms, proven, cost = _witness(ctl, budget, goal, on_scenario)
-                for t in group:
-                    ctl.assign_external(clingo.Function("chk_open", [t]), False)
+                atoms, proven, cost = _open_witness(ctl, budget, group, on_scenario)
             if atoms is None:
                 return out
             held = set(atoms)
@@ -849,6 +841,21 @@ def _witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol
     return out
 
 
+def _open_witness(ctl: clingo.Control, budget: _Budget, group: list[clingo.Symbol],
+                  on_scenario: Callable[[list[clingo.Symbol]], None] | None = None,
+                  below: list[int] | None = None) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+    """_witness of a scenario holding any target of the group (scenarios.lp,
+    `#program witness_goal`: chk_open set for each while it searches)."""
+    opened = [clingo.Function("chk_open", [t]) for t in group]
+    for atom in opened:
+        ctl.assign_external(atom, True)
+    try:
+        return _witness(ctl, budget, clingo.Function("chk_open_held"), on_scenario, below=below)
+    finally:
+        for atom in opened:
+            ctl.assign_external(atom, False)
+
+
 def _smaller_witnesses(ctl: clingo.Control, budget: _Budget, targets: list[clingo.Symbol], cost: list[int],
                        on_scenario: Callable[[list[clingo.Symbol]], None] | None = None
                        ) -> tuple[dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]], bool]:
@@ -857,15 +864,10 @@ def _smaller_witnesses(ctl: clingo.Control, budget: _Budget, targets: list[cling
     smallest (as _witnesses); and whether the search finished.  One search
     for all of them: where none has a smaller witness here (the usual case),
     it ends at once."""
-    goal = clingo.Function("chk_open_held")
     out: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool, list[int]]] = {}
     group = list(targets)
     while group:
-        for t in group:
-            ctl.assign_external(clingo.Function("chk_open", [t]), True)
-        atoms, proven, found = _witness(ctl, budget, goal, on_scenario, below=cost)
-        for t in group:
-            ctl.assign_external(clingo.Function("chk_open", [t]), False)
+        atoms, proven, found = _open_witness(ctl, budget, group, on_scenario, below=cost)
         if atoms is None or not proven:
             return out, proven and atoms is None
         held = set(atoms)
@@ -1045,6 +1047,13 @@ def _committed_ids(atoms) -> set[str]:
 SLICED_MONO_RULES = 600
 
 
+def _mono_sliced(stmts, reads: PackReads) -> bool:
+    """Whether the monotonicity proof runs on a slice first (_mono_refuted): a
+    large pack, or one a header may split."""
+    rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
+    return rules >= SLICED_MONO_RULES or bool(_split_candidates(reads))
+
+
 def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Budget,
                   messages: list[str], pack_parts: list | None = None) -> bool:
     """Whether no scenario made one step worse gets a lighter penalty, proven on
@@ -1136,8 +1145,7 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
 def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banners,
                   budget: _Budget, messages: list[str], root: Path, say,
                   notes: list[str], pack_parts: list | None = None) -> list[CheckFinding]:
-    rules = sum(1 for st in stmts if st.ast_type == ast.ASTType.Rule and st.body)
-    if rules >= SLICED_MONO_RULES or _split_candidates(reads):
+    if _mono_sliced(stmts, reads):
         if _mono_refuted(policy, core, stmts, reads, budget, messages, pack_parts) or budget.hit:
             return []
         say(f"{policy}: the slice holds a violation: both copies in full for its witnesses")
