@@ -2,7 +2,7 @@
 """Generate mixed incident reports for the benchmark, from the report vocabulary.
 
 Every report is built as a `Report` from the forms of rules/core/vocabulary.lp
-(`ppgcheck.vocabulary.vocabulary()`), printed in canonical form and kept only if
+(`ppgcheck.language.vocabulary.vocabulary()`), printed in canonical form and kept only if
 it parses back to the same report and every id it names (history entries, a
 judge call) is an infraction or penalty of its policy.  Observation and
 modifier kinds are drawn from those the policy pack mentions, so most reports
@@ -31,11 +31,11 @@ if str(ROOT) not in sys.path:
 import clingo  # noqa: E402
 
 from ppgcheck.errors import PpgError  # noqa: E402
-from ppgcheck.facts import constant_to_slug  # noqa: E402
-from ppgcheck.report import (HistoryEntry, Modifier, Observation, Report,  # noqa: E402
+from ppgcheck.language.facts import constant_to_slug  # noqa: E402
+from ppgcheck.language.report import (HistoryEntry, Modifier, Observation, Report,  # noqa: E402
                              parse_reports, print_report)
 from ppgcheck.resources import policy_ids, rules_dir  # noqa: E402
-from ppgcheck.vocabulary import vocabulary  # noqa: E402
+from ppgcheck.language.vocabulary import vocabulary  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Carol", "Dan", "Erin", "Frank"]
 # the core files but inputs.lp: without the #external declarations nothing that

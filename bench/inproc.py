@@ -47,10 +47,10 @@ if str(ROOT) not in sys.path:
 from ppgcheck import api  # noqa: E402
 from ppgcheck.cli import BATCH_SIZE  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
-from ppgcheck.facts import build_facts  # noqa: E402
-from ppgcheck.policy import engine  # noqa: E402
-from ppgcheck.render import render_jsonl  # noqa: E402
-from ppgcheck.report import parse_reports  # noqa: E402
+from ppgcheck.language.facts import build_facts  # noqa: E402
+from ppgcheck.engine.policy import engine  # noqa: E402
+from ppgcheck.engine.render import render_jsonl  # noqa: E402
+from ppgcheck.language.report import parse_reports  # noqa: E402
 
 
 def _stats(xs: list[float]) -> dict:

@@ -10,10 +10,10 @@ __version__ = "0.1.0"
 # The public names are imported on first use: the `ppgcheck` command sets up the
 # garbage collector before the heavy imports (ppgcheck/console.py), and ruling one
 # report should not pay for the checker.
-_HOMES = {"rule": "api", "rule_report": "api", "check_policy": "check",
+_HOMES = {"rule": "api", "rule_report": "api", "check_policy": "analysis.check",
           "PpgError": "errors", "PolicyError": "errors", "ReportError": "errors", "UsageError": "errors",
-          "Report": "report", "parse_report": "report", "parse_reports": "report",
-          "print_report": "report", "print_reports": "report", "RulingSet": "ruling"}
+          "Report": "language.report", "parse_report": "language.report", "parse_reports": "language.report",
+          "print_report": "language.report", "print_reports": "language.report", "RulingSet": "engine.ruling"}
 
 
 def __getattr__(name: str):

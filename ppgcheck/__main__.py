@@ -1,3 +1,3 @@
-from .console import run
+from ppgcheck.console import run
 
 run()

@@ -6,12 +6,12 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ReportError
-from .facts import build_facts
-from .policy import engine
-from .report import Report, parse_reports
-from .resources import policy_ids
-from .ruling import RulingSet, decode
+from ppgcheck.errors import ReportError
+from ppgcheck.language.facts import build_facts
+from ppgcheck.engine.policy import engine
+from ppgcheck.language.report import Report, parse_reports
+from ppgcheck.resources import policy_ids
+from ppgcheck.engine.ruling import RulingSet, decode
 
 
 def resolve_policy(report: Report, override: str | None = None, rules: Path | None = None) -> str:
@@ -66,10 +66,10 @@ def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None)
 
 def rule_with_event_log(report: Report, policy_id: str, log: Path, rules: Path | None = None) -> RulingSet:
     """Rule one prepared report with the penalties an event log holds for its persons as
-    its history, then append the penalties the ruling issues (ppgcheck/eventlog.py).
+    its history, then append the penalties the ruling issues (ppgcheck/event/eventlog.py).
     The log is locked throughout, so concurrent judges' reports count one after another."""
-    from . import eventlog
-    from .ruling import EventLogUse
+    from ppgcheck.event import eventlog
+    from ppgcheck.engine.ruling import EventLogUse
     if report.history:
         line = report.history[0].line
         text = report.lines[line - 1] if 0 < line <= len(report.lines) else ""

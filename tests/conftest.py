@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ppgcheck.resources import rules_dir
-from ppgcheck.vocabulary import Form
+from ppgcheck.language.vocabulary import Form
 
 NAMES = {"P": "Alice", "Q": "Bob", "name": "Alice"}
 

@@ -5,8 +5,8 @@ import re
 
 from hypothesis import strategies as st
 
-from ppgcheck.report import HistoryEntry, Modifier, Observation, Report
-from ppgcheck.vocabulary import vocabulary
+from ppgcheck.language.report import HistoryEntry, Modifier, Observation, Report
+from ppgcheck.language.vocabulary import vocabulary
 
 NAME_POOL = ["Alice", "Bob", "Carol_2", "round", "Drew O'Neil", 'say "hi"', "back\\slash",
              'x). penalty(disqualification). #include "/etc/passwd". a(', "Émile"]

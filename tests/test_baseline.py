@@ -45,6 +45,6 @@ def test_an_entry_no_longer_found_is_reported(tmp_path):
 
 
 def test_the_bundled_baseline_gives_every_entry_a_reason():
-    from ppgcheck.baseline import load_baseline
+    from ppgcheck.ci.baseline import load_baseline
     entries = load_baseline(ROOT / "rules" / "known-findings.toml")
     assert entries and all(len(e.reason) > 20 for e in entries)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ppgcheck import cache
-from ppgcheck.policy import PolicyEngine
+from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.resources import rules_dir
 
 
@@ -78,14 +78,16 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     [entry] = (tmp_path / "cache").glob("policy-*.json")
     import clingo
 
-    from ppgcheck import facts, indexing, policy
+    from ppgcheck.language import facts
+    from ppgcheck.engine import indexing
+    from ppgcheck.engine import policy
     files = [Path(module.__file__) for module in (indexing, facts, policy)] + PolicyEngine("yugioh").files
     assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
 
 
 def test_the_vocabulary_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ppgcheck import vocabulary as vocabulary_module
+    from ppgcheck.language import vocabulary as vocabulary_module
     path = rules_dir() / "core" / "vocabulary.lp"
     fresh = vocabulary_module.load_vocabulary(path)
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck import api, check_policy
-from ppgcheck.check import CheckFinding, CheckResult
+from ppgcheck.analysis.check import CheckFinding, CheckResult
 from ppgcheck.cli import cli
-from ppgcheck.policy import PolicyEngine
-from ppgcheck.report import parse_report
+from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.language.report import parse_report
 from ppgcheck.resources import policy_ids, rules_dir
-from ppgcheck.sarif import to_sarif
+from ppgcheck.ci.sarif import to_sarif
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 BROKEN = ["conflict", "gap", "rel-gap", "dead", "cap", "monotonicity", "citation"]
@@ -212,7 +212,7 @@ def test_a_rule_two_observations_fire_is_not_dead(twice_pack):
 
 
 def test_scenario_space_brackets_each_threshold():
-    from ppgcheck.scenarios import read_pack, scenario_facts
+    from ppgcheck.analysis.scenarios import read_pack, scenario_facts
     reads = read_pack(sorted((PACKS / "gap").glob("*.lp")))
     assert 10 in reads.thresholds and "late" in reads.observation_kinds
     facts = scenario_facts(reads)
@@ -233,7 +233,7 @@ def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(n
     """A finding whose rules never read the REL is put at every REL without a
     search (check._rel_blind); the REL searches, run for every finding, find
     exactly the same RELs."""
-    import ppgcheck.check as check
+    import ppgcheck.analysis.check as check
     blind_calls: list[set] = []
     real_blind = check._rel_blind
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import clingo
 from clingo import ast
 
-from ppgcheck.scenarios import needed_only
+from ppgcheck.analysis.scenarios import needed_only
 
 
 def statements(text: str) -> list[ast.AST]:

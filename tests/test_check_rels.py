@@ -7,9 +7,9 @@ from pathlib import Path
 
 import clingo
 
-import ppgcheck.check as check
+import ppgcheck.analysis.check as check
 from ppgcheck import check_policy
-from ppgcheck.check import _Budget, _finding_rels, _rel_names, result_dict
+from ppgcheck.analysis.check import _Budget, _finding_rels, _rel_names, result_dict
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 

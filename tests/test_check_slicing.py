@@ -11,8 +11,8 @@ import clingo
 import pytest
 from clingo import ast
 
-from ppgcheck.check import PREFIX, _mono_refuted, _Budget, _parse
-from ppgcheck.scenarios import (ANY, Slicer, read_pack, renamed, renamed_parts, sliced, statement_parts)
+from ppgcheck.analysis.check import PREFIX, _mono_refuted, _Budget, _parse
+from ppgcheck.analysis.scenarios import (ANY, Slicer, read_pack, renamed, renamed_parts, sliced, statement_parts)
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 
@@ -120,9 +120,9 @@ def test_the_sliced_monotonicity_proof(fork, monkeypatch):
 
 
 def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
-    import ppgcheck.check as check
+    import ppgcheck.analysis.check as check
     from ppgcheck import check_policy
-    from ppgcheck.check import result_dict
+    from ppgcheck.analysis.check import result_dict
 
     def findings(name: str) -> list[dict]:
         (r,) = check_policy(path=PACKS / name, timeout=60)
@@ -136,7 +136,7 @@ def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
 
 def test_the_monotonicity_search_beside_the_others_finds_the_same(monkeypatch):
     from ppgcheck import check_policy
-    from ppgcheck.check import result_dict
+    from ppgcheck.analysis.check import result_dict
 
     def findings(name: str) -> tuple[list[dict], list[str], bool]:
         (r,) = check_policy(path=PACKS / name, timeout=60)

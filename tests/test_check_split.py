@@ -10,10 +10,10 @@ import clingo
 import pytest
 from clingo import ast
 
-import ppgcheck.check as check
+import ppgcheck.analysis.check as check
 from ppgcheck import check_policy
 from ppgcheck.resources import rules_dir
-from ppgcheck.scenarios import header_parts
+from ppgcheck.analysis.scenarios import header_parts
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 
@@ -113,8 +113,8 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
     """Where history is read only for what is committed, the sliced proof runs
     one part per observation kind (scenarios.kind_parts); it refutes exactly
     where the full search over both copies finds no violation."""
-    from ppgcheck.check import _Budget, _mono_refuted, _parse, read_pack
-    from ppgcheck.scenarios import kind_parts
+    from ppgcheck.analysis.check import _Budget, _mono_refuted, _parse, read_pack
+    from ppgcheck.analysis.scenarios import kind_parts
     pack = PACKS / name
     files = sorted(pack.glob("*.lp"))
     messages: list[str] = []
@@ -131,7 +131,7 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
 def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
     """check._witness(below=cost): what a later part of the space is asked
     for a finding an earlier part has a witness of that cost for."""
-    from ppgcheck.check import _Budget, _witness
+    from ppgcheck.analysis.check import _Budget, _witness
     ctl = clingo.Control(["--warn=none"])
     # t holds with x (cost 1 at level 2) or with y (5 at level 1): y is smaller
     ctl.add("base", [], "{ x; y }. t :- x. t :- y. #minimize { 1@2 : x ; 5@1 : y }.")
@@ -173,8 +173,8 @@ def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twi
 def test_witness_costs_have_every_level_in_every_part(tmp_path):
     """A part of the space without modifiers or history still has every level
     of the witness objective, so costs from different parts compare."""
-    from ppgcheck.check import MAIN_SHOWN, _brave, _Budget, _ground, _parse, _program, _target, _witness, read_pack
-    from ppgcheck.scenarios import scenario_facts
+    from ppgcheck.analysis.check import MAIN_SHOWN, _brave, _Budget, _ground, _parse, _program, _target, _witness, read_pack
+    from ppgcheck.analysis.scenarios import scenario_facts
     files = sorted((PACKS / "gap").glob("*.lp"))
     messages: list[str] = []
     program = _program(rules_dir() / "core", _parse(files, messages), messages, tmp_path,

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ppgcheck.cli import cli
-from ppgcheck.vocabulary import vocabulary
+from ppgcheck.language.vocabulary import vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "fab" / "hidden-card-error.txt"

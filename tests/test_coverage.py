@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck.cli import cli
-from ppgcheck.coverage import measure
+from ppgcheck.ci.coverage import measure
 from ppgcheck.resources import rules_dir
 
 TARDINESS = rules_dir() / "fab" / "s3_1_tardiness.lp"

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck.cli import cli
-from ppgcheck.diff import DiffResult, diff_base, diff_rules, exit_code, to_sarif
-from ppgcheck.report import parse_report
+from ppgcheck.analysis.diff import DiffResult, diff_base, diff_rules, exit_code, to_sarif
+from ppgcheck.language.report import parse_report
 from ppgcheck.resources import rules_dir
 
 TARDINESS_BASE = 'base_penalty(O, P, tardiness, intellect_penalty, "PPG 3.1")'
@@ -222,8 +222,8 @@ def test_a_contradictory_rule_is_caught_and_fails(versions):
 
 
 def test_cli_exit_codes_and_formats(versions, monkeypatch):
-    import ppgcheck.diff
-    monkeypatch.setattr(ppgcheck.diff, "diff_rules",
+    import ppgcheck.analysis.diff
+    monkeypatch.setattr(ppgcheck.analysis.diff, "diff_rules",
                         lambda old, new, policy, **options: list(_diff(str(old), str(new))))
     runner = CliRunner()
     old, bad = str(versions["old"]), str(versions["contradictory"])

@@ -180,7 +180,7 @@ def test_two_judges_at_once_count_one_after_the_other(tmp_path):
 
 
 def test_log_shows_the_penalties_as_history_lines_a_report_can_take(tmp_path):
-    from ppgcheck.report import parse_report
+    from ppgcheck.language.report import parse_report
     name = 'Ann "the Judge" Lee'
     log = tmp_path / "log.jsonl"
     path = tmp_path / "ann.txt"

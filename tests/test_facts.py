@@ -4,8 +4,8 @@ from __future__ import annotations
 import clingo
 
 from ppgcheck import rule_report
-from ppgcheck.facts import build_facts, constant_to_slug, slug_to_constant
-from ppgcheck.report import parse_report
+from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
+from ppgcheck.language.report import parse_report
 
 INJECTION = 'x). penalty(disqualification). #include "/etc/passwd". a('
 

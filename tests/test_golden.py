@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ppgcheck.golden import ExpectationError, find_cases, load_expectation, run_case
+from ppgcheck.ci.golden import ExpectationError, find_cases, load_expectation, run_case
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = find_cases([GOLDEN])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clingo import ast
 
-from ppgcheck.history_scope import history_locality
+from ppgcheck.analysis.history_scope import history_locality
 
 CORE = """
 prior(P, Pen, I, D, X) :- history(P, Pen, I, D, X).

@@ -1,4 +1,4 @@
-"""One grounding rules many reports: the indexed rewrite (ppgcheck/indexing.py) and
+"""One grounding rules many reports: the indexed rewrite (ppgcheck/engine/indexing.py) and
 PolicyEngine.solve_many must rule every report exactly as it is ruled alone."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 
 from ppgcheck import api
 from ppgcheck.errors import PolicyError, PpgError
-from ppgcheck.golden import find_cases
-from ppgcheck.indexing import INDEX_PREDICATE, UnsupportedConstruct, dependent_signatures, index_program
-from ppgcheck.policy import PolicyEngine, engine
-from ppgcheck.render import ruling_dict
-from ppgcheck.report import parse_reports
+from ppgcheck.ci.golden import find_cases
+from ppgcheck.engine.indexing import INDEX_PREDICATE, UnsupportedConstruct, dependent_signatures, index_program
+from ppgcheck.engine.policy import PolicyEngine, engine
+from ppgcheck.engine.render import ruling_dict
+from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids, rules_dir
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -121,7 +121,7 @@ def test_the_pack_ids_are_read_from_what_every_report_shares(policy: str) -> Non
 
 
 def test_the_input_signatures_are_those_inputs_lp_declares() -> None:
-    from ppgcheck.facts import INPUT_SIGNATURES
+    from ppgcheck.language.facts import INPUT_SIGNATURES
     declared = set()
     for statement in parse((rules_dir() / "core" / "inputs.lp").read_text()):
         if statement.ast_type is clingo.ast.ASTType.External:
@@ -146,7 +146,7 @@ def shown_alone(files: list[Path], facts) -> set[str]:
 
 @pytest.mark.parametrize("policy", policy_ids())
 def test_the_rewrite_derives_what_the_pack_as_written_derives(policy: str) -> None:
-    from ppgcheck.facts import build_facts
+    from ppgcheck.language.facts import build_facts
     prepared = list(golden_reports(policy))
     facts = [build_facts(report) for report, _ in prepared]
     batch = engine(policy).solve_many([f.inputs for f in facts])

@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from ppgcheck import isolation
+from ppgcheck.engine import isolation
 from ppgcheck.errors import PolicyError, PpgError, ReportError, UsageError
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")

@@ -15,3 +15,9 @@ def test_every_rules_folder_is_a_listed_package():
     assert folders <= listed, sorted(folders - listed)
     assert config["package-dir"]["ppgcheck.rules"] == "rules"
     assert config["package-dir"]["ppgcheck.grammar"] == "grammar"
+
+
+def test_every_python_subpackage_is_a_listed_package():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    subpackages = {"ppgcheck." + p.parent.name for p in (ROOT / "ppgcheck").glob("*/__init__.py")}
+    assert subpackages <= set(config["packages"]), sorted(subpackages - set(config["packages"]))

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from ppgcheck import api
 from ppgcheck.errors import ReportError
-from ppgcheck.policy import engine
-from ppgcheck.report import parse_report, parse_reports, print_report
+from ppgcheck.engine.policy import engine
+from ppgcheck.language.report import parse_report, parse_reports, print_report
 from ppgcheck.resources import policy_ids
 
 from strategies import reports

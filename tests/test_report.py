@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from ppgcheck.errors import ReportError
-from ppgcheck.facts import build_facts
-from ppgcheck.report import (Modifier, Observation, grammar_text, parse_report, parse_reports,
+from ppgcheck.language.facts import build_facts
+from ppgcheck.language.report import (Modifier, Observation, grammar_text, parse_report, parse_reports,
                              print_report)
-from ppgcheck.vocabulary import vocabulary
+from ppgcheck.language.vocabulary import vocabulary
 
 from conftest import HEADER, fill
 

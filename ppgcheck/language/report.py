@@ -14,9 +14,9 @@ from functools import cache
 import lark
 from lark import Token, Tree
 
-from .errors import ReportError
-from .resources import grammar_dir
-from .vocabulary import Vocabulary, vocabulary
+from ppgcheck.errors import ReportError
+from ppgcheck.resources import grammar_dir
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 MAX_PERSONS = 8
 MAX_OBSERVATIONS = 8

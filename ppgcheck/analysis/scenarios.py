@@ -22,7 +22,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from .vocabulary import Vocabulary, vocabulary
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 # Input predicates of the report language (rules/core/CONTRACT.md).
 INPUTS = {("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1),

@@ -22,7 +22,7 @@ import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
-from .facts import INDEX_PREDICATE
+from ppgcheck.language.facts import INDEX_PREDICATE
 
 INDEX_VARIABLE = "PpgReportIndex"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from xml.etree import ElementTree as ET
 
-from .golden import CaseResult
+from ppgcheck.ci.golden import CaseResult
 
 
 def render_junit(results: list[CaseResult]) -> str:

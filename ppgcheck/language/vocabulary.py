@@ -8,8 +8,8 @@ from pathlib import Path
 
 import clingo
 
-from .cache import cached_json
-from .resources import rules_dir
+from ppgcheck.cache import cached_json
+from ppgcheck.resources import rules_dir
 
 _SLOT = re.compile(r"\{(\w+)\}")
 

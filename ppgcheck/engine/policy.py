@@ -1,6 +1,6 @@
 """Find a policy pack, prepare it once per process, and rule reports in batches.
 
-The pack's files are parsed into clingo ASTs and rewritten (ppgcheck/indexing.py)
+The pack's files are parsed into clingo ASTs and rewritten (ppgcheck/engine/indexing.py)
 so every input-dependent predicate carries a report index: one grounding then
 rules a whole batch of reports, each seeing only its own facts, and what does
 not depend on a report (ladders, citations, vocabulary tables) is grounded
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import clingo
 
-from .cache import cached_json
-from .errors import PolicyError, UsageError
-from .facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
-from .report import Report
-from .resources import policy_ids, rules_dir
+from ppgcheck.cache import cached_json
+from ppgcheck.errors import PolicyError, UsageError
+from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
+from ppgcheck.language.report import Report
+from ppgcheck.resources import policy_ids, rules_dir
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
@@ -107,7 +107,8 @@ class PolicyEngine:
         if self._replaced:       # not the files' program: the cache key would not describe it
             data = self._index(self.statements)
         else:
-            code = [Path(__file__).with_name(name) for name in ("indexing.py", "facts.py", "policy.py")]
+            from ppgcheck.language import facts
+            code = [Path(__file__).with_name("indexing.py"), Path(facts.__file__), Path(__file__)]
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
                                lambda: self._index(parse_program(self.files)))
@@ -117,7 +118,7 @@ class PolicyEngine:
     def _index(self, statements: list[clingo.ast.AST]) -> dict:
         from clingo.ast import ASTType
 
-        from . import indexing
+        from ppgcheck.engine import indexing
         for path in self.files:
             if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .check import KIND_ORDER, CheckResult
+from ppgcheck.analysis.check import KIND_ORDER, CheckResult
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _RULES = {

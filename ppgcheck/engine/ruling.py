@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from .facts import Facts, constant_to_slug
-from .report import Report, print_observation
+from ppgcheck.language.facts import Facts, constant_to_slug
+from ppgcheck.language.report import Report, print_observation
 
 UNDETERMINED = "undetermined"
 

@@ -31,7 +31,7 @@ from typing import Iterable
 
 from clingo import ast
 
-from .scenarios import _atom_parts, _compile, _Unknown
+from ppgcheck.analysis.scenarios import _atom_parts, _compile, _Unknown
 
 # (predicate, arity) -> (person position, infraction position) of the seeds
 HISTORY = {("history", 5): (0, 2), ("b__history", 5): (0, 2)}

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from .report import MAX_HISTORY_REPEATS
-from .ruling import UNDETERMINED, PlayerRuling, RulingSet
+from ppgcheck.language.report import MAX_HISTORY_REPEATS
+from ppgcheck.engine.ruling import UNDETERMINED, PlayerRuling, RulingSet
 
 
 def _cite(section: str) -> str:

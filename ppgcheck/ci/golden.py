@@ -10,10 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import api
-from .errors import PpgError, ReportError, UsageError
-from .report import parse_reports
-from .ruling import RulingSet
+from ppgcheck import api
+from ppgcheck.errors import PpgError, ReportError, UsageError
+from ppgcheck.language.report import parse_reports
+from ppgcheck.engine.ruling import RulingSet
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict}

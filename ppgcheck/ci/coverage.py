@@ -43,12 +43,12 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from . import api
-from .errors import PpgError
-from .facts import Fact, build_facts, constant_to_slug
-from .golden import find_cases
-from .policy import PolicyEngine
-from .report import parse_reports
+from ppgcheck import api
+from ppgcheck.errors import PpgError
+from ppgcheck.language.facts import Fact, build_facts, constant_to_slug
+from ppgcheck.ci.golden import find_cases
+from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.language.report import parse_reports
 
 MEASURED = {("infraction", 3): 2, ("not_infraction", 4): None, ("supersedes", 3): 0,
             ("base_penalty", 5): 2, ("adjustment", 8): 2}
@@ -361,7 +361,7 @@ def render_with_results(fmt: str, results, measured: list[PackCoverage], thresho
     import json
     from xml.etree import ElementTree as ET
 
-    from .testreport import render_junit, render_results_json
+    from ppgcheck.ci.testreport import render_junit, render_results_json
     if fmt == "json":
         data = json.loads(render_results_json(results))
         data["coverage"] = [coverage_dict(c, threshold) for c in measured]

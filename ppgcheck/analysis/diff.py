@@ -2,7 +2,7 @@
 
 Both versions of a pack are grounded side by side over one scenario space
 (rules/core/scenarios.lp bounded by what *either* version reads,
-ppgcheck/scenarios.py): the new version as is, and beside it the old
+ppgcheck/analysis/scenarios.py): the new version as is, and beside it the old
 version's rules for every predicate whose definition differs (and those that
 depend on them), renamed `o__`, reading the same input facts; everything the
 edit does not touch is shared.  A `dif_class/5` atom names every class of
@@ -36,14 +36,14 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from .check import (Budget, CheckResult, clingo_logger as _logger, brave_consequences, check_policy, resolve_pack,
+from ppgcheck.analysis.check import (Budget, CheckResult, clingo_logger as _logger, brave_consequences, check_policy, resolve_pack,
                     scenario_report, smallest_witness)
-from .errors import PolicyError, PpgError, UsageError
-from .facts import build_facts, constant_to_slug, slug_to_constant
-from .policy import PolicyEngine
-from .report import Report, print_report
-from .ruling import RulingSet, _text, decode
-from .scenarios import PackReads, parse_statements, read_pack, scenario_facts
+from ppgcheck.errors import PolicyError, PpgError, UsageError
+from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
+from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.language.report import Report, print_report
+from ppgcheck.engine.ruling import RulingSet, _text, decode
+from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
 RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -1050,7 +1050,7 @@ def to_sarif(results: list[DiffResult]) -> dict:
                 item["properties"]["rulingBefore"] = c.ruling_before
                 item["properties"]["rulingAfter"] = c.ruling_after
             items.append(item)
-    from .sarif import sarif_log
+    from ppgcheck.ci.sarif import sarif_log
     return sarif_log("ppgcheck diff", _SARIF_RULES, items, results)
 
 

@@ -20,7 +20,7 @@ import sys
 import traceback
 from typing import Callable, TypeVar
 
-from .errors import PolicyError, PpgError, UsageError
+from ppgcheck.errors import PolicyError, PpgError, UsageError
 
 T = TypeVar("T")
 

@@ -1,7 +1,7 @@
 """`ppgcheck check`: prove a policy pack consistent, or show the incident that breaks it.
 
 The pack is grounded over rules/core/scenarios.lp (choice rules over what the
-pack reads, ppgcheck/scenarios.py) instead of the runtime's externals.  One
+pack reads, ppgcheck/analysis/scenarios.py) instead of the runtime's externals.  One
 brave-consequence pass collects every finding any scenario reaches; then an
 optimising solve gives the smallest scenario (fewest observations, then
 modifiers, then history entries, then persons and headers) that shows a
@@ -53,15 +53,15 @@ from typing import Callable, Iterable
 import clingo
 from clingo import ast
 
-from .errors import PolicyError, UsageError
-from .facts import constant_to_slug
-from .history_scope import history_locality
-from .report import HistoryEntry, Modifier, Observation, Report, print_report
-from .resources import policy_ids, rules_dir
-from .scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, kind_parts, needed_only, parse_statements,
+from ppgcheck.errors import PolicyError, UsageError
+from ppgcheck.language.facts import constant_to_slug
+from ppgcheck.analysis.history_scope import history_locality
+from ppgcheck.language.report import HistoryEntry, Modifier, Observation, Report, print_report
+from ppgcheck.resources import policy_ids, rules_dir
+from ppgcheck.analysis.scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, kind_parts, needed_only, parse_statements,
                         read_pack, renamed, renamed_parts, scenario_facts, statement_parts, symbol_value,
                         with_fired)
-from .vocabulary import vocabulary
+from ppgcheck.language.vocabulary import vocabulary
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
 RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -381,7 +381,7 @@ def _control(core: Path, pack_stmts: list[ast.AST], facts: str, messages: list[s
 
 def history_scope_facts(statements: list[ast.AST], wanted: Iterable[str]) -> str:
     """`scen_hist_scoped` and the infractions read by name, where the program
-    reads a person's history only for what they commit (ppgcheck/history_scope.py);
+    reads a person's history only for what they commit (ppgcheck/analysis/history_scope.py);
     nothing otherwise."""
     read_by_name = history_locality(statements, wanted)
     if read_by_name is None:
@@ -581,7 +581,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     # models come back at its turn below).
     mono_child = None
     if monotonicity and progress is None:
-        from .isolation import Forked, can_fork
+        from ppgcheck.engine.isolation import Forked, can_fork
         if can_fork():
             def mono_work():
                 notes: list[str] = []
@@ -1002,7 +1002,7 @@ class _WitnessReports:
 
 def _finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, reads: PackReads, root: Path,
                  read: _WitnessReports) -> CheckFinding:
-    from .ruling import _text  # the runtime's own message formatting
+    from ppgcheck.engine.ruling import _text  # the runtime's own message formatting
     witness, text, committed = read(atoms)
     if what == "finding":
         k, lv, msg, sec, *rest = sym.arguments
@@ -1129,7 +1129,7 @@ def _mono_refuted(policy: str, core: Path, stmts, reads: PackReads, budget: _Bud
     ctl = grounded(keep, "")
     # the two subjects' proofs are independent: the second runs in a forked child
     # beside the first (the grounding is inherited), where the platform forks
-    from .isolation import Forked, can_fork
+    from ppgcheck.engine.isolation import Forked, can_fork
     second = Forked(lambda: proof(ctl, 2)) if can_fork() else None
     try:
         done, sat = proof(ctl, 1)
@@ -1278,7 +1278,7 @@ def result_dict(r: CheckResult) -> dict:
             "findings": [finding_dict(f) for f in r.findings]}
 
 
-# Public hooks for `ppgcheck diff` (ppgcheck/diff.py): the same budget, brave pass and smallest-witness search.
+# Public hooks for `ppgcheck diff` (ppgcheck/analysis/diff.py): the same budget, brave pass and smallest-witness search.
 Budget, brave_consequences, smallest_witness, clingo_logger = _Budget, _brave, _witness, _logger
 
 __all__ = ["Budget", "CheckFinding", "CheckResult", "Location", "brave_consequences", "check_policy",

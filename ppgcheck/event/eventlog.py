@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .errors import UsageError
-from .report import MAX_HISTORY_REPEATS, HistoryEntry, Report
-from .ruling import RulingSet
+from ppgcheck.errors import UsageError
+from ppgcheck.language.report import MAX_HISTORY_REPEATS, HistoryEntry, Report
+from ppgcheck.engine.ruling import RulingSet
 
 FIELDS = ("policy", "player", "penalty", "infraction")
 

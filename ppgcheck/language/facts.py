@@ -11,8 +11,8 @@ from functools import cache
 
 from clingo import Function, Number, Symbol
 
-from .report import Report
-from .vocabulary import vocabulary
+from ppgcheck.language.report import Report
+from ppgcheck.language.vocabulary import vocabulary
 
 
 # every input predicate build_facts emits (rules/core/inputs.lp declares their domains)
@@ -22,7 +22,7 @@ INPUT_SIGNATURES = frozenset({
     ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
     ("modifier", 3), ("history", 5)})
 
-# the fact naming each report of a batch (ppgcheck/indexing.py)
+# the fact naming each report of a batch (ppgcheck/engine/indexing.py)
 INDEX_PREDICATE = "report_index"
 
 

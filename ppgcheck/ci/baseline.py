@@ -11,8 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .check import CheckFinding, CheckResult
-from .errors import UsageError
+from ppgcheck.analysis.check import CheckFinding, CheckResult
+from ppgcheck.errors import UsageError
 
 _KEYS = {"policy", "kind", "message", "reason"}
 

@@ -1,0 +1,1 @@
+"""The scenario space and everything searched over it: check and diff."""

@@ -1,0 +1,1 @@
+"""Golden cases, rule coverage, the check baseline and the formats CI reads."""

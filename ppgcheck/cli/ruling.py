@@ -1,0 +1,238 @@
+"""Commands a judge runs: rule, compare, vocab, print, log."""
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from ppgcheck import api
+from ppgcheck.cli import cli
+from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, rare_cycle_collection, report_files,
+                                 report_sources, rules_option)
+from ppgcheck.errors import PpgError, ReportError, UsageError
+from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
+from ppgcheck.language.report import Report, parse_reports
+from ppgcheck.language.vocabulary import vocabulary
+
+
+# reports of one policy ruled by one grounding: large enough that the cost of a
+# grounding vanishes, small enough that output keeps flowing
+BATCH_SIZE = 256
+
+
+@cli.command()
+@click.argument("reports", nargs=-1, required=True)
+@click.option("--policy", "-p", help="Rule under this policy, overriding each report's `policy:` line.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
+              show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
+@click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
+@click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
+              help="Reports of one policy ruled by one grounding.")
+@rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
+               "league's edited copy, instead of the bundled ones.")
+@click.option("--event-log", "event_log", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Take each report's history from this event's log (JSON Lines, created when missing) "
+                   "and append the penalties each ruling issues.  Reports are then ruled one by one, in order.")
+@fails_cleanly
+def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int,
+         rules: Path | None, event_log: Path | None) -> None:
+    """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
+
+    A file may hold several reports separated by `---`. Exit code: 0 ruled,
+    1 ruled with findings (conflict, gap, scope), 2 bad input (the bad file's
+    error on stderr; the other files are still ruled).
+
+    \b
+    Example:
+      ppgcheck rule examples/fab/hidden-card-error.txt --explain
+      cat report.txt | ppgcheck rule - --format json
+      ppgcheck rule season/ --rules edited-rules --format jsonl
+      ppgcheck rule r5-t12.txt --event-log event.jsonl
+    """
+    check_rules_folder(rules)
+    if policy:
+        from ppgcheck.engine.policy import engine
+        engine(policy, rules)  # an unknown --policy is a usage error before anything runs
+    exit_code = 0
+    collected: list[dict] = []
+    pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
+    per_policy: Counter[str] = Counter()       # how many of them each policy rules
+
+    render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
+              "json": ruling_dict}[fmt]
+
+    def emit(code: int, out: str | dict) -> None:
+        nonlocal exit_code
+        exit_code = max(exit_code, code)
+        if fmt == "json":
+            collected.append(out)
+        else:
+            click.echo(out)
+
+    def bad_input(exc: PpgError) -> None:
+        nonlocal exit_code
+        click.echo(str(exc), err=True)
+        exit_code = 2
+
+    def rendered(part: list[tuple[Report, str]]) -> list[tuple[int, str | dict]]:
+        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules)]
+
+    def rule_pending(more_follows: bool) -> None:
+        """Rule the pending reports.  A batch that more input follows is ruled one
+        policy at a time, each in a forked child (ppgcheck/engine/isolation.py), so clingo's
+        symbols do not pile up over a long run and one grounding's memory is live at
+        a time; the last batch (the only one, for a single report) is ruled here."""
+        if more_follows:
+            from ppgcheck.engine.isolation import call_isolated, return_free_memory
+            results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
+            for positions in api.positions_by_policy(pending).values():
+                part = [pending[p] for p in positions]
+                for position, ruled in zip(positions, call_isolated(functools.partial(rendered, part))):
+                    results[position] = ruled
+        else:
+            results = rendered(pending)
+        for code, out in results:
+            emit(code, out)
+        pending.clear()
+        per_policy.clear()
+        if more_follows:
+            return_free_memory()
+
+    sources = report_files(reports)
+    show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
+    with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
+                                    if show_progress else contextlib.nullcontext(sources)) as items:
+        for name, read in items:
+            try:
+                prepared = api.prepare(parse_reports(read(), name), policy, rules)
+            except PpgError as exc:
+                bad_input(exc)
+                continue
+            if event_log is not None:       # each report sees the penalties of the ones before it
+                for report, policy_id in prepared:
+                    try:
+                        ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
+                    except ReportError as exc:
+                        bad_input(exc)
+                        continue
+                    emit(ruled.exit_code, render(ruled))
+                continue
+            pending.extend(prepared)
+            per_policy.update(policy_id for _, policy_id in prepared)
+            if max(per_policy.values()) >= batch_size:
+                rule_pending(more_follows=True)
+        rule_pending(more_follows=False)
+    if fmt == "json":
+        click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
+                              indent=2, ensure_ascii=False))
+    sys.exit(exit_code)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fails_cleanly
+def vocab(fmt: str) -> None:
+    """List every form the report language accepts, with the fact it produces.
+
+    P and Q stand for declared names, other {slots} for numbers.
+
+    \b
+    Example:
+      ppgcheck vocab | grep drew
+    """
+    forms = vocabulary().all_forms()
+    when = list(vocabulary().when.values())
+    if fmt == "json":
+        click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact}
+                               for f in forms + when], indent=2))
+        return
+    for title, category in (("Headers", "header"), ("Observations", "observation"),
+                            ("Modifiers (after a comma, or on an `It ...` line)", "modifier")):
+        click.echo(f"{title}:")
+        for f in forms:
+            if f.category == category:
+                click.echo(f"  {f.text:<58} {f.fact}")
+        click.echo()
+    click.echo("Values of `when:`:")
+    for f in when:
+        click.echo(f"  when: {f.text:<52} {f.fact}")
+
+
+@cli.command()
+@click.argument("report")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@rules_option("Compare the guides under this rules folder (a `core/` and one folder per policy) instead of "
+               "the bundled ones.")
+@fails_cleanly
+def compare(report: str, fmt: str, rules: Path | None) -> None:
+    """Rule the observations of REPORT under every bundled guide, side by side.
+
+    A guide with no rule for an observation shows it as not covered. Headers
+    that belong to one guide (tier, event kind) are defaulted by the others,
+    and each guide says what it assumed.
+
+    \b
+    Example:
+      ppgcheck compare examples/compare/extra-card.txt
+    """
+    from ppgcheck.api import compare_report
+    from ppgcheck.engine.render import comparison_dict, render_comparison_text
+    check_rules_folder(rules)
+    name, text = report_sources((report,))[0]
+    results = [compare_report(r, rules=rules) for r in parse_reports(text, name)]
+    if fmt == "json":
+        data = [comparison_dict(c) for c in results]
+        click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n\n".join(render_comparison_text(c) for c in results))
+
+
+@cli.command("log")
+@click.argument("event_log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--player", help="Only this person's penalties.")
+@click.option("--policy", "-p", help="Only this policy's penalties.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fails_cleanly
+def log_command(event_log: Path, player: str | None, policy: str | None, fmt: str) -> None:
+    """Show the penalties an event log holds (see `rule --event-log`), as history lines.
+
+    \b
+    Example:
+      ppgcheck log event.jsonl --player Alice
+    """
+    from ppgcheck.event import eventlog
+    from ppgcheck.language.report import print_history_entry
+    if not event_log.exists():
+        raise UsageError(f"no event log at `{event_log}`: `ppgcheck rule REPORT --event-log {event_log}` starts one")
+    rows = [r for r in eventlog.read(event_log)
+            if (player is None or r.player == player) and (policy is None or r.policy == policy)]
+    if fmt == "json":
+        click.echo(json.dumps([eventlog.as_row(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{event_log}: {len(rows)} penalt{'y' if len(rows) == 1 else 'ies'}"
+               + (f" of {player}" if player else "") + (f" under {policy}" if policy else ""))
+    for policy_id in sorted({r.policy for r in rows}):
+        click.echo(f"policy: {policy_id}")
+        for r in rows:
+            if r.policy == policy_id:
+                click.echo(f"  {print_history_entry(eventlog.as_history(r))}" + (f"   # {r.report}" if r.report else ""))
+
+
+@cli.command("print")
+@click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@fails_cleanly
+def print_command(report: str) -> None:
+    """Print a report file in canonical form (comments dropped, one statement a line).
+
+    \b
+    Example:
+      ppgcheck print examples/fab/hidden-card-error.txt
+    """
+    from ppgcheck.language.report import print_reports
+    name, text = report_sources((report,))[0]
+    click.echo(print_reports(parse_reports(text, name)), nl=False)

@@ -1,0 +1,1 @@
+"""The event record: the penalties issued at one event."""

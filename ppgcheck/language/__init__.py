@@ -1,0 +1,1 @@
+"""The report language: text <-> Report <-> input facts; nothing here knows a policy."""
