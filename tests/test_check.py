@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from ppgcheck import api, check_policy
 from ppgcheck.analysis.check import CheckFinding, CheckResult
+from ppgcheck.analysis.findings import CoreFinding
 from ppgcheck.cli import cli
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.language.report import parse_report
@@ -117,7 +118,7 @@ def fixture_engine(tmp_root: Path, name: str) -> PolicyEngine:
 def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
     eng = fixture_engine(tmp_path, name)
     monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
-    checked = [f for f in result(name).findings if f.runtime]
+    checked = [f for f in result(name).findings if isinstance(f, CoreFinding) and f.runtime]
     assert checked
     for f in checked:
         (rs,) = api.rule_report(f.witness_text, policy=name)
@@ -133,7 +134,7 @@ def test_bundled_witnesses_round_trip(policy):
     (r,) = check_policy(policy, timeout=60, monotonicity=False)
     assert r.complete
     for f in r.findings:
-        if f.runtime and f.witness_text:
+        if isinstance(f, CoreFinding) and f.runtime and f.witness_text:
             (rs,) = api.rule_report(f.witness_text)
             got = {(x.kind, x.level, x.message, x.section) for x in rs.findings}
             assert f.runtime in got, (f.witness_text, got)
@@ -212,8 +213,11 @@ def test_a_rule_two_observations_fire_is_not_dead(twice_pack):
 
 
 def test_scenario_space_brackets_each_threshold():
-    from ppgcheck.analysis.scenarios import read_pack, scenario_facts
-    reads = read_pack(sorted((PACKS / "gap").glob("*.lp")))
+    from ppgcheck.analysis.reads import read_pack
+    from ppgcheck.analysis.scenarios import scenario_facts
+    from ppgcheck.engine.pack import find_packs
+    (pack,) = find_packs(path=PACKS / "gap")
+    reads = read_pack(pack)
     assert 10 in reads.thresholds and "late" in reads.observation_kinds
     facts = scenario_facts(reads)
     for n in (0, 9, 10, 11, 120):                      # threshold ± 1 and the range ends
@@ -231,18 +235,18 @@ def test_gap_at_some_rels_names_them():
 @pytest.mark.parametrize("name", ["rel-gap", "gap", "conflict"])
 def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(name, monkeypatch):
     """A finding whose rules never read the REL is put at every REL without a
-    search (check._rel_blind); the REL searches, run for every finding, find
+    search (rels.blind_to_rel); the REL searches, run for every finding, find
     exactly the same RELs."""
-    import ppgcheck.analysis.check as check
+    import ppgcheck.analysis.rels as rels
     blind_calls: list[set] = []
-    real_blind = check._rel_blind
+    real_blind = rels.blind_to_rel
 
     def spy(*args):
         blind_calls.append(real_blind(*args))
         return blind_calls[-1]
-    monkeypatch.setattr(check, "_rel_blind", spy)
+    monkeypatch.setattr(rels, "blind_to_rel", spy)
     (analysed,) = check_policy(path=PACKS / name)
-    monkeypatch.setattr(check, "_rel_blind", lambda *args: set())
+    monkeypatch.setattr(rels, "blind_to_rel", lambda *args: set())
     (searched,) = check_policy(path=PACKS / name)
     assert [(f.message, f.rels) for f in analysed.findings] == [(f.message, f.rels) for f in searched.findings]
     assert all(f.rels for f in searched.findings if f.kind != "dead-rule")

@@ -1,12 +1,12 @@
 """`ppgcheck check` grounds only the rules its searches can tell apart
-(scenarios.needed_only): a rule whose atoms nothing shown, wanted, minimized or
+(slicing.needed_only): a rule whose atoms nothing shown, wanted, minimized or
 constrained reads is left out, and leaving it out changes no answer."""
 from __future__ import annotations
 
 import clingo
 from clingo import ast
 
-from ppgcheck.analysis.scenarios import needed_only
+from ppgcheck.analysis.slicing import needed_only
 
 
 def statements(text: str) -> list[ast.AST]:

@@ -1,8 +1,8 @@
-"""scenarios.Slicer: the slice of a program that some atoms depend on, told
+"""slicing.Slicer: the slice of a program that some atoms depend on, told
 apart by the constants atoms name as well as by predicate.  An atom the slice
 is asked for is true in exactly the same answers as in the whole program; the
 rules about other constants are left out.  `ppgcheck check` proves the
-monotonicity of a pack on such a slice (check._mono_refuted)."""
+monotonicity of a pack on such a slice (monotonicity.refuted)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +11,12 @@ import clingo
 import pytest
 from clingo import ast
 
-from ppgcheck.analysis.check import PREFIX, _mono_refuted, _Budget, _parse
-from ppgcheck.analysis.scenarios import (ANY, Slicer, read_pack, renamed, renamed_parts, sliced, statement_parts)
+from ppgcheck.analysis.monotonicity import refuted as mono_refuted
+from ppgcheck.analysis.reads import read_pack
+from ppgcheck.analysis.search import Budget
+from ppgcheck.analysis.slicing import ANY, sliced, statement_parts
+from ppgcheck.engine.pack import find_packs
+from ppgcheck.engine.program import Program, renamed
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 
@@ -100,9 +104,11 @@ def test_wanted_atoms_hold_in_the_same_answers():
         assert keep(answers(stmts, shown)) == keep(answers(statements(PROGRAM), shown))
 
 
-def test_renamed_parts_are_the_parts_of_the_renamed_statements():
-    stmts = statements(PROGRAM + "-odd(1) :- kind(late).\n#minimize { 1, K : observation(1, 1, K) }.")
-    assert renamed_parts(stmts, statement_parts(stmts), "b__") == statement_parts(renamed(stmts, "b__"))
+def test_a_renamed_copy_reads_as_the_renamed_statements_read_afresh():
+    stmts = Program(statements(PROGRAM + "-odd(1) :- kind(late).\n#minimize { 1, K : observation(1, 1, K) }."))
+    copy = renamed(stmts, "b__")      # each statement's reading renamed with it
+    assert statement_parts(copy) == statement_parts(Program(copy.nodes))
+    assert any(name.startswith("b__") for defined, _, _ in statement_parts(copy) for name, _ in defined)
 
 
 @pytest.mark.parametrize("fork", ["on", "off"])    # the second subject's proof in a forked child, or here
@@ -110,18 +116,15 @@ def test_the_sliced_monotonicity_proof(fork, monkeypatch):
     monkeypatch.setenv("PPGCHECK_FORK", fork)
 
     def refuted(name: str) -> bool:
-        pack = PACKS / name
-        files = sorted(pack.glob("*.lp"))
-        messages: list[str] = []
-        core = Path(__file__).parent.parent / "rules" / "core"
-        return _mono_refuted(name, core, _parse(files, messages), read_pack(files), _Budget(60, 10_000), messages)
+        (pack,) = find_packs(path=PACKS / name)
+        return mono_refuted(pack, read_pack(pack), Budget(60, 10_000), [])
     assert refuted("clean")
     assert not refuted("monotonicity")      # a violation: the full search runs and finds it
 
 
 def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
-    import ppgcheck.analysis.check as check
     from ppgcheck import check_policy
+    from ppgcheck.analysis import tuning
     from ppgcheck.analysis.check import result_dict
 
     def findings(name: str) -> list[dict]:
@@ -129,7 +132,7 @@ def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
         return result_dict(r)["findings"]
     packs = ["monotonicity", "clean", "cap"]
     whole = {name: findings(name) for name in packs}
-    monkeypatch.setattr(check, "SLICED_MONO_RULES", 0)     # every pack proven on its slice first
+    monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)     # every pack proven on its slice first
     assert {name: findings(name) for name in packs} == whole
     assert any(f["kind"] == "monotonicity" for f in whole["monotonicity"])
 

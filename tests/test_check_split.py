@@ -1,4 +1,4 @@
-"""`ppgcheck check` over parts of the scenario space (check._split_space)
+"""`ppgcheck check` over parts of the scenario space (space.split_by_header)
 finds what it finds over the whole space: the same findings at the same
 RELs, each with a witness as small."""
 from __future__ import annotations
@@ -11,9 +11,11 @@ import pytest
 from clingo import ast
 
 import ppgcheck.analysis.check as check
+import ppgcheck.analysis.dead_rules as dead_rules
 from ppgcheck import check_policy
-from ppgcheck.resources import rules_dir
+from ppgcheck.analysis import tuning
 from ppgcheck.analysis.scenarios import header_parts
+from ppgcheck.resources import rules_dir
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 
@@ -64,22 +66,23 @@ def witness_size(report) -> tuple:
 
 def summary(result) -> list[tuple]:
     return sorted((f.kind, f.level, f.message, tuple(f.rels), f.minimal, witness_size(f.witness),
-                   witness_size(f.contrast)) for f in result.findings)
+                   witness_size(getattr(f, "contrast", None))) for f in result.findings)
 
 
 @pytest.mark.parametrize("name", ["monotonicity", "conflict"])
 def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatch):
     pack = gated_copies(PACKS / name, tmp_path / "rules", 4, ["tardiness"])
-    (whole,) = check_policy(path=pack)           # too small to split by the default share
+    (whole,) = check_policy(path=pack)           # too small to split
     split_sizes: list[int] = []
-    real_split = check._split_space
+    real_space = check.scenario_space
 
-    def spy(*args):
-        parts = real_split(*args)
-        split_sizes.append(len(parts[1]))
-        return parts
-    monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
-    monkeypatch.setattr(check, "_split_space", spy)
+    def spy(*args, **kwargs):
+        space = real_space(*args, **kwargs)
+        split_sizes.append(len(space.parts))
+        return space
+    monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)
+    monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)
+    monkeypatch.setattr(check, "scenario_space", spy)
     (split,) = check_policy(path=pack)
     assert split_sizes and split_sizes[0] > 1, "the space was not split"
     assert whole.complete and split.complete
@@ -90,9 +93,23 @@ def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatc
 
 def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
     sizes: list[int] = []
-    real_split = check._split_space
-    monkeypatch.setattr(check, "_split_space", lambda *a: sizes.append(len(real_split(*a)[1])) or real_split(*a))
+    real_space = check.scenario_space
+    monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)     # large enough to try
+    monkeypatch.setattr(check, "scenario_space",
+                        lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
     check_policy(policy="yugioh", monotonicity=False)
+    assert sizes == [1]
+
+
+def test_a_small_pack_is_not_split(tmp_path, monkeypatch):
+    """The split pays only on a large pack: below tuning.LARGE_PACK_RULES the space is whole."""
+    pack = gated_copies(PACKS / "conflict", tmp_path / "rules", 4, ["tardiness"])
+    sizes: list[int] = []
+    real_space = check.scenario_space
+    monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)       # a split the share would take
+    monkeypatch.setattr(check, "scenario_space",
+                        lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
+    check_policy(path=pack, monotonicity=False)
     assert sizes == [1]
 
 
@@ -113,55 +130,56 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
     """Where history is read only for what is committed, the sliced proof runs
     one part per observation kind (scenarios.kind_parts); it refutes exactly
     where the full search over both copies finds no violation."""
-    from ppgcheck.analysis.check import _Budget, _mono_refuted, _parse, read_pack
+    from ppgcheck.analysis import monotonicity
+    from ppgcheck.analysis.reads import read_pack
     from ppgcheck.analysis.scenarios import kind_parts
-    pack = PACKS / name
-    files = sorted(pack.glob("*.lp"))
-    messages: list[str] = []
-    stmts, reads = _parse(files, messages), read_pack(files)
+    from ppgcheck.analysis.search import Budget
+    from ppgcheck.engine.pack import find_packs
+    (pack,) = find_packs(path=PACKS / name)
     used: list[int] = []
-    monkeypatch.setattr(check, "kind_parts", lambda facts: used.append(1) or kind_parts(facts))
-    refuted = _mono_refuted(name, rules_dir() / "core", stmts, reads, _Budget(60, 100_000), messages)
+    monkeypatch.setattr(monotonicity, "kind_parts", lambda facts: used.append(1) or kind_parts(facts))
+    refuted = monotonicity.refuted(pack, read_pack(pack), Budget(60, 100_000), [])
     assert used, "the proof did not run by observation kind"
-    (full,) = check_policy(path=pack)
+    (full,) = check_policy(path=PACKS / name)
     assert refuted == (not any(f.kind == "monotonicity" for f in full.findings))
     assert name != "monotonicity" or not refuted
 
 
 def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
-    """check._witness(below=cost): what a later part of the space is asked
+    """search.optimum(below=cost): what a later part of the space is asked
     for a finding an earlier part has a witness of that cost for."""
-    from ppgcheck.analysis.check import _Budget, _witness
+    from ppgcheck.analysis.search import Budget, optimum
     ctl = clingo.Control(["--warn=none"])
     # t holds with x (cost 1 at level 2) or with y (5 at level 1): y is smaller
     ctl.add("base", [], "{ x; y }. t :- x. t :- y. #minimize { 1@2 : x ; 5@1 : y }.")
     ctl.ground([("base", [])])
     t = clingo.Function("t")
-    atoms, proven, cost = _witness(ctl, _Budget(10, 1000), t)
+    atoms, proven, cost = optimum(ctl, Budget(10, 1000), t)
     assert proven and cost == [0, 5] and clingo.Function("y") in atoms
     for below, found in (([0, 5], None), ([0, 6], [0, 5]), ([1, 0], [0, 5]), ([0, 4], None), ([0, 0], None)):
-        atoms, proven, cost = _witness(ctl, _Budget(10, 1000), t, below=below)
+        atoms, proven, cost = optimum(ctl, Budget(10, 1000), t, below=below)
         assert proven and (cost or None) == found, below
 
 
 @pytest.mark.parametrize("gated", [False, True])
 def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twice_pack, tmp_path, monkeypatch):
     """Many rules no one-observation scenario fires are searched for with two
-    observations together (check._fired_with_two, part by part where the
+    observations together (dead_rules._together, part by part where the
     space is split); the same rules stay dead as when searched one by one."""
     pack = twice_pack
     if gated:
-        monkeypatch.setattr(check, "SPLIT_SHARE", 1.0)
+        monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)
+        monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)
         pack = gated_copies(pack, tmp_path / "rules", 3, ["tardiness"])
 
     def dead(result) -> list[str]:
         return sorted(f.message for f in result.findings if f.kind == "dead-rule")
-    monkeypatch.setattr(check, "MANY_UNFIRED", 10 ** 6)
+    monkeypatch.setattr(tuning, "MANY_UNFIRED", 10 ** 6)
     (one_by_one,) = check_policy(path=pack, monotonicity=False)
     together_calls: list[int] = []
-    real = check._fired_with_two
-    monkeypatch.setattr(check, "_fired_with_two", lambda *a: together_calls.append(1) or real(*a))
-    monkeypatch.setattr(check, "MANY_UNFIRED", -1)
+    real = dead_rules._together
+    monkeypatch.setattr(dead_rules, "_together", lambda *a: together_calls.append(1) or real(*a))
+    monkeypatch.setattr(tuning, "MANY_UNFIRED", -1)
     (together,) = check_policy(path=pack, monotonicity=False)
     assert together_calls
     assert dead(together) == dead(one_by_one)
@@ -173,16 +191,19 @@ def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twi
 def test_witness_costs_have_every_level_in_every_part(tmp_path):
     """A part of the space without modifiers or history still has every level
     of the witness objective, so costs from different parts compare."""
-    from ppgcheck.analysis.check import MAIN_SHOWN, _brave, _Budget, _ground, _parse, _program, _target, _witness, read_pack
+    from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
+    from ppgcheck.analysis.reads import read_pack
     from ppgcheck.analysis.scenarios import scenario_facts
-    files = sorted((PACKS / "gap").glob("*.lp"))
+    from ppgcheck.analysis.search import Budget, brave, ground, optimum
+    from ppgcheck.analysis.witnesses import target as target_of
+    from ppgcheck.engine.pack import find_packs
+    (pack,) = find_packs(path=PACKS / "gap")
     messages: list[str] = []
-    program = _program(rules_dir() / "core", _parse(files, messages), messages, tmp_path,
-                       shown=MAIN_SHOWN, wanted={"chk_open_held"})
-    facts = "".join(line + "\n" for line in scenario_facts(read_pack(files), 1).splitlines()
+    program = check_program(pack, tmp_path, shown=MAIN_SHOWN, wanted={"chk_open_held"})
+    facts = "".join(line + "\n" for line in scenario_facts(read_pack(pack), 1).splitlines()
                     if not line.startswith(("scen_mod", "scen_pmod", "scen_hist")))
-    ctl = _ground("gap", program.control(facts, messages), messages)
-    found, _ = _brave(ctl, _Budget(10, 1000))
-    target = _target(next(s for s in sorted(found) if s.name == "chk_finding_named"))
-    atoms, proven, cost = _witness(ctl, _Budget(10, 1000), target)
+    ctl = ground(program.control(facts, messages), [("base", [])], "gap does not ground", messages)
+    found, _ = brave(ctl, Budget(10, 1000))
+    target = target_of(next(s for s in sorted(found) if s.name == "chk_finding_named"))
+    atoms, proven, cost = optimum(ctl, Budget(10, 1000), target)
     assert atoms and proven and len(cost) == 6

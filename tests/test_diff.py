@@ -16,7 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck.cli import cli
-from ppgcheck.analysis.diff import DiffResult, diff_base, diff_rules, exit_code, to_sarif
+from ppgcheck.analysis.diff import DiffResult, diff_rules
+from ppgcheck.analysis.diff_render import exit_code
+from ppgcheck.analysis.revisions import diff_base
+from ppgcheck.ci.sarif import diff_to_sarif
 from ppgcheck.language.report import parse_report
 from ppgcheck.resources import rules_dir
 
@@ -246,7 +249,7 @@ def test_cli_exit_codes_and_formats(versions, monkeypatch):
 
 
 def test_sarif_of_a_ruling_change_is_a_note(versions):
-    sarif = to_sarif([diff(versions, "raised")])
+    sarif = diff_to_sarif([diff(versions, "raised")])
     levels = {(r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]}
     assert levels == {("ruling-changed", "note")}
 

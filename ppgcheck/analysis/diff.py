@@ -1,132 +1,40 @@
 """`ppgcheck diff`: what a change to the rules changes, over the same scenario space.
 
 Both versions of a pack are grounded side by side over one scenario space
-(rules/core/scenarios.lp bounded by what *either* version reads,
-ppgcheck/analysis/scenarios.py): the new version as is, and beside it the old
-version's rules for every predicate whose definition differs (and those that
-depend on them), renamed `o__`, reading the same input facts; everything the
-edit does not touch is shared.  A `dif_class/5` atom names every class of
-incident whose ruling differs:
-
-    dif_class(What, ObservationKind, Subject, Before, After)
-
-What is `infraction` (an infraction is committed in one version only),
-`no_infraction` (an explicit not-an-infraction, by section, in one version
-only), `penalty` (the same infraction, a different base penalty, final penalty
-or issued flag), `fix` (the same infraction, different fix steps) or
-`finding(Kind, Level, Message, Section)` (a finding one version derives and
-the other does not).  One brave pass collects every class any scenario
-reaches; then each class gets the smallest scenario that shows it
-(check.smallest_witness), printed back as a report and ruled by both versions
-(policy.PolicyEngine) to show the two rulings side by side.
+(rules/core/scenarios.lp bounded by what *either* version reads: reads.py,
+scenarios.py; the program: diff_program.py).  A `dif_class/5` atom names every
+class of incident whose ruling differs: `infraction` (committed in one version
+only), `no_infraction` (an explicit not-an-infraction, by section, in one
+version only), `penalty` (the same infraction, a different base penalty,
+final penalty or issued flag), `fix`, `note`, `head_judge`, `time_extension`,
+`report_note`, or `finding(Kind, Level, Message, Section)` (a finding one
+version derives and the other does not).  One brave pass collects every class
+any scenario reaches; then each class gets the smallest scenario that shows it
+(search.optimum), printed back as a report and ruled by both versions
+(PolicyEngine) to show the two rulings side by side.
 """
 from __future__ import annotations
 
 import copy
-import io
-import json
-import shutil
-import subprocess
-import tarfile
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
-from clingo import ast
 
-from ppgcheck.analysis.check import (Budget, CheckResult, clingo_logger as _logger, brave_consequences, check_policy, resolve_pack,
-                    scenario_report, smallest_witness)
-from ppgcheck.errors import PolicyError, PpgError, UsageError
-from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
+from ppgcheck.analysis import diff_bounds, tuning
+from ppgcheck.analysis.check import check_pack
+from ppgcheck.analysis.diff_program import FIRST_KIND, OUTPUTS, diff_control, same_core
+from ppgcheck.analysis.findings import CORE_FINDINGS
+from ppgcheck.analysis.reads import PackReads, read_pack
+from ppgcheck.analysis.scenarios import scenario_facts, scenario_report
+from ppgcheck.analysis.search import Budget, brave, configured, ground, optimum, solve
+from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in
 from ppgcheck.engine.policy import PolicyEngine
-from ppgcheck.language.report import Report, print_report
 from ppgcheck.engine.ruling import RulingSet, _text, decode
-from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
-
-CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
-RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
-OLD = "o__"
-
-# What each version rules, over one scenario: the new version's atoms under
-# dif_*, the old version's under odif_* (written with plain names here; the
-# old side's body atoms are then renamed `o__` wherever the old definition of
-# a predicate differs from the new one, see _changed_predicates).
-_VIEW = """
-{p}dif_base(O, P, I, Pen) :- committed(O, P, I), pen(O, P, I, 0, Pen).
-{p}dif_base(O, P, I, undetermined) :- committed(O, P, I), not pen(O, P, I, 0, _).
-{p}dif_final(O, P, I, Pen) :- penalty(O, P, I, Pen).
-{p}dif_final(O, P, I, undetermined) :- committed(O, P, I), not penalty(O, P, I, _).
-{p}dif_issued(O, P, I, issued) :- issued(O, P, I, _).
-{p}dif_issued(O, P, I, absorbed) :- penalty(O, P, I, _), not issued(O, P, I, _).
-{p}dif_issued(O, P, I, none) :- committed(O, P, I), not penalty(O, P, I, _).
-{p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
-{p}dif_committed(O, P, I) :- committed(O, P, I).
-{p}dif_infraction(O, P, I) :- infraction(O, P, I).
-{p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
-{p}dif_fix(O, P, I, S, T, Sec) :- fix(O, P, I, S, T, Sec).
-{p}dif_finding(K, L, O, M, S) :- finding(K, L, O, M, S).
-{p}dif_note(O, P, I, T, S) :- note(O, P, I, T, S).
-{p}dif_head_judge(O, P, I) :- head_judge(O, P, I, _).
-{p}dif_time(M, S) :- time_extension(M, S).
-{p}dif_report_note(T, S) :- report_note(T, S).
-#defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
-"""
-
-_CLASSES = """
-dif_kind(O, K) :- observation(O, _, K).
-dif_kind(0, none).
-
-dif_class(infraction, K, I, committed, not_committed) :-
-    odif_committed(O, P, I), not dif_committed(O, P, I), dif_kind(O, K).
-dif_class(infraction, K, I, not_committed, committed) :-
-    dif_committed(O, P, I), not odif_committed(O, P, I), dif_kind(O, K).
-dif_class(no_infraction, K, S, listed, not_listed) :- odif_ni(O, P, S), not dif_ni(O, P, S), dif_kind(O, K).
-dif_class(no_infraction, K, S, not_listed, listed) :- dif_ni(O, P, S), not odif_ni(O, P, S), dif_kind(O, K).
-dif_class(penalty, K, I, RO, RN) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), RO != RN.
-dif_class(fix, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_fix(O, P, I, S, T, Sec), not odif_fix(O, P, I, S, T, Sec).
-dif_class(fix, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    odif_fix(O, P, I, S, T, Sec), not dif_fix(O, P, I, S, T, Sec).
-dif_class(finding(Kd, L, M, S), K, none, present, absent) :-
-    odif_finding(Kd, L, O, M, S), not dif_finding(Kd, L, O, M, S), dif_kind(O, K).
-dif_class(finding(Kd, L, M, S), K, none, absent, present) :-
-    dif_finding(Kd, L, O, M, S), not odif_finding(Kd, L, O, M, S), dif_kind(O, K).
-dif_class(note, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_note(O, P, I, T, S), not odif_note(O, P, I, T, S).
-dif_class(note, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    odif_note(O, P, I, T, S), not dif_note(O, P, I, T, S).
-dif_class(head_judge, K, I, not_required, required) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_head_judge(O, P, I), not odif_head_judge(O, P, I).
-dif_class(head_judge, K, I, required, not_required) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    odif_head_judge(O, P, I), not dif_head_judge(O, P, I).
-% time extensions are about the match, not one observation (the same grants: the same total)
-dif_class(time_extension, none, none, changed, changed) :- dif_time(M, S), not odif_time(M, S).
-dif_class(time_extension, none, none, changed, changed) :- odif_time(M, S), not dif_time(M, S).
-dif_class(report_note, none, none, changed, changed) :- dif_report_note(T, S), not odif_report_note(T, S).
-dif_class(report_note, none, none, changed, changed) :- odif_report_note(T, S), not dif_report_note(T, S).
-#defined not_infraction/4. #defined fix/6.
-#defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
-% Only scenarios where an infraction the changed rules name is classified, in
-% either version, or that observe a kind a changed exclusion needs.
-dif_relevant :- dif_infraction(_, _, I), dif_touch(I).
-dif_relevant :- odif_infraction(_, _, I), dif_touch(I).
-dif_relevant :- observation(_, _, K), dif_touch_kind(K).
-:- dif_restrict, not dif_relevant.
-#show dif_class/5.
-"""
-# Predicates the comparison reads: when none of them differs, nothing can.
-_OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
-            "time_extension", "report_note"}
+from ppgcheck.errors import PpgError, UsageError
+from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
+from ppgcheck.language.report import Report, print_report
 
 # changes a witness's ruling shows only with its notes and time extension
 _NOTE_CHANGES = {"note", "time_extension", "report_note"}
@@ -154,6 +62,12 @@ class Change:
     ruling_before: list[str] = field(default_factory=list)
     ruling_after: list[str] = field(default_factory=list)
 
+    @property
+    def sarif_rule(self) -> str:
+        """Its kind in the registry (findings.py)."""
+        return ("finding-introduced" if self.introduced else "finding-removed" if self.introduced is False
+                else "ruling-changed")
+
 
 @dataclass
 class DiffResult:
@@ -178,363 +92,127 @@ class DiffResult:
         return bool(self.changes) or self.status != "compared"
 
 
-# ---------------------------------------------------------------------------
-# the comparison
-# ---------------------------------------------------------------------------
-
-def merge_reads(a: PackReads, b: PackReads) -> PackReads:
-    """The scenario bounds of two versions together: what either reads."""
-    out = PackReads(files=a.files + b.files)
-    for name in ("observation_kinds", "modifiers", "count_keys", "headers", "when_values",
-                 "thresholds", "history_thresholds", "reads_history_penalty"):
-        setattr(out, name, set(getattr(a, name)) | set(getattr(b, name)))
-    out.header_constants = {k: set(a.header_constants.get(k, set())) | set(b.header_constants.get(k, set()))
-                            for k in set(a.header_constants) | set(b.header_constants)}
-    out.reads_history = a.reads_history or b.reads_history
-    out.infractions = {**b.infractions, **a.infractions}
-    out.penalties = a.penalties or b.penalties
-    out.cap = a.cap or b.cap
-    out.section_locations = {**b.section_locations, **a.section_locations}
-    out.wildcards = list(dict.fromkeys(a.wildcards + b.wildcards))
-    return out
-
-
-
-def _parse(files: list[Path], what: str) -> list[ast.AST]:
-    try:
-        return parse_statements(files)
-    except RuntimeError:
-        raise PolicyError(f"{what} does not parse: " + ", ".join(map(str, files))) from None
-
-
-class _Names(ast.Transformer):
-    """Collect the names of symbolic atoms."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_SymbolicAtom(self, node):
-        sym = node.symbol
-        if sym.ast_type == ast.ASTType.Function:
-            self.names.add(sym.name)
-        elif sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
-            self.names.add(sym.symbol.name)
-        return node
-
-
-def _names(nodes) -> set[str]:
-    collect = _Names()
-    for node in nodes:
-        collect(node)
-    return collect.names
-
-
-class _RenameSome(ast.Transformer):
-    """Rename the atoms of the given predicates `o__name` (the old version's copy)."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-
-    def visit_SymbolicAtom(self, node):
-        sym = node.symbol
-        if sym.ast_type == ast.ASTType.Function and sym.name in self.names:
-            return node.update(symbol=sym.update(name=OLD + sym.name,
-                                                 arguments=[self(a) for a in sym.arguments]))
-        if (sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function
-                and sym.symbol.name in self.names):
-            s = sym.symbol
-            return node.update(symbol=ast.SymbolicTerm(sym.location, clingo.Function(OLD + s.name, s.arguments,
-                                                                                      s.positive)))
-        return node
-
-    def visit_Defined(self, node):
-        return node.update(name=OLD + node.name) if node.name in self.names else node
-
-
-def _rules(stmts):
-    return [st for st in stmts if st.ast_type == ast.ASTType.Rule]
-
-
-def _changed_predicates(old: list[ast.AST], new: list[ast.AST]) -> set[str]:
-    """Predicates whose rules differ between the versions, closed under dependency:
-    only these need a second (old) copy; everything else is shared."""
-    def table(stmts):
-        out: dict[str, list[str]] = {}
-        for st in _rules(stmts):
-            text = str(st)
-            for name in _names([st.head]) or {"#constraint"}:
-                out.setdefault(name, []).append(text)
-        return {k: sorted(v) for k, v in out.items()}
-    t_old, t_new = table(old), table(new)
-    consts = lambda stmts: sorted(str(st) for st in stmts if st.ast_type == ast.ASTType.Definition)
-    if consts(old) != consts(new):
-        return set(t_old) | set(t_new)     # a constant changed: compare everything
-    changed = {n for n in set(t_old) | set(t_new) if t_old.get(n) != t_new.get(n)}
-    deps = [(_names([st.head]), _names(st.body)) for st in _rules(old) + _rules(new)]
-    grew = True
-    while grew:
-        grew = False
-        for heads, body in deps:
-            if body & changed and not heads <= changed:
-                changed |= heads
-                grew = True
-    changed.discard("#constraint")
-    return changed
-
-
-# Heads that name the infraction they are about, and where (argument positions).
-_INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8): (2,), ("fix", 6): (2,),
-            ("note", 5): (2,), ("because", 5): (2,), ("head_judge", 4): (2,), ("section", 2): (0,),
-            ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,)}
-
-
-# Predicates of the pack contract (rules/core/CONTRACT.md) and the core: a
-# changed rule for one of them that names no infraction may change anything.
-_CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
-             "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
-             "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category"}
-
-
-class _Unbounded(Exception):
-    pass
-
-
-def _touched_infractions(old: list[ast.AST], new: list[ast.AST],
-                         core: list[ast.AST]) -> tuple[set[str], set[str]] | None:
-    """The infractions the rules that differ are about: the constant infraction
-    of each changed rule's head, or, for a changed helper predicate of the pack,
-    of the rules that read it (followed through other helpers).  Then only
-    scenarios that classify one of them can be ruled differently.  None when
-    some changed rule is not about named infractions (a contract predicate with
-    a variable infraction, a helper the core reads, a changed constant).
-    A changed exclusion (`not_infraction/4`), or a classification under a
-    variable infraction, is bounded instead by the observation kinds it needs
-    (_RequiredKinds): returns (infractions, observation kinds)."""
-    from collections import Counter
-    consts = lambda stmts: sorted(str(st) for st in stmts if st.ast_type == ast.ASTType.Definition)
-    if consts(old) != consts(new):
-        return None
-    o = Counter(str(st) for st in _rules(old))
-    n = Counter(str(st) for st in _rules(new))
-    diff = (o - n) + (n - o)
-    rules = _rules(old) + _rules(new)
-    core_names = _names(_rules(core))
-    touched: set[str] = set()
-    touched_kinds: set[str] = set()
-    helpers: set[str] = set()
-    required = _RequiredKinds(rules)
-
-    def visit(st: ast.AST) -> None:
-        head = st.head
-        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
-            raise _Unbounded
-        sym = head.atom.symbol
-        if sym.ast_type == ast.ASTType.Function:
-            name, args = sym.name, [_constant(a) for a in sym.arguments]
-        elif sym.ast_type == ast.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
-            name, args = sym.symbol.name, [_constant_sym(a) for a in sym.symbol.arguments]
+def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, observations: int = 1,
+               timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
+               new_label: str = "") -> list[DiffResult]:
+    """Compare two rules folders (or two pack folders): one DiffResult per pack."""
+    old_path, new_path = Path(old), Path(new)
+    for path in (old_path, new_path):
+        if not path.is_dir():
+            raise UsageError(f"no such rules folder: `{path}`")
+    old_packs, new_packs = packs_in(old_path), packs_in(new_path)
+    if not old_packs and not new_packs:
+        raise UsageError(f"neither `{old}` nor `{new}` holds a policy pack (*.lp files, or folders of them)")
+    if len(old_packs) == 1 and len(new_packs) == 1 and set(old_packs) != set(new_packs) and not policy:
+        # two single pack folders under different names: the same pack
+        old_packs = {next(iter(new_packs)): next(iter(old_packs.values()))}
+    ids = sorted(set(old_packs) | set(new_packs))
+    if policy:
+        if policy not in ids:
+            raise UsageError(f"no pack `{policy}` in either version: packs are "
+                             + ", ".join(f"`{i}`" for i in ids))
+        ids = [policy]
+    old_label, new_label = old_label or str(old_path), new_label or str(new_path)
+    results = []
+    for pid in ids:
+        o_lab, n_lab = f"{old_label}/{pid}", f"{new_label}/{pid}"
+        if pid not in old_packs:
+            results.append(_added(new_packs[pid], o_lab, n_lab, timeout, max_models))
+        elif pid not in new_packs:
+            results.append(DiffResult(pid, o_lab, n_lab, status="removed", notes=["the pack is removed"]))
         else:
-            raise _Unbounded
-        positions = _INDEXED.get((name, len(args)))
-        if positions is not None and all(args[i] is not None for i in positions):
-            touched.update(args[i] for i in positions)
-            return
-        if (name, len(args)) in _NEEDS_INFRACTION:
-            infractions, kinds = _body_needs(st)
-            if infractions or kinds:     # e.g. a time extension granted only for a committed tardiness
-                touched.update(infractions)
-                touched_kinds.update(kinds)
-                return
-        if (name, len(args)) in (("not_infraction", 4), ("infraction", 3)):
-            kinds = required.rule(st)
-            if kinds is None:
-                raise _Unbounded
-            touched_kinds.update(kinds)
-            return
-        if name in _CONTRACT or name in core_names:
-            raise _Unbounded
-        if name in helpers:
-            return
-        helpers.add(name)
-        for reader in rules:
-            if name in _names(reader.body):
-                visit(reader)
-
-    try:
-        for st in rules:
-            if str(st) in diff:
-                visit(st)
-    except _Unbounded:
-        return None
-    return touched, touched_kinds
+            results.append(diff_pack(old_packs[pid], new_packs[pid], observations=observations,
+                                     timeout=timeout, max_models=max_models, old_label=o_lab, new_label=n_lab))
+    return results
 
 
-# Contract heads that name no infraction: a rule for one is still bounded by the
-# infractions or observation kinds its body needs (_body_needs).
-_NEEDS_INFRACTION = {("time_extension", 2), ("report_note", 2)}
+def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_models: int) -> DiffResult:
+    """A new pack: everything it rules is new; its check findings are introduced."""
+    result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"])
+    checked = check_pack(pack, timeout=timeout, max_models=max_models, monotonicity=False)
+    for f in checked.findings:
+        result.changes.append(Change("finding", "", "", "absent", "present",
+                                     f"finding introduced: {f.kind} ({f.level}): {f.message}",
+                                     level=f.level, introduced=True, sections=f.sections,
+                                     location=(f.locations[0].file, f.locations[0].line) if f.locations else None,
+                                     witness=f.witness, witness_text=f.witness_text, minimal=f.minimal))
+    result.complete, result.models, result.seconds = checked.complete, checked.models, checked.seconds
+    return result
 
 
-def _body_needs(st: ast.AST) -> tuple[set[str], set[str]]:
-    """The constant infractions and observation kinds a rule's body needs: positive
-    `committed(_, _, c)` or `infraction(_, _, c)` literals (either holds only in a
-    scenario that classifies c), and `observation(_, _, k)` (only where k is observed)."""
-    infractions: set[str] = set()
-    kinds: set[str] = set()
-    for lit in st.body:
-        if (lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign
-                or lit.atom.ast_type != ast.ASTType.SymbolicAtom
-                or lit.atom.symbol.ast_type != ast.ASTType.Function or len(lit.atom.symbol.arguments) != 3):
+def diff_pack(old: Pack, new: Pack, *, observations: int = 1, timeout: float = 120.0,
+              max_models: int = 200_000, old_label: str = "", new_label: str = "") -> DiffResult:
+    """Compare two versions of one pack."""
+    started = time.monotonic()
+    result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder))
+    budget = Budget(timeout, max_models)
+    new_reads = read_pack(new)
+    reads = new_reads.merged(read_pack(old))
+    touched = diff_bounds.touched_infractions(old.program, new.program, new.core_program(RUNTIME_CORE)) \
+        if same_core(old, new) else None
+    space = _bounded_space(reads, touched, old, new, observations, result.notes)
+    messages: list[str] = []
+    ctl, changed = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched)
+    if not changed & OUTPUTS or not space.observation_kinds:
+        result.notes.append("no rule that decides a ruling differs between the versions")
+        result.seconds = time.monotonic() - started
+        return result
+    ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
+    if touched is not None or len(reads.observation_kinds) <= 1:
+        found, finished = brave(ctl, budget)
+    else:
+        found, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
+    result.complete = finished
+    _witnesses(ctl, budget, found, reads, new_reads, old, new, result)
+    if budget.hit:
+        result.notes.append(budget.hit)
+    elif not finished:
+        result.notes.append("the search did not finish: the changes found so far are listed")
+    result.models = budget.models
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _bounded_space(reads: PackReads, touched: tuple[set[str], set[str]] | None, old: Pack, new: Pack,
+                   observations: int, notes: list[str]) -> PackReads:
+    """The scenario bounds: with one observation, only the kinds a touched
+    infraction or exclusion needs."""
+    if not (touched and (touched[0] or touched[1]) and observations == 1):
+        return reads
+    kinds = diff_bounds.kinds_classifying(touched[0], old.program + new.program)
+    if kinds is None:
+        return reads
+    space = copy.copy(reads)
+    space.observation_kinds = reads.observation_kinds & (kinds | touched[1])
+    about = [f"`{constant_to_slug(i)}`" for i in sorted(touched[0])]
+    about += [f"observations of kind `{k}`" for k in sorted(touched[1])]
+    notes.append("the changed rules are about " + ", ".join(about) + ": scenarios observe "
+                 + (", ".join(f"`{k}`" for k in sorted(space.observation_kinds)) or "nothing"))
+    return space
+
+
+def _witnesses(ctl: clingo.Control, budget: Budget, found: set[clingo.Symbol], reads: PackReads,
+               new_reads: PackReads, old: Pack, new: Pack, result: DiffResult) -> None:
+    """A change for each class found, with its smallest witness ruled by both versions."""
+    edited = diff_bounds.edited_rules(old.program, new.program)
+    engines = {"old": PolicyEngine(old), "new": PolicyEngine(new)}
+    for sym in sorted(found, key=_order):
+        if sym.name != "dif_class":
             continue
-        name, constant = lit.atom.symbol.name, _constant(lit.atom.symbol.arguments[2])
-        if constant is None:
-            continue
-        if name in ("committed", "infraction"):
-            infractions.add(constant)
-        elif name == "observation":
-            kinds.add(constant)
-    return infractions, kinds
-
-
-def _constant_sym(sym: clingo.Symbol) -> str | None:
-    return sym.name if sym.type == clingo.SymbolType.Function and not sym.arguments else None
-
-
-def _constant(term: ast.AST) -> str | None:
-    if term.ast_type == ast.ASTType.SymbolicTerm:
-        return _constant_sym(term.symbol)
-    if term.ast_type == ast.ASTType.Function and not term.arguments:
-        return term.name
-    return None
-
-
-def _control(new_core: Path, new_stmts, old_core: Path, old_stmts, facts: str,
-             messages: list[str], touched: tuple[set[str], set[str]] | None) -> tuple[clingo.Control, set[str]]:
-    """The new version over the scenario space, plus an `o__` copy of the old
-    version's rules for every predicate whose definition changed."""
-    ctl = clingo.Control(["--warn=none"], logger=_logger(messages))
-    ctl.configuration.solver.opt_strategy = "usc"
-    shows = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
-    new_core_stmts = _parse([new_core / n for n in CORE_FOR_CHECK], "the new core")
-    compared_new = [st for st in new_core_stmts
-                    if Path(st.location.begin.filename).name != "scenarios.lp"] + list(new_stmts)
-    old_all = _parse([old_core / n for n in RENAMED_CORE], "the old core") + list(old_stmts)
-    changed = _changed_predicates(old_all, compared_new)
-    if touched is not None:
-        facts += ("dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched[0]))
-                  + "".join(f"dif_touch_kind({k}).\n" for k in sorted(touched[1])))
-    rename = _RenameSome(changed)
-    defined = {st.name for st in compared_new if st.ast_type == ast.ASTType.Definition}
-    with ast.ProgramBuilder(ctl) as bld:
-        for st in new_core_stmts + list(new_stmts):
-            if st.ast_type not in shows:
-                bld.add(st)
-        for st in old_all:
-            if st.ast_type == ast.ASTType.Rule and _names([st.head]) & changed:
-                bld.add(rename(st))
-            elif st.ast_type == ast.ASTType.Defined and st.name in changed:
-                bld.add(rename(st))
-            elif st.ast_type == ast.ASTType.Definition and st.name not in defined:
-                bld.add(st)      # a constant only the old version defines
-                defined.add(st.name)
-        views: list[ast.AST] = []
-        ast.parse_string(_VIEW.format(p="") + _CLASSES, views.append)
-        for st in views:
-            bld.add(st)
-        old_view: list[ast.AST] = []
-        ast.parse_string(_VIEW.format(p="o"), old_view.append)
-        for st in old_view:
-            bld.add(rename(st))
-    ctl.add("base", [], facts)
-    return ctl, changed
-
-
-def _same_core(old_core: Path, new_core: Path) -> bool:
-    return all((old_core / n).read_bytes() == (new_core / n).read_bytes() for n in RENAMED_CORE
-               if (old_core / n).is_file() and (new_core / n).is_file())
-
-
-class _RequiredKinds:
-    """For a pack's predicates: the observation kinds one of which every
-    derivation needs (a sound bound, unlike the kinds a predicate merely reads).
-    A rule needs the smallest bound among its positive body literals
-    (`observation(_, _, k)` needs k; `committed(_, _, x)`/`infraction(_, _, x)`
-    the bound of x's classification rules; a pack helper its own bound); a
-    predicate needs the union over its rules; None is no bound."""
-
-    def __init__(self, rules: list[ast.AST]) -> None:
-        self.defs: dict[str, list[ast.AST]] = {}
-        for st in rules:
-            head = st.head
-            if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom \
-                    and head.atom.symbol.ast_type == ast.ASTType.Function:
-                self.defs.setdefault(head.atom.symbol.name, []).append(st)
-        self.memo: dict[tuple, set[str] | None] = {}
-        self.stack: set[tuple] = set()
-
-    def _union(self, key: tuple, rules: list[ast.AST]) -> set[str] | None:
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.stack:
-            return None
-        self.stack.add(key)
-        total: set[str] | None = set()
-        for st in rules:
-            b = self.rule(st)
-            if b is None:
-                total = None
-                break
-            total |= b
-        self.stack.discard(key)
-        self.memo[key] = total
-        return total
-
-    def predicate(self, name: str) -> set[str] | None:
-        if name not in self.defs:
-            return None
-        return self._union(("pred", name), self.defs[name])
-
-    def infraction(self, inf: str) -> set[str] | None:
-        rules = [st for st in self.defs.get("infraction", [])
-                 if len(st.head.atom.symbol.arguments) == 3
-                 and _constant(st.head.atom.symbol.arguments[2]) in (inf, None)]
-        return self._union(("inf", inf), rules)
-
-    def rule(self, st: ast.AST) -> set[str] | None:
-        best: set[str] | None = None
-        for lit in st.body:
-            if lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign \
-                    or lit.atom.ast_type != ast.ASTType.SymbolicAtom \
-                    or lit.atom.symbol.ast_type != ast.ASTType.Function:
-                continue
-            name, args = lit.atom.symbol.name, lit.atom.symbol.arguments
-            if name == "observation" and len(args) == 3:
-                k = _constant(args[2])
-                b = {k} if k is not None else None
-            elif name in ("committed", "infraction") and len(args) == 3 and _constant(args[2]):
-                b = self.infraction(_constant(args[2]))
-            else:
-                b = self.predicate(name)
-            if b is not None and (best is None or len(b) < len(best)):
-                best = b
-        return best
-
-
-def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] | None:
-    """The observation kinds without one of which none of these infractions can be
-    classified (in either version), or None when there is no such bound."""
-    required = _RequiredKinds(_rules(stmts))
-    kinds: set[str] = set()
-    for inf in infractions:
-        b = required.infraction(inf)
-        if b is None:
-            return None
-        kinds |= b
-    return kinds
-
-
-# The kind of the first observation, to split the search by it.
-_FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
+        change = _change(sym, reads, new_reads)
+        change.location = _edited_location(change, edited) or change.location
+        atoms, proven, _ = optimum(ctl, budget, sym)
+        if atoms is not None:
+            change.witness = scenario_report(atoms, new.id)
+            change.witness_text = print_report(change.witness)
+            change.minimal = proven
+            notes = change.what in _NOTE_CHANGES
+            change.ruling_before = _summary(engines["old"], change.witness, notes)
+            change.ruling_after = _summary(engines["new"], change.witness, notes)
+        result.changes.append(change)
+        if budget.hit:
+            result.complete = False
+            break
 
 
 def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],
@@ -543,26 +221,24 @@ def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],
     as an assumption), so that a kind whose scenarios are hard to exhaust does not
     starve the others: a first round gives every kind an equal short slice, a
     second round shares the time left among the kinds not finished."""
-    ctl.configuration.solve.enum_mode = "brave"
-    ctl.configuration.solve.opt_mode = "ignore"
-    ctl.configuration.solve.models = 0
-    ctl.configuration.solver.heuristic = "Vsids"    # far fewer hard-tailed runs than Berkmin here
     found: set[clingo.Symbol] = set()
     start = time.monotonic()
-    end = start + 0.75 * budget.remaining()   # the rest is for the witnesses
+    end = start + tuning.DIFF_BRAVE_SHARE * budget.remaining()   # the rest is for the witnesses
     pending = list(kinds)
-    for round_end in (start + 0.3 * (end - start), end):
-        unfinished: list[str] = []
-        for n, kind in enumerate(pending):
-            if budget.exhausted() or time.monotonic() >= round_end:
-                unfinished.extend(pending[n:])
+    # Vsids: far fewer hard-tailed runs than Berkmin here
+    with configured(ctl, enum="brave", heuristic="Vsids"):
+        for round_end in (start + tuning.DIFF_FIRST_ROUND * (end - start), end):
+            unfinished: list[str] = []
+            for n, kind in enumerate(pending):
+                if budget.exhausted() or time.monotonic() >= round_end:
+                    unfinished.extend(pending[n:])
+                    break
+                until = time.monotonic() + (round_end - time.monotonic()) / (len(pending) - n)
+                if not _brave_kind(ctl, budget, kind, until, found):
+                    unfinished.append(kind)
+            pending = unfinished
+            if not pending:
                 break
-            until = time.monotonic() + (round_end - time.monotonic()) / (len(pending) - n)
-            if not _brave_kind(ctl, budget, kind, until, found):
-                unfinished.append(kind)
-        pending = unfinished
-        if not pending:
-            break
     if pending:
         notes.append("not every scenario was searched for observations of kind "
                      + ", ".join(f"`{k}`" for k in pending) + " (raise --timeout)")
@@ -573,155 +249,16 @@ def _brave_kind(ctl: clingo.Control, budget: Budget, kind: str, until: float,
                 found: set[clingo.Symbol]) -> bool:
     """Brave consequences of the scenarios whose first observation is of this kind,
     added to found (those of the last model when cut short); True when exhausted."""
-    target = clingo.Function("dif_first_kind", [clingo.Function(kind)])
     last: list[clingo.Symbol] = []
+
+    def keep(m: clingo.Model) -> None:
+        last[:] = m.symbols(shown=True)
     try:
-        with ctl.solve(assumptions=[(target, True)], yield_=True, async_=True) as handle:
-            while True:
-                handle.resume()
-                if not handle.wait(max(until - time.monotonic(), 0.01)):
-                    handle.cancel()
-                    return False
-                model = handle.model()
-                if model is None:
-                    return True
-                budget.models += 1
-                last[:] = model.symbols(shown=True)
+        finished, _ = solve(ctl, budget, [(clingo.Function("dif_first_kind", [clingo.Function(kind)]), True)],
+                            keep, until)
+        return finished
     finally:
         found.update(last)
-
-
-def _rules_root(policy: str, pack: Path, core: Path, keep: list) -> Path:
-    """A rules folder holding exactly this core and pack (symlinks), for PolicyEngine."""
-    tmp = tempfile.TemporaryDirectory(prefix="ppgcheck-diff-")
-    keep.append(tmp)
-    root = Path(tmp.name)
-    (root / "core").symlink_to(core.resolve(), target_is_directory=True)
-    (root / policy).symlink_to(pack.resolve(), target_is_directory=True)
-    return root
-
-
-def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, observations: int = 1,
-              timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
-              new_label: str = "") -> DiffResult:
-    """Compare two versions of one pack; old and new are (pack folder, core folder)."""
-    started = time.monotonic()
-    (old_pack, old_core), (new_pack, new_core) = old, new
-    result = DiffResult(policy, old_label or str(old_pack), new_label or str(new_pack))
-    budget = Budget(timeout, max_models)
-    old_files, new_files = sorted(old_pack.glob("*.lp")), sorted(new_pack.glob("*.lp"))
-    old_stmts = _parse(old_files, f"the old `{policy}`")
-    new_stmts = _parse(new_files, f"the new `{policy}`")
-    new_reads = read_pack(new_files)
-    reads = merge_reads(new_reads, read_pack(old_files))
-    touched = None
-    if _same_core(old_core, new_core):
-        touched = _touched_infractions(old_stmts, new_stmts,
-                                       _parse([new_core / n for n in RENAMED_CORE], "the core"))
-    space = reads
-    if touched and (touched[0] or touched[1]) and observations == 1:
-        # one observation: only the kinds a touched infraction or exclusion needs
-        kinds = _kinds_classifying(touched[0], list(old_stmts) + list(new_stmts))
-        if kinds is not None:
-            space = copy.copy(reads)
-            space.observation_kinds = reads.observation_kinds & (kinds | touched[1])
-            about = [f"`{constant_to_slug(i)}`" for i in sorted(touched[0])]
-            about += [f"observations of kind `{k}`" for k in sorted(touched[1])]
-            result.notes.append("the changed rules are about " + ", ".join(about) + ": scenarios observe "
-                                + (", ".join(f"`{k}`" for k in sorted(space.observation_kinds)) or "nothing"))
-    messages: list[str] = []
-    ctl, changed = _control(new_core, new_stmts, old_core, old_stmts,
-                            scenario_facts(space, observations) + _FIRST_KIND, messages, touched)
-    if not changed & _OUTPUTS or not space.observation_kinds:
-        result.notes.append("no rule that decides a ruling differs between the versions")
-        result.seconds = time.monotonic() - started
-        return result
-    try:
-        ctl.ground([("base", [])])
-    except RuntimeError:
-        raise PolicyError(f"`{policy}` does not ground for the diff: " + "; ".join(messages)) from None
-    if touched is not None or len(reads.observation_kinds) <= 1:
-        brave, finished = brave_consequences(ctl, budget)
-    else:
-        brave, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
-    if not finished:
-        result.complete = False
-    edited = _edited_rules(old_stmts, new_stmts)
-    keep: list = []
-    engines = {}
-    try:
-        engines = {"old": PolicyEngine(policy, _rules_root(policy, old_pack, old_core, keep)),
-                   "new": PolicyEngine(policy, _rules_root(policy, new_pack, new_core, keep))}
-    except PpgError as exc:
-        result.notes.append(f"witnesses are not ruled: {exc}")
-    try:
-        for sym in sorted(brave, key=_order):
-            if sym.name != "dif_class":
-                continue
-            change = _change(sym, reads, new_reads)
-            change.location = _edited_location(change, edited) or change.location
-            atoms, proven, _ = smallest_witness(ctl, budget, sym)
-            if atoms is not None:
-                change.witness = scenario_report(atoms, policy)
-                change.witness_text = print_report(change.witness)
-                change.minimal = proven
-                if engines:
-                    notes = change.what in _NOTE_CHANGES
-                    change.ruling_before = _summary(engines["old"], change.witness, notes)
-                    change.ruling_after = _summary(engines["new"], change.witness, notes)
-            result.changes.append(change)
-            if budget.hit:
-                result.complete = False
-                break
-    finally:
-        for tmp in keep:
-            tmp.cleanup()
-    if budget.hit:
-        result.notes.append(budget.hit)
-    elif not finished:
-        result.notes.append("the search did not finish: the changes found so far are listed")
-    result.models = budget.models
-    result.seconds = time.monotonic() - started
-    return result
-
-
-def _edited_rules(old: list[ast.AST], new: list[ast.AST]) -> list[tuple[str, int, set[str]]]:
-    """(file, line, the constants and strings of its head) of each rule the edit
-    adds or changes (the new version's), then of each rule it removes (the old's)."""
-    from collections import Counter
-    o = Counter(str(st) for st in _rules(old))
-    n = Counter(str(st) for st in _rules(new))
-    out = []
-    for stmts, other in ((new, o), (old, n)):
-        for st in _rules(stmts):
-            if other[str(st)]:
-                continue
-            words: set[str] = set()
-            for a in _head_arguments(st):
-                c = _constant(a)
-                if c is None and a.ast_type == ast.ASTType.SymbolicTerm and a.symbol.type == clingo.SymbolType.String:
-                    c = a.symbol.string
-                if c is not None:
-                    words.add(c)
-            loc = st.location.begin
-            out.append((_shown_path(loc.filename), loc.line, words))
-    return out
-
-
-def _head_arguments(st: ast.AST) -> list[ast.AST]:
-    head = st.head
-    if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom \
-            and head.atom.symbol.ast_type == ast.ASTType.Function:
-        return list(head.atom.symbol.arguments)
-    return []
-
-
-def _shown_path(filename: str) -> str:
-    path = Path(filename)
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return filename
 
 
 def _edited_location(change: Change, edited: list[tuple[str, int, set[str]]]) -> tuple[str, int] | None:
@@ -761,20 +298,19 @@ def _ruling_text(r: clingo.Symbol) -> str:
 
 
 def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Change:
+    """The change a dif_class/5 atom names."""
     what, kind, subject, before, after = sym.arguments
     obs = "" if kind.name == "none" else kind.name
     on = f" (observation `{obs}`)" if obs else ""
     if what.name == "finding":
         fk, level, msg, sec = what.arguments
         introduced = after.name == "present"
-        message = _text(msg)
-        shown = "gap" if fk.name == "scope" else fk.name
-        sections = [sec.string] if sec.string else []
+        shown = CORE_FINDINGS[fk.name].KIND.name if fk.name in CORE_FINDINGS else fk.name
         loc = (new_reads if introduced else reads).section_locations.get(sec.string) if sec.string else None
-        verb = "introduced" if introduced else "removed"
         return Change("finding", obs, "", before.name, after.name,
-                      f"finding {verb}: {shown} ({level.name}): {message}{on}", level=level.name,
-                      introduced=introduced, sections=sections, location=loc)
+                      f"finding {'introduced' if introduced else 'removed'}: {shown} ({level.name}): {_text(msg)}{on}",
+                      level=level.name, introduced=introduced, sections=[sec.string] if sec.string else [],
+                      location=loc)
     if what.name == "no_infraction":
         sec = subject.string
         listed = after.name == "listed"
@@ -787,23 +323,20 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         return Change("report_note", "", "", "changed", "changed", "notes on the whole report changed")
     inf = constant_to_slug(subject.name)
     sec = reads.infractions.get(subject.name, "")
-    sections = [sec] if sec else []
-    loc = reads.section_locations.get(sec) if sec else None
     if what.name == "infraction":
-        now = after.name == "committed"
-        message = f"infraction {'now' if now else 'no longer'} committed: {inf}{on}"
+        message = f"infraction {'now' if after.name == 'committed' else 'no longer'} committed: {inf}{on}"
         b, a = before.name.replace("_", " "), after.name.replace("_", " ")
     elif what.name == "penalty":
         b, a = _ruling_text(before), _ruling_text(after)
         message = f"penalty changed: {inf}{on}: {b} → {a}"
     elif what.name == "head_judge":
         b, a = before.name.replace("_", " "), after.name.replace("_", " ")
-        required = after.name == "required"
-        message = f"Head Judge confirmation {'now' if required else 'no longer'} required: {inf}{on}"
+        message = f"Head Judge confirmation {'now' if after.name == 'required' else 'no longer'} required: {inf}{on}"
     else:
         b, a = "changed", "changed"
         message = f"{'fix' if what.name == 'fix' else 'notes'} changed: {inf}{on}"
-    return Change(what.name, obs, inf, b, a, message, sections=sections, location=loc)
+    return Change(what.name, obs, inf, b, a, message, sections=[sec] if sec else [],
+                  location=reads.section_locations.get(sec) if sec else None)
 
 
 def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[str]:
@@ -838,234 +371,4 @@ def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[
     return out or ["nothing derived"]
 
 
-# ---------------------------------------------------------------------------
-# folders and git revisions
-# ---------------------------------------------------------------------------
-
-def _packs(path: Path) -> dict[str, tuple[Path, Path]]:
-    """The packs of a rules folder (or the one pack of a pack folder); none for a
-    folder without packs (a revision before the first pack)."""
-    if not (path.is_dir() and any(path.rglob("*.lp"))):
-        return {}
-    try:
-        return {pid: (pack, core) for pid, pack, core in resolve_pack(None, path)}
-    except UsageError:
-        return {}
-
-
-def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, observations: int = 1,
-               timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
-               new_label: str = "") -> list[DiffResult]:
-    """Compare two rules folders (or two pack folders): one DiffResult per pack."""
-    old_path, new_path = Path(old), Path(new)
-    for path in (old_path, new_path):
-        if not path.is_dir():
-            raise UsageError(f"no such rules folder: `{path}`")
-    old_packs, new_packs = _packs(old_path), _packs(new_path)
-    if not old_packs and not new_packs:
-        raise UsageError(f"neither `{old}` nor `{new}` holds a policy pack (*.lp files, or folders of them)")
-    if len(old_packs) == 1 and len(new_packs) == 1 and set(old_packs) != set(new_packs) and not policy:
-        # two single pack folders under different names: the same pack
-        old_packs = {next(iter(new_packs)): next(iter(old_packs.values()))}
-    ids = sorted(set(old_packs) | set(new_packs))
-    if policy:
-        if policy not in ids:
-            raise UsageError(f"no pack `{policy}` in either version: packs are "
-                             + ", ".join(f"`{i}`" for i in ids))
-        ids = [policy]
-    old_label, new_label = old_label or str(old_path), new_label or str(new_path)
-    results = []
-    for pid in ids:
-        o_lab, n_lab = f"{old_label}/{pid}", f"{new_label}/{pid}"
-        if pid not in old_packs:
-            results.append(_added(pid, new_packs[pid], o_lab, n_lab, timeout, max_models))
-        elif pid not in new_packs:
-            results.append(DiffResult(pid, o_lab, n_lab, status="removed",
-                                      notes=["the pack is removed"]))
-        else:
-            results.append(diff_pack(pid, old_packs[pid], new_packs[pid], observations=observations,
-                                     timeout=timeout, max_models=max_models, old_label=o_lab,
-                                     new_label=n_lab))
-    return results
-
-
-def _added(pid: str, pack: tuple[Path, Path], old_label: str, new_label: str, timeout: float,
-           max_models: int) -> DiffResult:
-    """A new pack: everything it rules is new; its check findings are introduced."""
-    result = DiffResult(pid, old_label, new_label, status="added", notes=["the pack is new"])
-    checked: CheckResult = check_policy(path=pack[0], timeout=timeout, max_models=max_models,
-                                        monotonicity=False)[0]
-    for f in checked.findings:
-        result.changes.append(Change("finding", "", "", "absent", "present",
-                                     f"finding introduced: {f.kind} ({f.level}): {f.message}",
-                                     level=f.level, introduced=True, sections=f.sections,
-                                     location=(f.locations[0].file, f.locations[0].line) if f.locations else None,
-                                     witness=f.witness, witness_text=f.witness_text, minimal=f.minimal))
-    result.complete, result.models, result.seconds = checked.complete, checked.models, checked.seconds
-    return result
-
-
-def git_toplevel(cwd: Path | None = None) -> Path:
-    proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
-                          cwd=cwd)
-    if proc.returncode != 0:
-        raise UsageError("--base needs a git repository: " + (proc.stderr.strip() or "git failed"))
-    return Path(proc.stdout.strip())
-
-
-def export_revision(rev: str, folder: str, into: Path, cwd: Path | None = None) -> Path | None:
-    """Write `folder` as it is at git revision `rev` under `into`; None when the revision lacks it."""
-    check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                           capture_output=True, text=True, cwd=cwd)
-    if check.returncode != 0:
-        raise UsageError(f"unknown git revision `{rev}`")
-    proc = subprocess.run(["git", "archive", "--format=tar", rev, "--", folder], capture_output=True,
-                          cwd=cwd)
-    if proc.returncode != 0:
-        return None
-    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
-        try:
-            tar.extractall(into, filter="data")
-        except TypeError:       # Python before 3.11.4: no extraction filters (git archive is trusted)
-            tar.extractall(into)
-    return into / folder
-
-
-def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", observations: int = 1,
-              timeout: float = 120.0, max_models: int = 200_000, cwd: Path | None = None) -> list[DiffResult]:
-    """Compare the working tree's rules folder with the same folder at a git revision."""
-    top = git_toplevel(cwd)
-    here = (Path(cwd) if cwd else Path.cwd()).resolve()
-    folder = (here / rules).resolve()
-    try:
-        rel = folder.relative_to(top.resolve())
-    except ValueError:
-        raise UsageError(f"`{rules}` is not inside the git repository {top}") from None
-    if not folder.is_dir():
-        raise UsageError(f"no rules folder `{rules}` in the working tree")
-    tmp = Path(tempfile.mkdtemp(prefix="ppgcheck-base-"))
-    try:
-        old = export_revision(rev, rel.as_posix(), tmp, cwd=top)
-        if old is None or not old.is_dir():
-            old = tmp / "empty"
-            old.mkdir()
-        return diff_rules(old, folder, policy, observations=observations, timeout=timeout,
-                          max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
-                          new_label=rel.as_posix())
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-# ---------------------------------------------------------------------------
-# rendering
-# ---------------------------------------------------------------------------
-
-def render_text(results: list[DiffResult]) -> str:
-    out: list[str] = []
-    for r in results:
-        intro, removed = r.introduced(), r.removed()
-        rulings = [c for c in r.changes if c.introduced is None]
-        head = f"{r.policy} ({r.old} → {r.new})"
-        if r.status != "compared":
-            head += f": pack {r.status}"
-        summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
-                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else \
-            ("no change" if r.status == "compared" else "")
-        head += ": " if summary else ""
-        out.append(f"{head}{summary} — {r.models} models, {r.seconds:.1f} s"
-                   + ("" if r.complete else " — INCOMPLETE"))
-        for c in r.changes:
-            where = f" [{c.location[0]}:{c.location[1]}]" if c.location else ""
-            out.append(f"  {c.message}{where}")
-            if c.witness_text:
-                out.append("    witness" + ("" if c.minimal else " (not proven minimal)") + ":")
-                out.extend("      " + line for line in c.witness_text.splitlines())
-            if c.ruling_before or c.ruling_after:
-                out.extend(f"    before: {line}" for line in c.ruling_before)
-                out.extend(f"    after:  {line}" for line in c.ruling_after)
-        for note in r.notes:
-            out.append(f"  note: {note}")
-    return "\n".join(out)
-
-
-def change_dict(c: Change) -> dict:
-    return {"what": c.what, "observation": c.observation or None, "subject": c.subject or None,
-            "before": c.before, "after": c.after, "message": c.message, "level": c.level,
-            "introduced": c.introduced, "sections": c.sections,
-            "location": {"file": c.location[0], "line": c.location[1]} if c.location else None,
-            "witness": c.witness_text or None, "minimal": c.minimal,
-            "ruling_before": c.ruling_before, "ruling_after": c.ruling_after}
-
-
-def result_dict(r: DiffResult) -> dict:
-    return {"policy": r.policy, "old": r.old, "new": r.new, "status": r.status, "complete": r.complete,
-            "models": r.models, "seconds": round(r.seconds, 3), "notes": r.notes,
-            "introduced": len(r.introduced()), "removed": len(r.removed()),
-            "changes": [change_dict(c) for c in r.changes]}
-
-
-def render_json(results: list[DiffResult]) -> str:
-    return json.dumps([result_dict(r) for r in results], indent=2, ensure_ascii=False)
-
-
-_SARIF_RULES = {
-    "finding-introduced": "The change introduces a finding (conflict, gap, ...) that the old rules did not have.",
-    "finding-removed": "The change removes a finding the old rules had.",
-    "ruling-changed": "A class of incidents is ruled differently (infraction, penalty, fix).",
-    "pack-changed": "A pack is added or removed.",
-}
-_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-
-
-def to_sarif(results: list[DiffResult]) -> dict:
-    items = []
-    for r in results:
-        if r.status == "removed":
-            items.append({"ruleId": "pack-changed", "level": "note",
-                          "message": {"text": f"pack `{r.policy}` is removed"},
-                          "properties": {"policy": r.policy}})
-        for c in r.changes:
-            rule = ("finding-introduced" if c.introduced else "finding-removed" if c.introduced is False
-                    else "ruling-changed")
-            level = _LEVEL[c.level] if c.introduced else "note"
-            item = {"ruleId": rule, "level": level, "message": {"text": c.message},
-                    "properties": {"policy": r.policy, "what": c.what, "before": c.before,
-                                   "after": c.after, "minimal": c.minimal}}
-            locations = []
-            if c.location:
-                locations.append({"physicalLocation": {"artifactLocation": {"uri": c.location[0]},
-                                                       "region": {"startLine": c.location[1]}}})
-            if c.sections:
-                logical = [{"name": s, "kind": "section", "fullyQualifiedName": f"{r.policy}/{s}"}
-                           for s in c.sections]
-                if locations:
-                    locations[0]["logicalLocations"] = logical
-                else:
-                    locations.append({"logicalLocations": logical})
-            if locations:
-                item["locations"] = locations
-            if c.witness_text:
-                item["properties"]["witness"] = c.witness_text
-            if c.ruling_before or c.ruling_after:
-                item["properties"]["rulingBefore"] = c.ruling_before
-                item["properties"]["rulingAfter"] = c.ruling_after
-            items.append(item)
-    from ppgcheck.ci.sarif import sarif_log
-    return sarif_log("ppgcheck diff", _SARIF_RULES, items, results)
-
-
-def render_sarif(results: list[DiffResult]) -> str:
-    return json.dumps(to_sarif(results), indent=2, ensure_ascii=False)
-
-
-def exit_code(results: list[DiffResult], fail_on_change: bool = False) -> int:
-    """1 when a change introduces an error-level finding (or any change, with fail_on_change)."""
-    if any(r.introduced("error") for r in results):
-        return 1
-    if fail_on_change and any(r.changed for r in results):
-        return 1
-    return 0
-
-
-__all__ = ["Change", "DiffResult", "diff_base", "diff_pack", "diff_rules", "exit_code", "render_json",
-           "render_sarif", "render_text", "result_dict", "to_sarif"]
+__all__ = ["Change", "DiffResult", "diff_pack", "diff_rules"]

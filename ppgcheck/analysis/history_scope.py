@@ -31,7 +31,7 @@ from typing import Iterable
 
 from clingo import ast
 
-from ppgcheck.analysis.scenarios import _atom_parts, _compile, _Unknown
+from ppgcheck.engine.program import Program, Statement, as_program, reachable
 
 # (predicate, arity) -> (person position, infraction position) of the seeds
 HISTORY = {("history", 5): (0, 2), ("b__history", 5): (0, 2)}
@@ -43,95 +43,37 @@ class _Rule:
     and its reads, each with the positive atoms that guard it (its body's,
     and its condition's for a read inside an aggregate or a condition)."""
 
-    def __init__(self, st: ast.AST) -> None:
-        self.location = st.location
-        self.heads: list[tuple[str, tuple]] = []
+    def __init__(self, st: Statement) -> None:
+        self.location = st.node.location
+        self.heads = [(a.name, a.args) for a in st.heads]
         self.outer: list[tuple[str, tuple]] = []
         self.reads: list[tuple[str, tuple, list]] = []
-        nested: list[tuple[str, tuple, list]] = []
-        if st.ast_type == ast.ASTType.External:     # defines its atom, guarded by nothing
-            self.heads.extend(_atom_parts(st.atom))
+        if st.kind == ast.ASTType.External:     # defines its atom, guarded by nothing
             return
-        head = st.head
-        if head.ast_type == ast.ASTType.Literal:
-            if head.atom.ast_type == ast.ASTType.SymbolicAtom:
-                self.heads.extend(_atom_parts(head.atom))
-        elif head.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
-            for el in head.elements:
-                if el.literal.atom.ast_type == ast.ASTType.SymbolicAtom:
-                    self.heads.extend(_atom_parts(el.literal.atom))
-                _scope(el.condition, nested)
-        elif head.ast_type == ast.ASTType.HeadAggregate:
-            for el in head.elements:
-                lit = el.condition.literal
-                if lit.atom.ast_type == ast.ASTType.SymbolicAtom:
-                    self.heads.extend(_atom_parts(lit.atom))
-                _scope(el.condition.condition, nested)
-        else:
-            raise _Unknown(str(head))
-        reads: list[tuple[str, tuple, list]] = []
-        self.outer = _scope(st.body, reads, nested)
-        self.reads = [(n, a, self.outer) for n, a, _ in reads] + [(n, a, g + self.outer) for n, a, g in nested]
+        self.outer = [(a.name, a.args) for a in st.outer]
+        self.reads = [(r.atom.name, r.atom.args, self.outer) for r in st.reads if r.where == "body"] + [
+            (r.atom.name, r.atom.args, [(g.name, g.args) for g in r.guards] + self.outer)
+            for r in st.reads if r.where != "body"]
 
 
-def _scope(literals, reads: list, nested: list | None = None) -> list[tuple[str, tuple]]:
-    """Adds the atoms the literals read to `reads`, each with the positive
-    atoms beside it (those of an aggregate or a condition go to `nested`);
-    returns the positive atoms of the literals themselves."""
-    nested = reads if nested is None else nested
-    own: list[tuple[str, tuple]] = []
-    mine: list[tuple[str, tuple]] = []
-    for lit in literals:
-        if lit.ast_type == ast.ASTType.ConditionalLiteral:
-            inner: list = []
-            _scope([lit.literal, *lit.condition], inner)
-            nested.extend(inner)
-            continue
-        atom = lit.atom
-        if atom.ast_type == ast.ASTType.SymbolicAtom:
-            parts = _atom_parts(atom)
-            mine.extend(parts)
-            if lit.sign == ast.Sign.NoSign:
-                own.extend(parts)
-        elif atom.ast_type in (ast.ASTType.BodyAggregate, ast.ASTType.Aggregate):
-            for el in atom.elements:
-                inner = []
-                if atom.ast_type == ast.ASTType.BodyAggregate:
-                    _scope(el.condition, inner)
-                else:
-                    _scope([el.literal, *el.condition], inner)
-                nested.extend(inner)
-        elif atom.ast_type not in (ast.ASTType.Comparison, ast.ASTType.BooleanConstant):
-            raise _Unknown(str(atom))
-    reads.extend((name, args, own) for name, args in mine)
-    return own
-
-
-def _rules(statements: list[ast.AST]) -> list[_Rule] | None:
-    try:
-        return [_Rule(st) for st in statements if st.ast_type in (ast.ASTType.Rule, ast.ASTType.External)]
-    except _Unknown:
+def _rules(program: Program) -> list[_Rule] | None:
+    rules = [st for st in program.statements if st.kind in (ast.ASTType.Rule, ast.ASTType.External)]
+    if any(st.unsupported for st in rules):
         return None
+    return [_Rule(st) for st in rules]
 
 
-def _relevant(rules: list[_Rule], statements: list[ast.AST], wanted: Iterable[str]) -> list[_Rule]:
+def _relevant(rules: list[_Rule], program: Program, wanted: Iterable[str]) -> list[_Rule]:
     """The rules what the caller reads depends on (by predicate name): its
     shown and wanted predicates, and whatever a constraint reads."""
-    needed = set(wanted) | {st.name for st in statements if st.ast_type == ast.ASTType.ShowSignature}
-    needed |= {name for rule in rules if not rule.heads for name, _, _ in rule.reads}
-    by_head: dict[str, list[_Rule]] = {}
+    start = set(wanted) | {node.name for node in program.nodes if node.ast_type == ast.ASTType.ShowSignature}
+    start |= {name for rule in rules if not rule.heads for name, _, _ in rule.reads}
+    edges: dict[str, set[str]] = {}
     for rule in rules:
         for name, _ in rule.heads:
-            by_head.setdefault(name, []).append(rule)
-    todo, kept = list(needed), {id(rule): rule for rule in rules if not rule.heads}
-    while todo:
-        for rule in by_head.get(todo.pop(), []):
-            if id(rule) not in kept:
-                kept[id(rule)] = rule
-                fresh = {name for name, _, _ in rule.reads} - needed
-                needed |= fresh
-                todo.extend(fresh)
-    return list(kept.values())
+            edges.setdefault(name, set()).update(name for name, _, _ in rule.reads)
+    needed = reachable(start, edges)
+    return [rule for rule in rules if not rule.heads or any(name in needed for name, _ in rule.heads)]
 
 
 def _same(a: tuple, b: tuple) -> bool:
@@ -167,7 +109,7 @@ def _implying(rules: list[_Rule]) -> dict[tuple[str, int], set[tuple[int, int]]]
     return implying
 
 
-def history_locality(statements: list[ast.AST], wanted: Iterable[str] = (),
+def history_locality(statements: Program | list[ast.AST], wanted: Iterable[str] = (),
                      why: list[str] | None = None) -> set[str] | None:
     """The infractions (constant names) whose history the program may read
     for a person who does not commit them, or None when it may read any
@@ -175,11 +117,12 @@ def history_locality(statements: list[ast.AST], wanted: Iterable[str] = (),
     what the answer sets' shown atoms, the `wanted` predicates and the
     constraints depend on counts; `why` receives the place that decided None."""
     why = [] if why is None else why
-    rules = _rules(statements)
+    program = as_program(statements)
+    rules = _rules(program)
     if rules is None:
         why.append("a statement this analysis cannot read")
         return None
-    rules = _relevant(rules, statements, wanted)
+    rules = _relevant(rules, program, wanted)
     implying = _implying(rules)
     derived: dict[tuple[str, int], set[tuple[int, int]]] = {key: {pos} for key, pos in HISTORY.items()}
     global_: set[str] = set()

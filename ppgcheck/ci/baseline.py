@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ppgcheck.analysis.check import CheckFinding, CheckResult
+from ppgcheck.analysis.findings import CheckFinding, CheckResult
 from ppgcheck.errors import UsageError
 
 _KEYS = {"policy", "kind", "message", "reason"}

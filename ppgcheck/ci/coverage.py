@@ -47,7 +47,9 @@ from ppgcheck import api
 from ppgcheck.errors import PpgError
 from ppgcheck.language.facts import Fact, build_facts, constant_to_slug
 from ppgcheck.ci.golden import find_cases
+from ppgcheck.engine.pack import shown_path
 from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.engine.program import Program, Statement, text_of
 from ppgcheck.language.report import parse_reports
 
 MEASURED = {("infraction", 3): 2, ("not_infraction", 4): None, ("supersedes", 3): 0,
@@ -108,53 +110,20 @@ class PackCoverage:
 # instrumenting a pack
 # ---------------------------------------------------------------------------
 
-def _head(st: ast.AST) -> tuple[str, list[ast.AST]] | None:
-    head = st.head
-    if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
-        return None
-    sym = head.atom.symbol
-    if sym.ast_type == ast.ASTType.Function:
-        return sym.name, list(sym.arguments)
-    return None
-
-
-def _constant(term: ast.AST) -> str | None:
-    if term.ast_type == ast.ASTType.SymbolicTerm:
-        s = term.symbol
-        if s.type == clingo.SymbolType.Function and not s.arguments:
-            return s.name
-        if s.type == clingo.SymbolType.String:
-            return s.string
-    if term.ast_type == ast.ASTType.Function and not term.arguments:
-        return term.name
-    return None
-
-
-def _positive_atoms(body: list[ast.AST]) -> list[tuple[str, list[ast.AST]]]:
-    out = []
-    for lit in body:
-        if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                and lit.atom.ast_type == ast.ASTType.SymbolicAtom
-                and lit.atom.symbol.ast_type == ast.ASTType.Function):
-            out.append((lit.atom.symbol.name, list(lit.atom.symbol.arguments)))
-    return out
-
-
-def kinds_read(rules: list[ast.AST]) -> dict[str, set[str]]:
+def kinds_read(rules: list[Statement]) -> dict[str, set[str]]:
     """Observation kinds each pack predicate reads, through the pack's rules
     (`committed` counts as `infraction`)."""
     direct: dict[str, set[str]] = {}
     uses: dict[str, set[str]] = {}
     for st in rules:
-        h = _head(st)
-        if h is None:
+        head = st.head_atom()
+        if head is None:
             continue
-        name = h[0]
-        for pred, args in _positive_atoms(st.body):
-            if pred == "observation" and len(args) == 3 and _constant(args[2]):
-                direct.setdefault(name, set()).add(_constant(args[2]))
+        for atom in st.positive_atoms():
+            if atom.name == "observation" and len(atom.terms) == 3 and text_of(atom.terms[2]):
+                direct.setdefault(head.name, set()).add(text_of(atom.terms[2]))
             else:
-                uses.setdefault(name, set()).add("infraction" if pred == "committed" else pred)
+                uses.setdefault(head.name, set()).add("infraction" if atom.name == "committed" else atom.name)
     kinds = {k: set(v) for k, v in direct.items()}
     grew = True
     while grew:
@@ -188,78 +157,62 @@ def _anon() -> ast.AST:
     return ast.Variable(_LOC, "_")
 
 
-def _rule_id(filename: str, line: int, root: Path) -> str:
-    path = Path(filename)
-    try:
-        shown = path.resolve().relative_to(root.resolve())
-    except ValueError:
-        shown = path
-    return f"{shown}:{line}"
-
-
-def instrument(statements: list[ast.AST], pack_files: list[Path], sections: dict[str, str],
-               root: Path | None = None) -> tuple[list[ast.AST], list[RuleCoverage]]:
-    """The statements plus the cov_fired/cov_anchor twins of every measured pack rule."""
+def instrument(statements: Program, pack: Program, sections: dict[str, str],
+               root: Path | None = None) -> tuple[Program, list[RuleCoverage]]:
+    """The statements plus the cov_fired/cov_anchor twins of every measured rule of the pack's own."""
     root = root or Path.cwd()
-    pack = {str(f) for f in pack_files}
-    pack_rules = [st for st in statements if st.ast_type == ast.ASTType.Rule
-                  and st.location.begin.filename in pack]
+    pack_rules = [st for st in pack.statements if st.kind == ast.ASTType.Rule]
     kinds = kinds_read(pack_rules)
     extra: list[ast.AST] = []
     measured: list[RuleCoverage] = []
     seen: set[str] = set()
     for st in pack_rules:
-        h = _head(st)
-        if h is None or not st.body or (h[0], len(h[1])) not in MEASURED:
+        head = st.head_atom()
+        if head is None or not st.node.body or head.signature not in MEASURED:
             continue
-        name, args = h
-        loc = st.location.begin
-        rid = _rule_id(loc.filename, loc.line, root)
+        name, args = head.name, head.terms
+        rid = f"{shown_path(st.file, root)}:{st.line}"
         if rid in seen:
-            rid = f"{rid}:{loc.column}"
+            rid = f"{rid}:{st.node.location.begin.column}"
         seen.add(rid)
         n = len(measured)
-        inf_pos = MEASURED[(name, len(args))]
+        inf_pos = MEASURED[head.signature]
         subject = ""
         if inf_pos is not None:
-            c = _constant(args[inf_pos])
+            c = text_of(args[inf_pos])
             subject = constant_to_slug(c) if c else "any"
         kind = name
         if name == "adjustment":
-            kind = _constant(args[4]) or "adjustment"
+            kind = text_of(args[4]) or "adjustment"
         section = ""
         if name in SECTION_ARG:
-            section = _constant(args[SECTION_ARG[name]]) or ""
+            section = text_of(args[SECTION_ARG[name]]) or ""
         elif subject and subject != "any":
             section = sections.get(subject, "")
-        missable = not all(lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                               and lit.atom.ast_type == ast.ASTType.SymbolicAtom
-                               and lit.atom.symbol.ast_type == ast.ASTType.Function
-                               and lit.atom.symbol.name in _ANCHORS for lit in st.body)
-        measured.append(RuleCoverage(rid, loc.filename, loc.line, kind, subject, section, missable))
-        extra.append(_rule("cov_fired", n, list(st.body), st.location))
-        # the anchor
-        if name in ("base_penalty", "adjustment"):
-            extra.append(_rule("cov_anchor", n, [_lit("committed", args[:3])]))
-        elif name == "supersedes":
-            for i in (0, 1):
-                extra.append(_rule("cov_anchor", n, [_lit("infraction", [_anon(), _anon(), args[i]])]))
-        else:
-            read = {_constant(a[2]) for p, a in _positive_atoms(st.body)
-                    if p == "observation" and len(a) == 3 and _constant(a[2])}
-            if not read:
-                for p, _a in _positive_atoms(st.body):
-                    read |= kinds.get("infraction" if p == "committed" else p, set())
-            if read:
-                for k in sorted(read):
-                    extra.append(_rule("cov_anchor", n, [_lit("observation", [
-                        _anon(), _anon(), ast.SymbolicTerm(_LOC, clingo.Function(k))])]))
-            else:
-                extra.append(_rule("cov_anchor", n, [_lit("observation", [_anon(), _anon(), _anon()])]))
-    shows: list[ast.AST] = []
-    ast.parse_string("#show cov_fired/1. #show cov_anchor/1. #defined cov_fired/1. #defined cov_anchor/1.",
-                     shows.append)
-    return list(statements) + extra + shows, measured
+        positive = st.positive_atoms()
+        missable = not (len(positive) == len(st.node.body) and all(a.name in _ANCHORS for a in positive))
+        measured.append(RuleCoverage(rid, st.file, st.line, kind, subject, section, missable))
+        extra.append(_rule("cov_fired", n, list(st.node.body), st.node.location))
+        extra.extend(_anchors(n, name, list(args), positive, kinds))
+    shows = Program.parse("#show cov_fired/1. #show cov_anchor/1. #defined cov_fired/1. #defined cov_anchor/1.")
+    return statements + Program(extra) + shows, measured
+
+
+def _anchors(n: int, name: str, args: list[ast.AST], positive: list, kinds: dict[str, set[str]]) -> list[ast.AST]:
+    """The cov_anchor rules of measured rule n: what a case must hold to be about what the rule is about."""
+    if name in ("base_penalty", "adjustment"):
+        return [_rule("cov_anchor", n, [_lit("committed", args[:3])])]
+    if name == "supersedes":
+        return [_rule("cov_anchor", n, [_lit("infraction", [_anon(), _anon(), args[i]])]) for i in (0, 1)]
+    read = {text_of(a.terms[2]) for a in positive
+            if a.name == "observation" and len(a.terms) == 3 and text_of(a.terms[2])}
+    if not read:
+        for a in positive:
+            read |= kinds.get("infraction" if a.name == "committed" else a.name, set())
+    if not read:
+        return [_rule("cov_anchor", n, [_lit("observation", [_anon(), _anon(), _anon()])])]
+    return [_rule("cov_anchor", n, [_lit("observation", [_anon(), _anon(), ast.SymbolicTerm(_LOC, clingo.Function(k))])])
+            for k in sorted(read)]
 
 
 class CoverageEngine(PolicyEngine):
@@ -267,8 +220,8 @@ class CoverageEngine(PolicyEngine):
 
     def __init__(self, policy: str, rules: Path | None = None, root: Path | None = None) -> None:
         super().__init__(policy, rules)
-        pack_files = [f for f in self.files if f.parent.name != "core"]
-        self.statements, self.measured = instrument(self.statements, pack_files, self.sections, root)
+        own = self.pack.parsed(self.pack.files, order="files")
+        self.statements, self.measured = instrument(self.statements, own, self.sections, root)
 
     def observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
         """(rules fired, rules whose anchor holds) for one report's facts."""

@@ -1,45 +1,72 @@
-"""Check results as SARIF 2.1.0: one result per finding, located in the .lp
-file (physical location) and the source section (logical location)."""
+"""`check` and `diff` results as SARIF 2.1.0: one result per finding (or
+change), located in the .lp file (physical location) and the source section
+(logical location); the rules and levels come from the one registry of kinds
+(analysis/findings.py)."""
 from __future__ import annotations
 
 import json
 
-from ppgcheck.analysis.check import KIND_ORDER, CheckResult
+from ppgcheck.analysis.diff import DiffResult
+from ppgcheck.analysis.findings import SARIF_LEVELS, CheckResult, sarif_rules
 
-_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-_RULES = {
-    "conflict": "Two rules of the guide disagree on the same facts.",
-    "gap": "The guide says nothing for these facts (uncovered observation, undefined infraction, no penalty, REL out of scope).",
-    "cap": "A repeat upgrade ends above the cap the guide states.",
-    "monotonicity": "A worse fact gives a lighter penalty.",
-    "dead-rule": "No scenario fires this rule.",
-    "citation": "A rule or infraction without its section.",
-}
+
+def _locations(policy: str, physical: list[tuple[str, int]], sections: list[str]) -> list[dict]:
+    locations = [{"physicalLocation": {"artifactLocation": {"uri": file}, "region": {"startLine": line}}}
+                 for file, line in physical]
+    logical = [{"name": s, "kind": "section", "fullyQualifiedName": f"{policy}/{s}"} for s in sections]
+    if logical:
+        if locations:
+            locations[0]["logicalLocations"] = logical
+        else:
+            locations = [{"logicalLocations": logical}]
+    return locations
 
 
 def to_sarif(results: list[CheckResult]) -> dict:
-    sarif_results = []
+    items = []
     for r in results:
         for f in r.findings:
-            locations = [{"physicalLocation": {"artifactLocation": {"uri": loc.file},
-                                               "region": {"startLine": loc.line}}}
-                         for loc in f.locations]
-            logical = [{"name": s, "kind": "section", "fullyQualifiedName": f"{r.policy}/{s}"}
-                       for s in f.sections]
-            if logical:
-                if locations:
-                    locations[0]["logicalLocations"] = logical
-                else:
-                    locations = [{"logicalLocations": logical}]
-            item = {"ruleId": f.kind, "level": _LEVEL[f.level],
-                    "message": {"text": f.message}, "locations": locations,
+            item = {"ruleId": f.kind, "level": SARIF_LEVELS[f.level], "message": {"text": f.message},
+                    "locations": _locations(r.policy, [(loc.file, loc.line) for loc in f.locations], f.sections),
                     "properties": {"policy": r.policy, "minimal": f.minimal}}
             if f.witness_text:
                 item["properties"]["witness"] = f.witness_text
             if f.contrast_text:
                 item["properties"]["oneStepWorse"] = f.contrast_text
-            sarif_results.append(item)
-    return sarif_log("ppgcheck check", {k: _RULES[k] for k in KIND_ORDER}, sarif_results, results)
+            items.append(item)
+    return sarif_log("ppgcheck check", sarif_rules("check"), items, results)
+
+
+def render_sarif(results: list[CheckResult]) -> str:
+    return json.dumps(to_sarif(results), indent=2, ensure_ascii=False)
+
+
+def diff_to_sarif(results: list[DiffResult]) -> dict:
+    items = []
+    for r in results:
+        if r.status == "removed":
+            items.append({"ruleId": "pack-changed", "level": SARIF_LEVELS["info"],
+                          "message": {"text": f"pack `{r.policy}` is removed"},
+                          "properties": {"policy": r.policy}})
+        for c in r.changes:
+            item = {"ruleId": c.sarif_rule, "level": SARIF_LEVELS[c.level] if c.introduced else SARIF_LEVELS["info"],
+                    "message": {"text": c.message},
+                    "properties": {"policy": r.policy, "what": c.what, "before": c.before,
+                                   "after": c.after, "minimal": c.minimal}}
+            locations = _locations(r.policy, [c.location] if c.location else [], c.sections)
+            if locations:
+                item["locations"] = locations
+            if c.witness_text:
+                item["properties"]["witness"] = c.witness_text
+            if c.ruling_before or c.ruling_after:
+                item["properties"]["rulingBefore"] = c.ruling_before
+                item["properties"]["rulingAfter"] = c.ruling_after
+            items.append(item)
+    return sarif_log("ppgcheck diff", sarif_rules("diff"), items, results)
+
+
+def render_diff_sarif(results: list[DiffResult]) -> str:
+    return json.dumps(diff_to_sarif(results), indent=2, ensure_ascii=False)
 
 
 def sarif_log(tool: str, rules: dict[str, str], items: list[dict], results) -> dict:
@@ -59,7 +86,3 @@ def sarif_log(tool: str, rules: dict[str, str], items: list[dict], results) -> d
                                  for r in results for n in r.notes]}],
         }],
     }
-
-
-def render_sarif(results: list[CheckResult]) -> str:
-    return json.dumps(to_sarif(results), indent=2, ensure_ascii=False)

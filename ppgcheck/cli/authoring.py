@@ -165,23 +165,26 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
       ppgcheck diff --base origin/main --policy fab
       ppgcheck diff old/rules rules --format sarif > diff.sarif
     """
-    from ppgcheck.analysis import diff as d
+    from ppgcheck.analysis.diff import diff_rules
+    from ppgcheck.analysis.diff_render import exit_code, render_json, render_text
+    from ppgcheck.analysis.revisions import diff_base
+    from ppgcheck.ci.sarif import render_diff_sarif
     options = dict(observations=observations, timeout=timeout, max_models=max_models)
     if base is not None:
         if folders:
             raise UsageError("give either OLD NEW folders or --base GITREV, not both")
-        results = d.diff_base(base, policy, rules=rules_path, **options)
+        results = diff_base(base, policy, rules=rules_path, **options)
     elif len(folders) == 2:
-        results = d.diff_rules(folders[0], folders[1], policy, **options)
+        results = diff_rules(folders[0], folders[1], policy, **options)
     else:
         raise UsageError("give two rules folders (OLD NEW), or --base GITREV")
     for r in results:
         for note in r.notes if not r.complete else []:
             click.echo(f"{r.policy}: incomplete: {note}", err=True)
     if fmt == "json":
-        click.echo(d.render_json(results))
+        click.echo(render_json(results))
     elif fmt == "sarif":
-        click.echo(d.render_sarif(results))
+        click.echo(render_diff_sarif(results))
     else:
-        click.echo(d.render_text(results))
-    sys.exit(d.exit_code(results, fail_on_change))
+        click.echo(render_text(results))
+    sys.exit(exit_code(results, fail_on_change))

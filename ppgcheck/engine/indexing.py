@@ -16,88 +16,44 @@ both ways).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
+from ppgcheck.engine.program import (Program, Signature, Statement, UnsupportedConstruct, as_program, reachable,
+                                     term_signature)
 from ppgcheck.language.facts import INDEX_PREDICATE
 
 INDEX_VARIABLE = "PpgReportIndex"
 
-Signature = tuple[str, int]
+__all__ = ["INDEX_VARIABLE", "UnsupportedConstruct", "dependent_signatures", "index_program"]
 
 
-class UnsupportedConstruct(Exception):
-    """The policy uses a construct the rewrite does not handle (the pack contract excludes it)."""
+def _rule_signatures(rule: Statement) -> tuple[set[Signature], set[Signature]]:
+    """(the predicates a rule defines, those it reads): the rewrite keeps a rule
+    with one plain head (or none: a constraint) over literals and #count/#sum
+    aggregates, its predicates written out (no classical negation)."""
+    if rule.unsupported:
+        raise rule.unsupported
+    if rule.head_form not in ("atom", "constraint") or rule.head_sign != ast.Sign.NoSign:
+        raise UnsupportedConstruct.at(rule.node.head, "head")
+    if any(r.where not in ("body", "aggregate") for r in rule.reads):
+        raise UnsupportedConstruct.at(rule.node, "body literal in")
+    if any(a.name.startswith("-") for a in [*rule.heads, *(r.atom for r in rule.reads)]):
+        raise UnsupportedConstruct.at(rule.node, "classically negated atom in")
+    return {a.signature for a in rule.heads}, {r.atom.signature for r in rule.reads}
 
 
-def _atom_terms(atom: ast.AST) -> list[ast.AST]:
-    term = atom.symbol
-    if term.ast_type is ASTType.Pool:
-        return list(term.arguments)
-    return [term]
+def _rules(program: Program) -> list[tuple[Statement, set[Signature], set[Signature]]]:
+    return [(st, *_rule_signatures(st)) for st in program.statements if st.kind is ASTType.Rule]
 
 
-def _term_signature(term: ast.AST) -> Signature:
-    if term.ast_type is ASTType.Function:
-        return term.name, len(term.arguments)
-    if term.ast_type is ASTType.SymbolicTerm and term.symbol.type is clingo.SymbolType.Function:
-        return term.symbol.name, len(term.symbol.arguments)
-    raise UnsupportedConstruct(f"atom `{term}`")
-
-
-def _atom_signatures(atom: ast.AST) -> list[Signature]:
-    return [_term_signature(t) for t in _atom_terms(atom)]
-
-
-def _body_atoms(literal: ast.AST) -> Iterable[ast.AST]:
-    """The symbolic atoms a body literal (or aggregate) reads."""
-    kind = literal.ast_type
-    if kind is ASTType.Literal:
-        if literal.atom.ast_type is ASTType.SymbolicAtom:
-            yield literal.atom
-        elif literal.atom.ast_type is ASTType.BodyAggregate:
-            for element in literal.atom.elements:
-                for condition in element.condition:
-                    yield from _body_atoms(condition)
-        elif literal.atom.ast_type not in (ASTType.Comparison, ASTType.BooleanConstant):
-            raise UnsupportedConstruct(f"body literal `{literal}`")
-    else:
-        raise UnsupportedConstruct(f"body literal `{literal}`")
-
-
-def _head_atoms(rule: ast.AST) -> list[ast.AST]:
-    head = rule.head
-    if head.ast_type is ASTType.Literal:
-        if head.atom.ast_type is ASTType.SymbolicAtom:
-            if head.sign != ast.Sign.NoSign:
-                raise UnsupportedConstruct(f"head `{head}`")
-            return [head.atom]
-        if head.atom.ast_type is ASTType.BooleanConstant:
-            return []            # an integrity constraint
-    raise UnsupportedConstruct(f"head `{head}`")
-
-
-def dependent_signatures(statements: list[ast.AST], inputs: set[Signature]) -> set[Signature]:
+def dependent_signatures(statements: Program | list[ast.AST], inputs: set[Signature]) -> set[Signature]:
     """The predicates whose atoms can change with a report's input facts."""
-    edges: list[tuple[set[Signature], set[Signature]]] = []
-    for statement in statements:
-        if statement.ast_type is ASTType.Rule:
-            heads = {sig for atom in _head_atoms(statement) for sig in _atom_signatures(atom)}
-            reads = {sig for lit in statement.body for atom in _body_atoms(lit)
-                     for sig in _atom_signatures(atom)}
-            edges.append((heads, reads))
-    dependent = set(inputs)
-    changed = True
-    while changed:
-        changed = False
-        for heads, reads in edges:
-            if not heads <= dependent and reads & dependent:
-                dependent |= heads
-                changed = True
-    return dependent
+    edges: dict[Signature, set[Signature]] = {}
+    for _, heads, reads in _rules(as_program(statements)):
+        for read in reads:
+            edges.setdefault(read, set()).update(heads)
+    return reachable(inputs, edges)
 
 
 class _Indexer:
@@ -105,7 +61,7 @@ class _Indexer:
         self.dependent = dependent
 
     def _index_term(self, term: ast.AST) -> ast.AST:
-        if _term_signature(term) not in self.dependent:
+        if term_signature(term) not in self.dependent:
             return term
         variable = ast.Variable(term.location, INDEX_VARIABLE)
         if term.ast_type is ASTType.SymbolicTerm:   # a constant `p` written without arguments
@@ -127,17 +83,14 @@ class _Indexer:
             return literal.update(atom=inner.update(elements=elements))
         return literal
 
-    def rule(self, rule: ast.AST) -> ast.AST:
-        heads = _head_atoms(rule)
-        touches = any(sig in self.dependent for atom in heads for sig in _atom_signatures(atom)) or any(
-            sig in self.dependent for lit in rule.body for atom in _body_atoms(lit)
-            for sig in _atom_signatures(atom))
-        if not touches:
+    def rule(self, statement: Statement, heads: set[Signature], reads: set[Signature]) -> ast.AST:
+        rule = statement.node
+        if not (heads | reads) & self.dependent:
             return rule
         location = rule.location
         guard = ast.Literal(location, ast.Sign.NoSign, ast.SymbolicAtom(
             ast.Function(location, INDEX_PREDICATE, [ast.Variable(location, INDEX_VARIABLE)], 0)))
-        head = rule.head.update(atom=self.atom(rule.head.atom)) if heads else rule.head
+        head = rule.head.update(atom=self.atom(rule.head.atom)) if statement.heads else rule.head
         return rule.update(head=head, body=[guard, *(self.literal(lit) for lit in rule.body)])
 
     def signature(self, statement: ast.AST) -> ast.AST:
@@ -146,11 +99,13 @@ class _Indexer:
         return statement
 
 
-def index_program(statements: list[ast.AST], inputs: set[Signature]) -> tuple[list[ast.AST], set[Signature]]:
+def index_program(statements: Program | list[ast.AST],
+                  inputs: set[Signature]) -> tuple[list[ast.AST], set[Signature]]:
     """The rewritten statements (comments dropped) and the set of indexed signatures."""
-    dependent = dependent_signatures(statements, inputs)
-    names = {sig for st in statements if st.ast_type is ASTType.Rule
-             for atom in _head_atoms(st) for sig in _atom_signatures(atom)}
+    program = as_program(statements)
+    rules = {id(st): (st, heads, reads) for st, heads, reads in _rules(program)}
+    dependent = dependent_signatures(program, inputs)
+    names = {sig for _, heads, _ in rules.values() for sig in heads}
     for name, arity in dependent:
         if (name, arity + 1) in names - dependent:   # the indexed atom would read as the other predicate
             raise UnsupportedConstruct(f"`{name}/{arity}` and `{name}/{arity + 1}` both exist")
@@ -158,16 +113,16 @@ def index_program(statements: list[ast.AST], inputs: set[Signature]) -> tuple[li
         raise UnsupportedConstruct(f"the predicate `{INDEX_PREDICATE}/1` is reserved")
     indexer = _Indexer(dependent)
     out: list[ast.AST] = []
-    for statement in statements:
-        kind = statement.ast_type
+    for statement in program.statements:
+        kind = statement.kind
         if kind is ASTType.Comment:
             continue
         if kind is ASTType.Rule:
-            out.append(indexer.rule(statement))
+            out.append(indexer.rule(*rules[id(statement)]))
         elif kind in (ASTType.ShowSignature, ASTType.Defined):
-            out.append(indexer.signature(statement))
+            out.append(indexer.signature(statement.node))
         elif kind in (ASTType.Program, ASTType.Definition):
-            out.append(statement)
+            out.append(statement.node)
         else:
-            raise UnsupportedConstruct(f"statement `{statement}`")
+            raise UnsupportedConstruct.at(statement.node, "statement")
     return out, dependent

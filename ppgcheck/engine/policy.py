@@ -25,44 +25,13 @@ from pathlib import Path
 import clingo
 
 from ppgcheck.cache import cached_json
-from ppgcheck.errors import PolicyError, UsageError
-from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
+from ppgcheck.engine.pack import Pack, load_pack
+from ppgcheck.errors import PolicyError
+from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug
 from ppgcheck.language.report import Report
-from ppgcheck.resources import policy_ids, rules_dir
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
-
-CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
-
-
-def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
-    root = rules or rules_dir()
-    pack = root / policy
-    if not pack.is_dir() or not any(pack.glob("*.lp")):
-        known = policy_ids(root)
-        close = difflib.get_close_matches(policy, known, n=1)
-        hint = f" (did you mean `{close[0]}`?)" if close else ""
-        raise UsageError(f"unknown policy `{policy}`{hint}: known policies are "
-                         + ", ".join(f"`{k}`" for k in known))
-    return [root / "core" / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
-
-
-def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
-    import clingo.ast   # only when the cache misses: a one-report run does not pay for it
-    statements: list[clingo.ast.AST] = []
-    messages: list[str] = []
-
-    def logger(code: clingo.MessageCode, message: str) -> None:
-        messages.append(" ".join(message.split()))
-
-    for path in files:
-        try:
-            clingo.ast.parse_files([str(path)], statements.append, logger=logger)
-        except RuntimeError:
-            detail = "; ".join(messages) or "it does not parse"
-            raise PolicyError(f"policy file `{path}` does not load: {detail}") from None
-    return statements
 
 
 @dataclass(frozen=True)
@@ -79,22 +48,23 @@ class IndexedProgram:
 class PolicyEngine:
     """One prepared policy pack, reused for every report of the process."""
 
-    def __init__(self, policy: str, rules: Path | None = None) -> None:
-        self.policy = policy
-        self.files = pack_files(policy, rules)
-        self._statements: list[clingo.ast.AST] | None = None
+    def __init__(self, policy: str | Pack, rules: Path | None = None) -> None:
+        self.pack = policy if isinstance(policy, Pack) else load_pack(policy, rules)
+        self.policy = self.pack.id
+        self.files = self.pack.runtime_files
+        self._statements: "Program | None" = None
         self._replaced = False        # statements set by a subclass differ from the files'
         self._program: IndexedProgram | None = None
 
     @property
-    def statements(self) -> list[clingo.ast.AST]:
-        """The pack as parsed, before the rewrite (for coverage and diff)."""
+    def statements(self) -> "Program":
+        """The pack as parsed, core first, before the rewrite (for coverage)."""
         if self._statements is None:
-            self._statements = parse_program(self.files)
+            self._statements = self.pack.parsed(self.files, order="files")
         return self._statements
 
     @statements.setter
-    def statements(self, statements: list[clingo.ast.AST]) -> None:
+    def statements(self, statements: "Program") -> None:
         self._statements, self._program, self._replaced = statements, None, True
 
     @property
@@ -108,24 +78,26 @@ class PolicyEngine:
             data = self._index(self.statements)
         else:
             from ppgcheck.language import facts
-            code = [Path(__file__).with_name("indexing.py"), Path(facts.__file__), Path(__file__)]
+            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py")]
+            code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
-                               lambda: self._index(parse_program(self.files)))
+                               lambda: self._index(self.pack.parsed(self.files, order="files")))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
 
-    def _index(self, statements: list[clingo.ast.AST]) -> dict:
+    def _index(self, statements: "Program") -> dict:
         from clingo.ast import ASTType
 
         from ppgcheck.engine import indexing
         for path in self.files:
-            if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
+            if indexing.INDEX_VARIABLE in self.pack.text(path):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
         try:
-            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES)
+            rewritten, indexed = indexing.index_program(statements, self.pack.inputs)
         except indexing.UnsupportedConstruct as exc:
-            raise PolicyError(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: {exc}") from None
+            raise indexing.UnsupportedConstruct(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: "
+                                                f"{exc.message}", exc.file, exc.line) from None
         text = "\n".join(str(statement) for statement in rewritten)
         plain = "\n".join(str(statement) for statement in statements
                           if statement.ast_type is not ASTType.Comment)

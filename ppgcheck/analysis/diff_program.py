@@ -1,0 +1,150 @@
+"""The program `ppgcheck diff` searches: both versions of a pack side by side.
+
+The new version as is, over the scenario space (rules/core/scenarios.lp),
+and beside it the old version's rules for every predicate whose definition
+differs (and those that depend on them: diff_bounds.changed_predicates),
+renamed `o__`, reading the same input facts; everything the edit does not
+touch is shared.  `dif_class/5` names every class of incident whose ruling
+differs:
+
+    dif_class(What, ObservationKind, Subject, Before, After)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from ppgcheck.analysis import diff_bounds
+from ppgcheck.analysis.search import messages_logger
+from ppgcheck.engine.pack import RUNTIME_CORE, SCENARIO_CORE, Pack
+from ppgcheck.engine.program import Program, Rename
+
+OLD = "o__"
+
+# What each version rules, over one scenario: the new version's atoms under
+# dif_*, the old version's under odif_* (written with plain names here; the
+# old side's body atoms are then renamed `o__` wherever the old definition of
+# a predicate differs from the new one, see diff_bounds.changed_predicates).
+VIEW = """
+{p}dif_base(O, P, I, Pen) :- committed(O, P, I), pen(O, P, I, 0, Pen).
+{p}dif_base(O, P, I, undetermined) :- committed(O, P, I), not pen(O, P, I, 0, _).
+{p}dif_final(O, P, I, Pen) :- penalty(O, P, I, Pen).
+{p}dif_final(O, P, I, undetermined) :- committed(O, P, I), not penalty(O, P, I, _).
+{p}dif_issued(O, P, I, issued) :- issued(O, P, I, _).
+{p}dif_issued(O, P, I, absorbed) :- penalty(O, P, I, _), not issued(O, P, I, _).
+{p}dif_issued(O, P, I, none) :- committed(O, P, I), not penalty(O, P, I, _).
+{p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
+{p}dif_committed(O, P, I) :- committed(O, P, I).
+{p}dif_infraction(O, P, I) :- infraction(O, P, I).
+{p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
+{p}dif_fix(O, P, I, S, T, Sec) :- fix(O, P, I, S, T, Sec).
+{p}dif_finding(K, L, O, M, S) :- finding(K, L, O, M, S).
+{p}dif_note(O, P, I, T, S) :- note(O, P, I, T, S).
+{p}dif_head_judge(O, P, I) :- head_judge(O, P, I, _).
+{p}dif_time(M, S) :- time_extension(M, S).
+{p}dif_report_note(T, S) :- report_note(T, S).
+#defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
+"""
+
+CLASSES = """
+dif_kind(O, K) :- observation(O, _, K).
+dif_kind(0, none).
+
+dif_class(infraction, K, I, committed, not_committed) :-
+    odif_committed(O, P, I), not dif_committed(O, P, I), dif_kind(O, K).
+dif_class(infraction, K, I, not_committed, committed) :-
+    dif_committed(O, P, I), not odif_committed(O, P, I), dif_kind(O, K).
+dif_class(no_infraction, K, S, listed, not_listed) :- odif_ni(O, P, S), not dif_ni(O, P, S), dif_kind(O, K).
+dif_class(no_infraction, K, S, not_listed, listed) :- dif_ni(O, P, S), not odif_ni(O, P, S), dif_kind(O, K).
+dif_class(penalty, K, I, RO, RN) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), RO != RN.
+dif_class(fix, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_fix(O, P, I, S, T, Sec), not odif_fix(O, P, I, S, T, Sec).
+dif_class(fix, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_fix(O, P, I, S, T, Sec), not dif_fix(O, P, I, S, T, Sec).
+dif_class(finding(Kd, L, M, S), K, none, present, absent) :-
+    odif_finding(Kd, L, O, M, S), not dif_finding(Kd, L, O, M, S), dif_kind(O, K).
+dif_class(finding(Kd, L, M, S), K, none, absent, present) :-
+    dif_finding(Kd, L, O, M, S), not odif_finding(Kd, L, O, M, S), dif_kind(O, K).
+dif_class(note, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_note(O, P, I, T, S), not odif_note(O, P, I, T, S).
+dif_class(note, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_note(O, P, I, T, S), not dif_note(O, P, I, T, S).
+dif_class(head_judge, K, I, not_required, required) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_head_judge(O, P, I), not odif_head_judge(O, P, I).
+dif_class(head_judge, K, I, required, not_required) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_head_judge(O, P, I), not dif_head_judge(O, P, I).
+% time extensions are about the match, not one observation (the same grants: the same total)
+dif_class(time_extension, none, none, changed, changed) :- dif_time(M, S), not odif_time(M, S).
+dif_class(time_extension, none, none, changed, changed) :- odif_time(M, S), not dif_time(M, S).
+dif_class(report_note, none, none, changed, changed) :- dif_report_note(T, S), not odif_report_note(T, S).
+dif_class(report_note, none, none, changed, changed) :- odif_report_note(T, S), not dif_report_note(T, S).
+#defined not_infraction/4. #defined fix/6.
+#defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
+% Only scenarios where an infraction the changed rules name is classified, in
+% either version, or that observe a kind a changed exclusion needs.
+dif_relevant :- dif_infraction(_, _, I), dif_touch(I).
+dif_relevant :- odif_infraction(_, _, I), dif_touch(I).
+dif_relevant :- observation(_, _, K), dif_touch_kind(K).
+:- dif_restrict, not dif_relevant.
+#show dif_class/5.
+"""
+
+# Predicates the comparison reads: when none of them differs, nothing can.
+OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
+           "time_extension", "report_note"}
+
+# The kind of the first observation, to split the search by it.
+FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
+
+_SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
+
+
+def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
+                 touched: tuple[set[str], set[str]] | None) -> tuple[clingo.Control, set[str]]:
+    """The new version over the scenario space, plus an `o__` copy of the old
+    version's rules for every predicate whose definition changed; and those predicates."""
+    ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
+    ctl.configuration.solver.opt_strategy = "usc"
+    new_core = new.core_program(SCENARIO_CORE)
+    compared_new = new_core.where(lambda st: Path(st.file).name != "scenarios.lp") + new.program
+    old_all = old.core_program(RUNTIME_CORE) + old.program
+    changed = diff_bounds.changed_predicates(old_all, compared_new)
+    if touched is not None:
+        facts += ("dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched[0]))
+                  + "".join(f"dif_touch_kind({k}).\n" for k in sorted(touched[1])))
+    rename = Rename(OLD, changed)
+    defined = {node.name for node in compared_new.nodes if node.ast_type == ast.ASTType.Definition}
+    with ast.ProgramBuilder(ctl) as bld:
+        for node in (new_core + new.program).nodes:
+            if node.ast_type not in _SHOWS:
+                bld.add(node)
+        for st in old_all.statements:
+            if st.kind == ast.ASTType.Rule and diff_bounds.head_names(st) & changed:
+                bld.add(rename(st.node))
+            elif st.kind == ast.ASTType.Defined and st.node.name in changed:
+                bld.add(rename(st.node))
+            elif st.kind == ast.ASTType.Definition and st.node.name not in defined:
+                bld.add(st.node)      # a constant only the old version defines
+                defined.add(st.node.name)
+        for node in Program.parse(VIEW.format(p="") + CLASSES):
+            bld.add(node)
+        for node in Program.parse(VIEW.format(p="o")):
+            bld.add(rename(node))
+    ctl.add("base", [], facts)
+    return ctl, changed
+
+
+def same_core(old: Pack, new: Pack) -> bool:
+    """Whether the two versions rule with the same core (a core file missing from either counts as the same)."""
+    return all(old.text(o) == new.text(n) for o, n in zip(old.core_files(), new.core_files())
+               if o.is_file() and n.is_file())

@@ -1,0 +1,210 @@
+"""What `check` and `diff` report, and the one registry of its kinds.
+
+Every kind of finding is registered once, with the tool that reports it and
+what it means: the registry orders a check's findings (and its summary), gives
+each its SARIF rule and maps levels to SARIF's.  A check finding is one class
+per kind, holding what that kind tells (a monotonicity break its one-step-worse
+report, a core finding the finding `ppgcheck rule` shows for its witness).
+A new kind is a `register` and, for `check`, a class.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ppgcheck.language.report import Report
+
+LEVELS = ("info", "warning", "error")
+SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str           # shown in the text, the JSON and as the SARIF rule id
+    tool: str           # check | diff
+    description: str    # the SARIF rule's short description
+
+
+KINDS: dict[str, Kind] = {}     # in the order findings are listed
+
+
+def register(name: str, tool: str, description: str) -> Kind:
+    KINDS[name] = Kind(name, tool, description)
+    return KINDS[name]
+
+
+def kinds(tool: str) -> list[Kind]:
+    return [k for k in KINDS.values() if k.tool == tool]
+
+
+def kind_order(tool: str) -> tuple[str, ...]:
+    return tuple(k.name for k in kinds(tool))
+
+
+def sarif_rules(tool: str) -> dict[str, str]:
+    return {k.name: k.description for k in kinds(tool)}
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+
+
+@dataclass
+class CheckFinding:
+    """A finding of `ppgcheck check`; `kind` is its class's."""
+
+    KIND: ClassVar[Kind]
+    level: str                    # error | warning | info
+    message: str
+    sections: list[str] = field(default_factory=list)
+    locations: list[Location] = field(default_factory=list)
+    witness: Report | None = None
+    witness_text: str = ""
+    minimal: bool = True
+    rels: list[str] = field(default_factory=list)   # the RELs it shows up at ("none": no `rel:` header); [] = not asked
+
+    @property
+    def kind(self) -> str:
+        return self.KIND.name
+
+    @property
+    def rank(self) -> int:
+        return LEVELS.index(self.level)
+
+    @property
+    def contrast_text(self) -> str:
+        return ""
+
+    @property
+    def runtime_finding(self) -> dict | None:
+        return None
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "level": self.level, "message": self.message, "sections": self.sections,
+                "locations": [{"file": loc.file, "line": loc.line} for loc in self.locations],
+                "witness": self.witness_text or None, "contrast": self.contrast_text or None,
+                "minimal": self.minimal, "rels": self.rels, "runtime_finding": self.runtime_finding}
+
+
+@dataclass
+class CoreFinding(CheckFinding):
+    """A finding the core derives (rules/core/findings.lp): `ppgcheck rule` on its witness shows it."""
+
+    runtime: tuple[str, str, str, str] | None = None    # kind, level, message, section of the finding/5
+
+    @property
+    def runtime_finding(self) -> dict | None:
+        if not self.runtime:
+            return None
+        kind, level, message, section = self.runtime
+        return {"kind": kind, "level": level, "message": message, "section": section}
+
+
+@dataclass
+class Conflict(CoreFinding):
+    KIND = register("conflict", "check", "Two rules of the guide disagree on the same facts.")
+
+
+@dataclass
+class Gap(CoreFinding):
+    KIND = register("gap", "check", "The guide says nothing for these facts (uncovered observation, undefined "
+                                    "infraction, no penalty, REL out of scope).")
+
+
+@dataclass
+class Cap(CheckFinding):
+    KIND = register("cap", "check", "A repeat upgrade ends above the cap the guide states.")
+
+
+@dataclass
+class Monotonicity(CheckFinding):
+    KIND = register("monotonicity", "check", "A worse fact gives a lighter penalty.")
+    contrast: Report | None = None      # the witness made one step worse
+    contrast_text: str = ""             # (a field here, where the other kinds have none)
+
+
+@dataclass
+class DeadRule(CheckFinding):
+    KIND = register("dead-rule", "check", "No scenario fires this rule.")
+
+
+@dataclass
+class Citation(CheckFinding):
+    KIND = register("citation", "check", "A rule or infraction without its section.")
+
+
+# the classes of the core's finding kinds (findings.lp): a scope finding is listed as a gap
+CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Gap}
+
+register("finding-introduced", "diff",
+         "The change introduces a finding (conflict, gap, ...) that the old rules did not have.")
+register("finding-removed", "diff", "The change removes a finding the old rules had.")
+register("ruling-changed", "diff", "A class of incidents is ruled differently (infraction, penalty, fix).")
+register("pack-changed", "diff", "A pack is added or removed.")
+
+
+@dataclass
+class CheckResult:
+    policy: str
+    path: str
+    findings: list[CheckFinding] = field(default_factory=list)
+    models: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    def at_or_above(self, level: str) -> list[CheckFinding]:
+        return [f for f in self.findings if f.rank >= LEVELS.index(level)]
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.kind] = out.get(f.kind, 0) + 1
+        return out
+
+    def sort(self) -> None:
+        order = kind_order("check")
+        self.findings.sort(key=lambda f: (order.index(f.kind), -f.rank, f.sections, f.message))
+
+
+def render_text(results: list[CheckResult]) -> str:
+    order = kind_order("check")
+    out: list[str] = []
+    for r in results:
+        counts = r.counts()
+        summary = ", ".join(f"{counts[k]} {k}" for k in order if k in counts) or "no findings"
+        out.append(f"{r.policy} ({r.path}): {summary} — {r.models} models, {r.seconds:.1f} s"
+                   + ("" if r.complete else " — INCOMPLETE"))
+        for kind in order:
+            group = [f for f in r.findings if f.kind == kind]
+            if group:
+                out.append(f"  {kind} ({len(group)})")
+                out.extend(line for f in group for line in _finding_lines(f))
+        out.extend(f"  note: {note}" for note in r.notes)
+    return "\n".join(out)
+
+
+def _finding_lines(f: CheckFinding) -> list[str]:
+    where = "; ".join(f"{loc.file}:{loc.line}" for loc in f.locations)
+    secs = ", ".join(f.sections)
+    tail = " ".join(x for x in (f"({secs})" if secs else "", f"[{where}]" if where else "") if x)
+    out = [f"    {f.level}: {f.message}" + (f" {tail}" if tail else "")]
+    if f.witness_text:
+        out.append("      witness" + ("" if f.minimal else " (not proven minimal)") + ":")
+        out.extend("        " + line for line in f.witness_text.splitlines())
+    if f.contrast_text:
+        out.append("      one step worse:")
+        out.extend("        " + line for line in f.contrast_text.splitlines())
+    return out
+
+
+def finding_dict(f: CheckFinding) -> dict:
+    return f.to_dict()
+
+
+def result_dict(r: CheckResult) -> dict:
+    return {"policy": r.policy, "path": r.path, "complete": r.complete, "models": r.models,
+            "seconds": round(r.seconds, 3), "counts": r.counts(), "notes": r.notes,
+            "findings": [f.to_dict() for f in r.findings]}

@@ -1,0 +1,103 @@
+"""The programs `ppgcheck check` searches: a pack over its scenario space.
+
+The core with rules/core/scenarios.lp, the pack, and what a kind of search
+adds: a `chk_fired("file:line")` twin of every pack rule (dead rules), or a
+renamed second copy of the program (monotonicity compares the two side by
+side).  Each program shows only the `chk_*` atoms its searches read, and
+keeps only the rules those, the wanted predicates and the inputs depend on
+(slicing.needed_only).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from ppgcheck.analysis.history_scope import history_locality
+from ppgcheck.analysis.scenarios import INPUT_NAMES
+from ppgcheck.analysis.search import messages_logger
+from ppgcheck.analysis.slicing import needed_only
+from ppgcheck.engine.pack import RUNTIME_CORE, Pack
+from ppgcheck.engine.program import Program, renamed
+
+# What the main searches show (rules/core/scenarios.lp)
+MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk_fired"}
+# the prefix of the monotonicity search's second copy
+PREFIX = "b__"
+_SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
+
+
+def with_fired(program: Program, root: Path | None = None) -> tuple[Program, dict[str, tuple[str, int]]]:
+    """The statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`;
+    with the tag of each twin's rule."""
+    out: list[ast.AST] = []
+    tags: dict[str, tuple[str, int]] = {}
+    for st in program.nodes:
+        out.append(st)
+        if st.ast_type == ast.ASTType.Rule and st.body:
+            loc = st.location.begin
+            name = Path(loc.filename)
+            shown = str(name.relative_to(root)) if root and name.is_relative_to(root) else str(name)
+            tag = f"{shown}:{loc.line}"
+            if tag in tags:
+                tag = f"{tag}:{loc.column}"
+            tags[tag] = (loc.filename, loc.line)
+            head = ast.Literal(st.location, ast.Sign.NoSign, ast.SymbolicAtom(
+                ast.Function(st.location, "chk_fired", [ast.SymbolicTerm(st.location, clingo.String(tag))], 0)))
+            out.append(ast.Rule(st.location, head, st.body))
+    return Program(out), tags
+
+
+def history_scope_facts(program: Program | list[ast.AST], wanted: Iterable[str]) -> str:
+    """`scen_hist_scoped` and the infractions read by name, where the program
+    reads a person's history only for what they commit (history_scope.py);
+    nothing otherwise."""
+    read_by_name = history_locality(program, wanted)
+    if read_by_name is None:
+        return ""
+    return "scen_hist_scoped.\n" + "".join(f"scen_hist_global({name}).\n" for name in sorted(read_by_name))
+
+
+@dataclass
+class CheckProgram:
+    """The check's program for one kind of search, its statements read and
+    pruned once (each part of the scenario space gets a control of its own)."""
+
+    program: Program
+    tags: dict                 # chk_fired tag -> (file, line)
+    wanted: set[str]
+    _history_scope: str | None = None
+
+    def history_scope(self) -> str:
+        """The facts that leave history out where it cannot matter (computed once)."""
+        if self._history_scope is None:
+            self._history_scope = history_scope_facts(self.program, self.wanted)
+        return self._history_scope
+
+    def control(self, facts: str, messages: list[str], scoped: bool = False) -> clingo.Control:
+        ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
+        ctl.configuration.solver.opt_strategy = "usc"
+        self.program.add_to(ctl)
+        ctl.add("base", [], facts + (self.history_scope() if scoped else ""))
+        return ctl
+
+
+def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[str] = (),
+                  fired: bool = False, renamed_copy: bool = False) -> CheckProgram:
+    """The pack over the scenario space, showing only the `shown` chk_* atoms:
+    with a `chk_fired` twin of every pack rule (dead rules), or beside the
+    renamed copy the monotonicity search compares.  Rules nothing shown,
+    wanted or minimized reads are left out."""
+    # the runtime's #show lines are left out: the check shows only its chk_* atoms
+    core = pack.core_program().where(lambda st: st.kind not in _SHOWS or (
+        Path(st.file).name == "scenarios.lp" and getattr(st.node, "name", "") in shown))
+    pack_program, tags = with_fired(pack.program, root) if fired else (pack.program, {})
+    parts = [core, pack_program]
+    wanted = set(wanted) | INPUT_NAMES
+    if renamed_copy:
+        parts.append(renamed(pack.core_program(RUNTIME_CORE) + pack_program, PREFIX))
+        wanted |= {PREFIX + name for name in INPUT_NAMES}
+    return CheckProgram(needed_only(Program.join(parts), wanted), tags, wanted)

@@ -1,0 +1,281 @@
+"""What a pack's rules read, and the numbers they compare it against.
+
+The scenario space (scenarios.py) is generated from this: the observation
+kinds, modifiers, count keys, headers and history the pack's rules read,
+and the thresholds their comparisons name.  No scenario is written by hand:
+every value comes from the pack or the vocabulary.  Reading the pack also
+finds its static citation problems (a rule without its section string, or
+under no section banner).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import clingo
+from clingo import ast
+
+from ppgcheck.engine.pack import Pack
+from ppgcheck.engine.program import Program, Statement, constant, ground_facts, symbol_value
+from ppgcheck.language.facts import INPUT_SIGNATURES
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+
+HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
+HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
+HISTORY_READERS = {"prior_today", "prior_event", "prior", "history"}
+# Facts whose numbers are not thresholds.
+NOT_THRESHOLDS = {"penalty_rank", "stage", "time_extension", "obs_id", "person_id", "history_nth"}
+# heads whose section string locates the section
+LOCATING_HEADS = ("base_penalty", "adjustment", "not_infraction", "fix", "note")
+
+
+@dataclass
+class PackReads:
+    """What a pack's rules read, and the numbers they compare it against."""
+
+    observation_kinds: set[str] = field(default_factory=set)
+    modifiers: set[str] = field(default_factory=set)
+    count_keys: set[str] = field(default_factory=set)
+    headers: set[str] = field(default_factory=set)
+    header_constants: dict[str, set] = field(default_factory=dict)
+    when_values: set[tuple[str, int | None]] = field(default_factory=set)
+    thresholds: set[int] = field(default_factory=set)
+    history_thresholds: set[int] = field(default_factory=set)
+    reads_history: bool = False
+    reads_history_penalty: set[str] = field(default_factory=set)
+    infractions: dict[str, str] = field(default_factory=dict)       # id -> section
+    penalties: list[tuple[str, int]] = field(default_factory=list)  # (id, rank)
+    cap: tuple[str, str] | None = None                              # (penalty, section)
+    section_locations: dict[str, tuple[str, int]] = field(default_factory=dict)
+    citation_problems: list[tuple[str, str, int, str]] = field(default_factory=list)
+    wildcards: list[str] = field(default_factory=list)
+    infraction_heads: list[tuple[str, int, str]] = field(default_factory=list)  # infraction(O,P,const) rules
+
+    def merged(self, other: "PackReads") -> "PackReads":
+        """The scenario bounds of two versions together (`diff`): what either reads."""
+        out = PackReads()
+        for name in ("observation_kinds", "modifiers", "count_keys", "headers", "when_values",
+                     "thresholds", "history_thresholds", "reads_history_penalty"):
+            setattr(out, name, set(getattr(self, name)) | set(getattr(other, name)))
+        out.header_constants = {k: set(self.header_constants.get(k, set())) | set(other.header_constants.get(k, set()))
+                                for k in set(self.header_constants) | set(other.header_constants)}
+        out.reads_history = self.reads_history or other.reads_history
+        out.infractions = {**other.infractions, **self.infractions}
+        out.penalties = self.penalties or other.penalties
+        out.cap = self.cap or other.cap
+        out.section_locations = {**other.section_locations, **self.section_locations}
+        out.wildcards = list(dict.fromkeys(self.wildcards + other.wildcards))
+        return out
+
+
+def _function(term: ast.AST) -> tuple[str, list[ast.AST]]:
+    """A function term's name and arguments; ("", []) for any other term."""
+    if term.ast_type == ast.ASTType.Function:
+        return term.name, list(term.arguments)
+    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        return term.symbol.name, [ast.SymbolicTerm(term.location, a) for a in term.symbol.arguments]
+    return "", []
+
+
+def _var(term: ast.AST) -> str | None:
+    return term.name if term.ast_type == ast.ASTType.Variable else None
+
+
+def _ints(term: ast.AST) -> list[int]:
+    """Integer literals in a term (thresholds): `10`, `L-1`, `N+2`."""
+    c = constant(term)
+    if isinstance(c, int):
+        return [c]
+    if term.ast_type == ast.ASTType.BinaryOperation:
+        return _ints(term.left) + _ints(term.right)
+    if term.ast_type == ast.ASTType.UnaryOperation:
+        return _ints(term.argument)
+    return []
+
+
+def _variables(term: ast.AST) -> set[str]:
+    out: set[str] = set()
+
+    class Variables(ast.Transformer):
+        def visit_Variable(self, node):
+            out.add(node.name)
+            return node
+    Variables()(term)
+    return out
+
+
+class _Reading:
+    """One pass over a pack's rules, filling in its PackReads."""
+
+    def __init__(self, program: Program, pack: Pack) -> None:
+        self.pack = pack
+        self.reads = PackReads()
+        # `#const upg40 = "UPG 40 ...".` names a section string
+        self.consts = {st.name: st.value.symbol for st in program.nodes
+                       if st.ast_type == ast.ASTType.Definition and st.value.ast_type == ast.ASTType.SymbolicTerm}
+        # indirect sources: (pred, arity, position) whose fact constants feed an input argument
+        self.sources: dict[str, set[tuple[str, int, int]]] = {"observation": set(), "modifier": set()}
+
+    def string(self, term: ast.AST) -> str | None:
+        c = constant(term)
+        if isinstance(c, str) and c in self.consts:
+            c = self.consts[c]
+        if isinstance(c, clingo.Symbol) and c.type == clingo.SymbolType.String:
+            return c.string
+        return None
+
+    def rule(self, st: Statement) -> None:
+        reads, node = self.reads, st.node
+        head = st.head_atom()
+        head_name, head_args = (head.name, list(head.terms)) if head else ("", [])
+        if not node.body:       # facts: numbers in tables are thresholds (late_range(card, 1, 5))
+            if head_name == "section" and len(head_args) == 2:
+                sec = self.string(head_args[1])
+                if sec is not None:
+                    reads.section_locations.setdefault(sec, (st.file, st.line))
+            if head_name and head_name not in NOT_THRESHOLDS:
+                for arg in head_args:
+                    reads.thresholds.update(_ints(arg))
+            return
+        self.citation(st, head_name, head_args)
+        for arg in head_args:
+            sec = self.string(arg)
+            if sec and head_name in LOCATING_HEADS:
+                reads.section_locations.setdefault(sec, (st.file, st.line))
+        if head_name == "adjustment" and len(head_args) == 8:
+            tname, targs = _function(head_args[5])
+            if constant(head_args[3]) == 3 and tname == "cap" and targs and isinstance(constant(targs[0]), str):
+                reads.cap = reads.cap or (constant(targs[0]), self.string(head_args[7]) or "")
+        body = [r for r in st.body if r.atom.plain]
+        numeric_vars: dict[str, str] = {}      # variables bound to numeric inputs, by what they count
+        wildcard: dict[str, list[str]] = {"observation": [], "modifier": []}
+        for read in body:
+            self.atom(read.atom.name, list(read.atom.terms), numeric_vars, wildcard)
+        # one hop: a variable kind bound by a helper table
+        for key, names in wildcard.items():
+            for vname in names:
+                for read in body:
+                    name, args = read.atom.name, read.atom.terms
+                    if not read.positive or (name, len(args)) in INPUT_SIGNATURES:
+                        continue
+                    self.sources[key].update((name, len(args), i) for i, a in enumerate(args) if _var(a) == vname)
+        # thresholds: integer literals compared with anything
+        for terms in st.comparisons:
+            ints = [i for t in terms for i in _ints(t)]
+            used = set().union(*(_variables(t) for t in terms))
+            if any(numeric_vars.get(v) == "history" for v in used):
+                reads.history_thresholds.update(ints)
+            else:
+                reads.thresholds.update(ints)
+
+    def atom(self, name: str, args: list[ast.AST], numeric_vars: dict[str, str],
+             wildcard: dict[str, list[str]]) -> None:
+        reads, arity = self.reads, len(args)
+        if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in INPUT_SIGNATURES:
+            reads.headers.add(name)
+        if name == "observation" and arity == 3:
+            self.named(args[2], reads.observation_kinds, wildcard["observation"])
+        elif name == "modifier" and arity in (2, 3):
+            self.named(args[1], reads.modifiers, wildcard["modifier"])
+        elif name == "count" and arity == 3:
+            if isinstance(constant(args[1]), str):
+                reads.count_keys.add(constant(args[1]))
+            if _var(args[2]):
+                numeric_vars[_var(args[2])] = "count"
+        elif name in HEADER_NUMBERS and arity == 1:
+            c = constant(args[0])
+            if isinstance(c, int):
+                reads.header_constants.setdefault(name, set()).add(c)
+                reads.thresholds.add(c)
+            elif _var(args[0]):
+                numeric_vars[_var(args[0])] = name
+        elif name in HEADER_VALUES and arity == 1:
+            if isinstance(constant(args[0]), str):
+                reads.header_constants.setdefault(name, set()).add(constant(args[0]))
+        elif name == "when" and arity == 1:
+            self.when(args[0])
+        elif name in HISTORY_READERS:
+            reads.reads_history = True
+            if name in ("prior_today", "prior_event") and arity == 3 and _var(args[2]):
+                numeric_vars[_var(args[2])] = "history"
+            if name in ("history", "prior") and arity == 5 and isinstance(constant(args[1]), str):
+                reads.reads_history_penalty.add(constant(args[1]))
+
+    @staticmethod
+    def named(term: ast.AST, found: set[str], variables: list[str]) -> None:
+        """A kind read by name is found; one read through a variable is followed (one hop)."""
+        if isinstance(constant(term), str):
+            found.add(constant(term))
+        elif _var(term):
+            variables.append(_var(term))
+
+    def when(self, term: ast.AST) -> None:
+        reads = self.reads
+        if isinstance(constant(term), str):
+            reads.when_values.add((constant(term), None))
+            return
+        name, args = _function(term)
+        if name:
+            n = constant(args[0]) if args else None
+            reads.when_values.add((name, n if isinstance(n, int) else None))
+            if isinstance(n, int):
+                reads.thresholds.add(n)
+        elif _var(term):
+            reads.when_values.add(("*", None))
+
+    def citation(self, st: Statement, head_name: str, head_args: list[ast.AST]) -> None:
+        reads = self.reads
+        where = (st.file, st.line)
+        cited_arg = {"base_penalty": 4, "adjustment": 7}.get(head_name)
+        if cited_arg is not None and len(head_args) > cited_arg:
+            arg = head_args[cited_arg]
+            sec = self.string(arg)
+            if sec is not None and not sec.strip():
+                reads.citation_problems.append(("error", *where, f"{head_name} rule cites an empty section"))
+            elif sec is None and _var(arg) is None:
+                reads.citation_problems.append(("error", *where, f"{head_name} rule has no section string"))
+        if head_name == "infraction" and len(head_args) == 3 and isinstance(constant(head_args[2]), str):
+            reads.infraction_heads.append((*where, constant(head_args[2])))
+        if head_name in ("infraction", "base_penalty", "adjustment"):
+            first = self.pack.first_banner(st.file)
+            if not first or first > st.line:
+                reads.citation_problems.append(("warning", *where,
+                                                f"{head_name} rule sits under no section banner (`% --- Sec ---`)"))
+
+    def finish(self, facts: dict, vocab: Vocabulary) -> PackReads:
+        """Resolve the one-hop sources against the pack's fact tables, and read its tables."""
+        reads = self.reads
+        for key, found in self.sources.items():
+            table = vocab.observations if key == "observation" else vocab.modifiers
+            into = reads.observation_kinds if key == "observation" else reads.modifiers
+            for pred, arity, pos in found:
+                names = {v for v in (symbol_value(s.arguments[pos]) for s in facts.get((pred, arity), []))
+                         if isinstance(v, str)}
+                into.update(n for n in names if n in table)
+                if not names:
+                    reads.wildcards.append(f"{key} read through {pred}/{arity} with no fact table")
+        reads.observation_kinds &= set(vocab.observations)
+        reads.modifiers &= set(vocab.modifiers)
+        for s in facts.get(("section", 2), []):
+            if s.arguments[1].type == clingo.SymbolType.String:
+                reads.infractions[s.arguments[0].name] = s.arguments[1].string
+        reads.penalties = sorted(((s.arguments[0].name, s.arguments[1].number)
+                                  for s in facts.get(("penalty_rank", 2), [])
+                                  if s.arguments[1].type == clingo.SymbolType.Number), key=lambda t: t[1])
+        declared = facts.get(("repeat_cap", 2), [])
+        if declared:
+            reads.cap = (declared[0].arguments[0].name, declared[0].arguments[1].string)
+        for (fname, line, inf) in reads.infraction_heads:   # classified under an id without section/2
+            if inf not in reads.infractions:
+                reads.citation_problems.append(("error", fname, line,
+                                                f"infraction `{inf}` has no section(…, \"Sec\") fact"))
+        return reads
+
+
+def read_pack(pack: Pack, vocab: Vocabulary | None = None) -> PackReads:
+    """What the pack's own rules read (the core's are the same for every pack)."""
+    program = pack.program
+    reading = _Reading(program, pack)
+    for st in program.statements:
+        if st.kind == ast.ASTType.Rule:
+            reading.rule(st)
+    return reading.finish(ground_facts(program), vocab or vocabulary())

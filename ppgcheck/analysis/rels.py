@@ -1,0 +1,138 @@
+"""The RELs a finding shows up at (`rels` of a finding; "only at: ..." in its message).
+
+Every scenario the witness searches pass through tells the RELs of the
+findings it holds; a finding whose rules never read the REL shows up at
+every REL, with no search (`blind_to_rel`); for the others, one bounded
+search per finding enumerates a scenario per REL it was not seen at
+(scenarios.lp, `#program rel_project`), on the same groundings.
+"""
+from __future__ import annotations
+
+import time
+
+import clingo
+from clingo import ast
+
+from ppgcheck.analysis import tuning
+from ppgcheck.analysis.search import Budget, configured, solve
+from ppgcheck.analysis.slicing import ANY, Slicer
+from ppgcheck.analysis.space import Space
+from ppgcheck.engine.program import Program
+from ppgcheck.language.vocabulary import vocabulary
+
+# Statements that change no answer set: left out of the REL-blindness analysis.
+_NO_ANSWER_CHANGE = (ast.ASTType.Minimize, ast.ASTType.Heuristic, ast.ASTType.ShowSignature,
+                     ast.ASTType.ShowTerm, ast.ASTType.ProjectAtom, ast.ASTType.ProjectSignature)
+
+
+def rel_names() -> list[str]:
+    return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
+
+
+class RelsSeen:
+    """The RELs each finding was seen at, from every scenario a search passes through."""
+
+    def __init__(self, targets: list[clingo.Symbol]) -> None:
+        self.at: dict[clingo.Symbol, set[str]] = {t: set() for t in targets}
+        self._header = {clingo.Function("rel", [clingo.Function(r)]): r for r in rel_names()[1:]}
+
+    def __call__(self, atoms: list[clingo.Symbol]) -> None:
+        held = set(atoms)
+        rel = next((self._header[a] for a in atoms if a in self._header), "none")
+        for t in self.at:
+            if t in held:
+                self.at[t].add(rel)
+
+    def unseen_somewhere(self, t: clingo.Symbol) -> bool:
+        return len(self.at[t]) < len(rel_names())
+
+
+def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[clingo.Symbol, list[int]],
+                 budget: Budget) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+    """The RELs of each finding seen asks about, and whether that is proven
+    (every part holding it searched to the end).  program: the core, the
+    pack and the one-observation scenario facts, for `blind_to_rel`."""
+    rels = rel_names()
+    pending = [t for t in seen.at if seen.unseen_somewhere(t)]
+    blind = blind_to_rel(program, pending) if pending else set()
+    asked = [t for t in seen.at if t not in blind]
+    searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asked}
+    for i, (_, part_ctl) in enumerate(space.parts):
+        here = [t for t in asked if i in parts_of[t]]
+        if not here or budget.hit:
+            continue
+        rel_ctl = None
+        if any(seen.unseen_somewhere(t) for t in here):
+            # the part's own grounding, its models projected on chk_rel_at/1
+            part_ctl.ground([("rel_project", [])])
+            rel_ctl = part_ctl
+        for t, (found, done) in _search(rel_ctl, budget, here, seen.at).items():
+            seen.at[t].update(found)
+            searched[t].append(done)
+    out = {t: ([rel for rel in rels if rel in seen.at[t]], len(searched[t]) == len(parts_of[t]) and all(searched[t]))
+           for t in asked if searched[t]}
+    out.update((t, (rels, True)) for t in blind)
+    return out
+
+
+def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
+    """The targets whose derivation never reads the scenario's REL: those a
+    scenario holds at every REL and without one, with no search.  The REL is a
+    header of its own in the scenario space (one choice, no constraint), so a
+    target is blind to it when the atoms it depends on (slicing.Slicer, told
+    apart by their constants too, over the base program with its constraints)
+    include neither rel/1 nor a header/2 that may be the REL's."""
+    statements = []
+    part = "base"
+    for st in program.statements:
+        if st.kind == ast.ASTType.Program:
+            part = st.node.name
+        elif part == "base" and st.kind not in _NO_ANSWER_CHANGE:
+            statements.append(st)
+    slicer = Slicer(Program.of(statements))
+    if slicer.whole:    # a form the slicer cannot read: every target is searched
+        return set()
+    rel = clingo.Function("rel")
+
+    def blind(group: list[clingo.Symbol]) -> bool:
+        _, needed = slicer.closure([(t.name, tuple(t.arguments)) for t in group])
+        return ("rel", 1) not in needed and not any(
+            pattern[0] is ANY or pattern[0] == rel for pattern in needed.get(("header", 2), ()))
+    # all of them at once first: one closure where the pack never reads the REL
+    if blind(targets):
+        return set(targets)
+    return {t for t in targets if len(targets) > 1 and blind([t])}
+
+
+def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Symbol],
+            seen_before: dict[clingo.Symbol, set[str]] | None = None) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+    """At which RELs (and without one: "none") each target shows up, and
+    whether that is proven: one bounded search per target enumerating one
+    scenario per REL (projected on chk_rel_at/1, grounded by the caller).
+    Every scenario found tells the RELs of all the targets it holds, so a
+    target already seen at every REL needs no search of its own; seen_before:
+    the RELs the witness searches' scenarios showed each target at (ctl None:
+    every target was seen at every REL)."""
+    rels = rel_names()
+    seen: dict[clingo.Symbol, set[str]] = {t: set((seen_before or {}).get(t, ())) for t in targets}
+    if ctl is None:     # every target seen at every REL already
+        return {t: ([rel for rel in rels if rel in seen[t]], True) for t in targets}
+    done: dict[clingo.Symbol, bool] = {}
+    rel_atoms = [(clingo.Function("chk_rel_at", [clingo.Function(rel)]), rel) for rel in rels]
+
+    def record(m: clingo.Model) -> None:
+        rel = next(r for a, r in rel_atoms if m.contains(a))
+        for t in targets:
+            if m.contains(t):
+                seen[t].add(rel)
+    with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
+        for t in targets:
+            if len(seen[t]) == len(rels):
+                done[t] = True
+                continue
+            others = [(clingo.Function("chk_rel_at", [clingo.Function(rel)]), False) for rel in seen[t]]
+            done[t], _ = solve(ctl, budget, [(t, True), *others], record,
+                               until=time.monotonic() + tuning.REL_SLICE * len(rels))
+            if budget.hit:
+                break
+    return {t: ([rel for rel in rels if rel in seen[t]], done[t]) for t in done}

@@ -1,0 +1,168 @@
+"""The solver calls of the scenario searches (`check`, `diff`), within one budget.
+
+A search over a grounded control is one of: `brave` (every atom some model
+holds), `optimum` (the smallest model holding a target, optionally only one
+smaller than a cost), `satisfiable` (is there a model, with these
+assumptions).  Each sets the solver configuration it needs and restores it
+after; a loop of solves that share one configuration runs under
+`configured`.  Every solve counts against a Budget: a time bound and a model
+cap for all the searches of one pack.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+import clingo
+
+from ppgcheck.errors import PolicyError
+
+Assumptions = Iterable[tuple[clingo.Symbol, bool]]
+
+
+class Budget:
+    """The time bound and the model cap shared by every solve of one pack."""
+
+    def __init__(self, timeout: float, max_models: int) -> None:
+        self.deadline = time.monotonic() + timeout
+        self.timeout, self.max_models = timeout, max_models
+        self.models = 0
+        self.hit: str | None = None
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def exhausted(self) -> bool:
+        if self.hit:
+            return True
+        if self.remaining() <= 0:
+            self.hit = f"time bound of {self.timeout:g} s reached: the check is incomplete (raise --timeout)"
+        elif self.models >= self.max_models:
+            self.hit = f"model cap of {self.max_models} models reached: the check is incomplete (raise --max-models)"
+        return self.hit is not None
+
+
+def messages_logger(messages: list[str]) -> Callable[[clingo.MessageCode, str], None]:
+    """A clingo logger keeping the errors a failed grounding explains itself with."""
+    def log(code: clingo.MessageCode, message: str) -> None:
+        if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
+            messages.append(" ".join(message.split()))
+    return log
+
+
+def ground(ctl: clingo.Control, parts: list[tuple[str, list]], failure: str, messages: list[str]) -> clingo.Control:
+    """Ground the program parts; a failure is a PolicyError `failure: what clingo said`."""
+    try:
+        ctl.ground(parts)
+    except RuntimeError:
+        raise PolicyError(f"{failure}: " + "; ".join(messages)) from None
+    return ctl
+
+
+@contextlib.contextmanager
+def configured(ctl: clingo.Control, *, enum: str = "auto", opt: str = "ignore", models: int = 0,
+               heuristic: str, project: str | None = None) -> Iterator[clingo.Control]:
+    """The control with this solver configuration, restored when the block ends."""
+    solve, solver = ctl.configuration.solve, ctl.configuration.solver
+    settings = [(solve, "enum_mode", enum), (solve, "opt_mode", opt), (solve, "models", str(models)),
+                (solver, "heuristic", heuristic)]
+    if project is not None:
+        settings.append((solve, "project", project))
+    before = [(section, key, getattr(section, key)) for section, key, _ in settings]
+    for section, key, value in settings:
+        setattr(section, key, value)
+    try:
+        yield ctl
+    finally:
+        for section, key, value in before:
+            setattr(section, key, value)
+
+
+def solve(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
+          on_model: Callable[[clingo.Model], None] | None = None,
+          until: float | None = None) -> tuple[bool, bool]:
+    """One solve under the control's configuration, calling on_model(model)
+    for each model, within the budget (and before `until`, a monotonic time,
+    without spending the budget's bound).  Returns (finished, satisfiable)."""
+    sat = False
+    with ctl.solve(assumptions=list(assumptions), yield_=True, async_=True) as handle:
+        while True:
+            if budget.exhausted() or (until is not None and time.monotonic() >= until):
+                handle.cancel()
+                return False, sat
+            handle.resume()
+            limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
+            if not handle.wait(max(limit, 0.01)):
+                handle.cancel()
+                budget.exhausted()
+                return False, sat
+            model = handle.model()
+            if model is None:
+                return True, sat
+            sat = True
+            budget.models += 1
+            if on_model is not None:
+                on_model(model)
+
+
+def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assumptions: Assumptions = (),
+          heuristic: str = "Berkmin") -> tuple[set[clingo.Symbol], bool]:
+    """The shown atoms some model holds (those of the last model when cut
+    short), and whether the enumeration finished."""
+    last: list[clingo.Symbol] = []
+
+    def keep(m: clingo.Model) -> None:
+        last[:] = m.symbols(shown=True)
+    with configured(ctl, enum="brave", heuristic=heuristic):
+        finished, _ = solve(ctl, budget, assumptions, keep, until)
+    return set(last), finished
+
+
+def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *, heuristic: str,
+                until: float | None = None,
+                on_model: Callable[[clingo.Model], None] | None = None) -> tuple[bool, bool]:
+    """(finished, satisfiable) of one search for a model under the assumptions."""
+    with configured(ctl, models=1, heuristic=heuristic):
+        return solve(ctl, budget, assumptions, on_model, until)
+
+
+def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
+            on_scenario: Callable[[list[clingo.Symbol]], None] | None = None,
+            below: list[int] | None = None) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+    """The smallest model holding target (by the program's #minimize): (its
+    atoms, proven minimal, its cost); only one costing less than `below` when
+    given (none: (None, True, [])).  on_scenario sees the atoms of every
+    model the search passes through."""
+    if below is None:
+        opt = "opt"
+    else:
+        bound = strictly_below(below)
+        if bound is None:       # nothing costs less than nothing
+            return None, True, []
+        opt = "opt," + ",".join(map(str, bound))
+    best: list[list[clingo.Symbol]] = []
+    cost: list[int] = []
+
+    def keep(m: clingo.Model) -> None:
+        best[:] = [m.symbols(atoms=True)]
+        cost[:] = m.cost
+        if on_scenario:
+            on_scenario(best[0])
+    # the Domain heuristic leaves the scenario's optional inputs out first (scenarios.lp)
+    with configured(ctl, opt=opt, heuristic="Domain"):
+        finished, _ = solve(ctl, budget, [(target, True)], keep)
+    return (best[0] if best else None), finished, cost
+
+
+_NO_BOUND = 2 ** 31 - 1
+
+
+def strictly_below(cost: list[int]) -> list[int] | None:
+    """The largest cost vector (levels of non-negative costs, highest first)
+    below `cost`, as clasp's inclusive bound takes it; None when cost is all
+    zeros.  (clasp rejects every model under a negative level bound.)"""
+    for level in range(len(cost) - 1, -1, -1):
+        if cost[level] > 0:
+            return [*cost[:level], cost[level] - 1] + [_NO_BOUND] * (len(cost) - level - 1)
+    return None

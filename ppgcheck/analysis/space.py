@@ -1,0 +1,89 @@
+"""The scenario space a search runs over, whole or in parts.
+
+A search over the space is a search over each of its parts, and their
+results joined: brave consequences by union, a finding's witness the
+smallest of its parts' (a later part asked only for a strictly smaller one),
+the RELs part by part.  A small pack's space is one part, grounded once.
+The one other strategy, for a large pack (tuning.LARGE_PACK_RULES): a header
+the pack compares with several values (copies of its rules for each round,
+say) splits the space into parts grounded one by one, so that the grounder
+leaves out the rules a part cannot fire and the history no infraction of the
+part reads (scen_hist_scoped): the searches then cost what the parts do
+rather than what the whole does.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import clingo
+
+from ppgcheck.analysis import tuning
+from ppgcheck.analysis.reads import PackReads
+from ppgcheck.analysis.scenarios import header_parts
+
+# Headers a monotonicity step changes (a stricter REL, a higher tier, a longer
+# ruling): the space is split only by another, so that each part is closed
+# under the steps.
+STEPPED_HEADERS = {"rel", "tier", "ruling_minutes"}
+
+Ground = Callable[[str], clingo.Control]      # a part's scenario facts -> its grounded control
+
+
+@dataclass
+class Space:
+    """The parts of a scenario space: (scenario facts, grounded control) each;
+    `header` the header it is split by (None: one part, the whole space)."""
+
+    parts: list[tuple[str, clingo.Control]]
+    header: str | None = None
+    named: frozenset[str] = frozenset()      # the header's values the pack names
+
+    def split(self, facts: str) -> list[str]:
+        """Other scenario facts (the two-observation space) split as this space is."""
+        if self.header is None:
+            return [facts]
+        return [part for _, part in header_parts(facts, self.header, set(self.named))]
+
+
+def split_candidates(reads: PackReads) -> list[str]:
+    """The headers the pack compares with several values, most values first."""
+    return sorted((h for h, values in reads.header_constants.items()
+                   if h not in STEPPED_HEADERS and len(values) >= tuning.SPLIT_MIN_VALUES),
+                  key=lambda h: (-len(reads.header_constants[h]), h))
+
+
+def is_large(rules: int) -> bool:
+    return rules >= tuning.LARGE_PACK_RULES
+
+
+def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, part: Ground) -> Space:
+    """The space of the scenario facts: split by a header when the pack is
+    large and a header selects parts of its rules (each part grounded by
+    `part`), else the whole space (grounded by `whole`)."""
+    return (large and split_by_header(reads, facts, part)) or Space([(facts, whole(facts))])
+
+
+def split_by_header(reads: PackReads, facts: str, ground: Ground) -> Space | None:
+    """The space split by a header the pack compares with several values,
+    when it selects parts of the rules: the space without the header and the
+    space at each value tried for it, each grounded on its own.  The values
+    the pack never names share the part without the header.  Chosen when the
+    part at the first value the pack names grounds to under a share
+    (tuning.SPLIT_SHARE) of the whole, estimated as the part without the
+    header plus what the part at each value the pack names adds to it.  None
+    when no header is."""
+    for header in split_candidates(reads):
+        named = {str(v) for v in reads.header_constants[header]}
+        parts = header_parts(facts, header, named)
+        if len(parts) < 2:
+            continue
+        probe_at = 1
+        grounded = {i: ground(parts[i][1]) for i in (0, probe_at)}
+        without, probe = (len(grounded[i].symbolic_atoms) for i in (0, probe_at))
+        whole = without + (len(parts) - 1) * max(probe - without, 0)
+        if probe >= tuning.SPLIT_SHARE * whole:
+            continue
+        return Space([(part_facts, grounded.get(i) or ground(part_facts)) for i, (_, part_facts) in enumerate(parts)],
+                     header, frozenset(named))
+    return None

@@ -1,0 +1,42 @@
+"""The constants the scenario searches are tuned with, in one place.
+
+Each was measured on the bundled packs and on the synthetic packs ten times
+their size that bench/run builds; the figures are in bench/README.md
+("Where the time goes → check").  None changes what a search finds, only
+how long it takes: the tests that compare the strategies set them to force
+one or the other.
+"""
+from __future__ import annotations
+
+# clasp's heuristic for the check's own searches (Berkmin, kept for `diff`,
+# took two to five times longer to refute them)
+HEURISTIC = "Vsids"
+
+# A pack with at least this many rules (with a body) counts as large: its
+# scenario space may be split by a header (space.py) and its monotonicity is
+# proven on a slice first (monotonicity.py).  Both cost up front and pay only
+# on large packs: the bundled packs have 123-435 rules, a ×10 pack 1,300 and more.
+LARGE_PACK_RULES = 600
+
+# A header a large pack compares with at least this many values is tried as a
+# split, and split by when one of its parts grounds to under this share of
+# the whole space's atoms.
+SPLIT_MIN_VALUES = 3
+SPLIT_SHARE = 1 / 3
+
+# More than this many rules no one-observation scenario fires, for each part
+# of the space, are searched for with two observations together (one search
+# for a scenario firing any of them); fewer, one search each.
+MANY_UNFIRED = 2
+
+# time slices, in seconds: of one two-observation search per rule, of one REL
+# search per REL, and the bounds of the monotonicity proof's slice
+TWO_OBSERVATIONS_SLICE = 3.0
+REL_SLICE = 0.5
+MONOTONICITY_SLICE = (2.0, 30.0)
+
+# `diff`: the share of its time bound the brave pass may take (the rest is
+# for the witnesses), and the share of that its first round gives every
+# observation kind
+DIFF_BRAVE_SHARE = 0.75
+DIFF_FIRST_ROUND = 0.3

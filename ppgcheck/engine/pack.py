@@ -1,0 +1,169 @@
+"""A policy pack: found by one resolver, its files read and parsed once.
+
+A pack is a folder of `*.lp` files beside a core folder (rules/core).  Every
+command takes one: `rule` and `test` (PolicyEngine), `check`, `diff` and
+`test --coverage`.  Every file of a pack, its own and the core's, is read
+through its Pack and nowhere else: a rules folder given on the command line is
+untrusted input, and what a pack may read is decided here.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ppgcheck.errors import UsageError
+from ppgcheck.language.facts import INPUT_SIGNATURES
+from ppgcheck.resources import policy_ids, rules_dir
+
+if TYPE_CHECKING:       # clingo.ast is imported only to parse: ruling one report from the cache skips it
+    from ppgcheck.engine.program import Program
+
+# the core a report is ruled with, and the core the scenario searches add scenarios.lp to
+RUNTIME_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
+SCENARIO_CORE = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
+
+# a section banner, `% --- PPG 2.5 Hidden Card Error ---`: the section is the text
+_BANNER = re.compile(r"^%\s*-{3}\s*(.*?)\s*-*\s*$")
+
+
+class Pack:
+    """One policy pack: its id, its folder and its core folder."""
+
+    inputs = INPUT_SIGNATURES       # the input predicates a report's facts use (rules/core/CONTRACT.md)
+
+    def __init__(self, id: str, folder: Path, core: Path) -> None:
+        self.id, self.folder, self.core = id, folder, core
+        self.files: list[Path] = sorted(folder.glob("*.lp"))
+        self._texts: dict[Path, str] = {}
+        self._parsed: dict[Path, "Program"] = {}
+
+    def __repr__(self) -> str:
+        return f"Pack({self.id!r}, {str(self.folder)!r}, core={str(self.core)!r})"
+
+    def core_files(self, names: tuple[str, ...] = RUNTIME_CORE) -> list[Path]:
+        return [self.core / name for name in names]
+
+    @property
+    def runtime_files(self) -> list[Path]:
+        """What a report is ruled with: the core, then the pack's files."""
+        return self.core_files() + self.files
+
+    def text(self, path: Path) -> str:
+        """A file of the pack or of its core, read once."""
+        if path not in self._texts:
+            self._texts[path] = path.read_text(encoding="utf-8")
+        return self._texts[path]
+
+    def parsed(self, files: list[Path], order: str = "clingo") -> "Program":
+        """The statements of the files, each file parsed once.  `clingo` lists them
+        as one clingo.ast.parse_files call over the files does (the last file's
+        first: the order the scenario searches were tuned with); `files`, in
+        the order given (the runtime's)."""
+        from ppgcheck.engine.program import Program, parse_files
+        for path in files:
+            if path not in self._parsed:
+                self._parsed[path] = parse_files([path])
+        ordered = files if order == "files" else list(reversed(files))
+        return Program.join(self._parsed[path] for path in ordered)
+
+    @cached_property
+    def program(self) -> "Program":
+        """The pack's own statements (no core), as the scenario searches read them."""
+        return self.parsed(self.files)
+
+    def core_program(self, names: tuple[str, ...] = SCENARIO_CORE) -> "Program":
+        return self.parsed(self.core_files(names))
+
+    @cached_property
+    def banners(self) -> dict[str, list[tuple[int, str]]]:
+        """The section banners of each pack file (by its name as parsed): (line, section)."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        for path in self.files:
+            rows = []
+            for number, line in enumerate(self.text(path).splitlines(), start=1):
+                banner = _BANNER.match(line)
+                if banner:
+                    rows.append((number, banner.group(1)))
+            out[str(path)] = rows
+        return out
+
+    def first_banner(self, file: str) -> int:
+        """The line of the file's first banner, 0 when it has none."""
+        rows = self.banners.get(file, [])
+        return rows[0][0] if rows else 0
+
+    def section_at(self, file: str, line: int) -> str:
+        """The section of the last banner above a line ("" when none names one)."""
+        above = [text for number, text in self.banners.get(file, []) if number < line and text]
+        return above[-1] if above else ""
+
+
+def _unknown_policy(policy: str, root: Path) -> UsageError:
+    known = policy_ids(root)
+    close = difflib.get_close_matches(policy, known, n=1)
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return UsageError(f"unknown policy `{policy}`{hint}: known policies are "
+                      + ", ".join(f"`{k}`" for k in known))
+
+
+def _is_pack(folder: Path) -> bool:
+    return folder.is_dir() and folder.name != "core" and any(folder.glob("*.lp"))
+
+
+def load_pack(policy: str, rules: Path | None = None) -> Pack:
+    """The pack of a policy under a rules folder (its `core/` and one folder per
+    policy), the bundled one by default."""
+    root = rules or rules_dir()
+    if not _is_pack(root / policy):
+        raise _unknown_policy(policy, root)
+    return Pack(policy, root / policy, root / "core")
+
+
+def find_packs(policy: str | None = None, path: str | Path | None = None) -> list[Pack]:
+    """A bundled policy's pack, the pack of a pack folder, or every pack of a
+    rules folder; every bundled pack when neither is given.  A pack folder
+    uses the core beside it when there is one, else the bundled core."""
+    if policy and path:
+        raise UsageError("give either --policy or a RULES_DIR, not both")
+    if policy:
+        return [load_pack(policy)]
+    if path is None:
+        root = rules_dir()
+        return [Pack(p, root / p, root / "core") for p in policy_ids(root)]
+    folder = Path(path)
+    if not folder.is_dir():
+        raise UsageError(f"no such rules folder: `{path}`")
+    if any(folder.glob("*.lp")):
+        return [Pack(folder.name, folder, _core_of(folder.parent))]
+    core = _core_of(folder)
+    packs = [Pack(p.name, p, core) for p in sorted(folder.iterdir()) if _is_pack(p)]
+    if not packs:
+        raise UsageError(f"`{path}` holds no policy pack (*.lp files, or folders of them)")
+    return packs
+
+
+def _core_of(root: Path) -> Path:
+    own = root / "core"
+    return own if (own / "penalties.lp").is_file() else rules_dir() / "core"
+
+
+def packs_in(path: Path) -> dict[str, Pack]:
+    """The packs of a rules folder (or the one pack of a pack folder) by id; none
+    for a folder without packs (a revision before the first pack)."""
+    if not (path.is_dir() and any(path.rglob("*.lp"))):
+        return {}
+    try:
+        return {pack.id: pack for pack in find_packs(None, path)}
+    except UsageError:
+        return {}
+
+
+def shown_path(path: str | Path, root: Path | None = None) -> str:
+    """A file as the output names it: relative to root (the working folder) when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to((root or Path.cwd()).resolve()))
+    except ValueError:
+        return str(path)

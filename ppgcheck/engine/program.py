@@ -1,0 +1,511 @@
+"""Read a clingo program once: what each statement defines and reads.
+
+Every analysis of a pack (the batch rewrite, the scenario space, slicing,
+history scoping, the diff's bounds, coverage) asks the same questions of a
+statement: which atoms its head defines, which its body reads (with their
+sign, and the positive atoms beside them that guard the read), which terms it
+compares, where it is.  `read_statement` answers them in one walk on clingo's
+own ast.Transformer; a Program keeps each statement's answer, so a statement
+shared by several programs (the core, the pack) is read once.
+
+An atom is kept as plain data, its arguments compiled to tuples (walking
+clingo's AST is slow): ("v", name) a variable, ("s", symbol) a symbol,
+("f", name, args) a function or tuple, ("a",) anything else (arithmetic,
+intervals, `_`: any value).  Pools are expanded into their alternatives and a
+classically negated atom's name starts with `-`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+import clingo
+from clingo import ast
+from clingo.ast import ASTType
+
+from ppgcheck.errors import PolicyError
+
+Term = tuple
+Signature = tuple[str, int]
+
+
+class ProgramError(PolicyError):
+    """A program that does not parse, or a construct an analysis cannot read, at file:line."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0) -> None:
+        self.file, self.line, self.message = file, line, message
+        super().__init__(f"{file}:{line}: {message}" if file else message)
+
+
+class UnsupportedConstruct(ProgramError):
+    """A construct outside what the analyses read (rules/core/CONTRACT.md excludes it)."""
+
+    @classmethod
+    def at(cls, node: ast.AST, what: str) -> "UnsupportedConstruct":
+        begin = node.location.begin
+        return cls(f"{what} `{node}`", begin.filename, begin.line)
+
+
+def parse_files(paths: Iterable[Path]) -> "Program":
+    """The statements of the files, each file parsed on its own, in the order given."""
+    nodes: list[ast.AST] = []
+    messages: list[str] = []
+
+    def logger(code: clingo.MessageCode, message: str) -> None:
+        messages.append(" ".join(message.split()))
+
+    for path in paths:
+        try:
+            ast.parse_files([str(path)], nodes.append, logger=logger)
+        except RuntimeError:
+            detail = "; ".join(messages) or "it does not parse"
+            where = re.match(r"(.*?):(\d+):", messages[0]) if messages else None
+            raise ProgramError(f"policy file `{path}` does not load: {detail}", str(path),
+                               int(where.group(2)) if where else 0) from None
+    return Program(nodes)
+
+
+# ---------------------------------------------------------------------------
+# terms and atoms
+# ---------------------------------------------------------------------------
+
+def compile_term(term: ast.AST) -> Term:
+    kind = term.ast_type
+    if kind is ASTType.Variable:
+        return ("a",) if term.name == "_" else ("v", term.name)
+    if kind is ASTType.SymbolicTerm:
+        return ("s", term.symbol)
+    if kind is ASTType.Function and not term.external:
+        return ("f", term.name, tuple(compile_term(a) for a in term.arguments))
+    return ("a",)
+
+
+def constant(term: ast.AST):
+    """A ground term's value: str for a name, int for a number (negative ones
+    too), the clingo.Symbol of anything else ground (a string); None if not ground."""
+    kind = term.ast_type
+    if kind is ASTType.SymbolicTerm:
+        return symbol_value(term.symbol)
+    if kind is ASTType.Function and not term.arguments:
+        return term.name
+    if kind is ASTType.UnaryOperation and term.argument.ast_type is ASTType.SymbolicTerm:
+        number = term.argument.symbol
+        if number.type is clingo.SymbolType.Number:
+            return -number.number
+    return None
+
+
+def symbol_value(symbol: clingo.Symbol):
+    """A number or a name as its Python value; any other symbol as itself."""
+    if symbol.type is clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type is clingo.SymbolType.Function and not symbol.arguments:
+        return symbol.name
+    return symbol
+
+
+def name_of(term: ast.AST) -> str | None:
+    """The name a term is, when it is a constant name."""
+    value = constant(term)
+    return value if isinstance(value, str) else None
+
+
+def text_of(term: ast.AST) -> str | None:
+    """A constant name, or a string's text."""
+    value = constant(term)
+    if isinstance(value, clingo.Symbol) and value.type is clingo.SymbolType.String:
+        return value.string
+    return value if isinstance(value, str) else None
+
+
+class Atom(NamedTuple):
+    """One atom of a statement: its predicate (`-p` classically negated), its
+    compiled arguments and their AST terms; pooled: one alternative of a pool."""
+
+    name: str
+    args: tuple[Term, ...]
+    terms: tuple[ast.AST, ...]
+    pooled: bool = False
+
+    @property
+    def signature(self) -> Signature:
+        return self.name, len(self.args)
+
+    @property
+    def plain(self) -> bool:
+        """Neither negated nor from a pool: a predicate written out."""
+        return not self.pooled and not self.name.startswith("-")
+
+
+def atom_parts(symbol: ast.AST, sign: str = "", pooled: bool = False) -> list[Atom]:
+    """The atoms a symbolic atom's term stands for (one per alternative of a pool)."""
+    kind = symbol.ast_type
+    if kind is ASTType.Pool:
+        return [part for alternative in symbol.arguments for part in atom_parts(alternative, sign, True)]
+    if kind is ASTType.UnaryOperation and not sign:
+        return atom_parts(symbol.argument, "-", pooled)
+    if kind is ASTType.Function and not symbol.external:
+        terms = tuple(symbol.arguments)
+        return [Atom(sign + symbol.name, tuple(compile_term(a) for a in terms), terms, pooled)]
+    if kind is ASTType.SymbolicTerm and symbol.symbol.type is clingo.SymbolType.Function:
+        loc = symbol.location
+        terms = tuple(ast.SymbolicTerm(loc, a) for a in symbol.symbol.arguments)
+        return [Atom(sign + symbol.symbol.name, tuple(("s", a) for a in symbol.symbol.arguments), terms, pooled)]
+    raise UnsupportedConstruct.at(symbol, "atom")
+
+
+def term_signature(term: ast.AST) -> Signature:
+    """The predicate of one alternative of an atom: a function, not negated."""
+    if term.ast_type is ASTType.Function:
+        return term.name, len(term.arguments)
+    if term.ast_type is ASTType.SymbolicTerm and term.symbol.type is clingo.SymbolType.Function:
+        return term.symbol.name, len(term.symbol.arguments)
+    raise UnsupportedConstruct.at(term, "atom")
+
+
+# ---------------------------------------------------------------------------
+# statements
+# ---------------------------------------------------------------------------
+
+class Read(NamedTuple):
+    """An atom a statement reads, with its literal's sign and where it sits:
+    `body` a literal of the body, `aggregate` a #count/#sum element's
+    condition, `condition` a conditional literal, `set` an element of a
+    `{ ... }` in the body, `head` a condition of a choice head, `other` any
+    other statement's atom.  guards: the positive atoms beside it (its own
+    condition's, then the body's for a nested read)."""
+
+    atom: Atom
+    sign: ast.Sign
+    where: str
+    guards: tuple[Atom, ...]
+
+    @property
+    def positive(self) -> bool:
+        return self.sign == ast.Sign.NoSign
+
+
+class Statement:
+    """What one statement defines and reads, read once."""
+
+    __slots__ = ("node", "kind", "file", "line", "heads", "head_sign", "head_form", "reads",
+                 "comparisons", "pooled", "unsupported", "_identifiers")
+
+    def __init__(self, node: ast.AST) -> None:
+        self.node = node
+        self.kind: ASTType = node.ast_type
+        begin = node.location.begin
+        self.file, self.line = begin.filename, begin.line
+        self.heads: list[Atom] = []
+        self.head_sign = ast.Sign.NoSign
+        self.head_form = ""         # atom | constraint | choice | other (rules); "" otherwise
+        self.reads: list[Read] = []
+        self.comparisons: list[tuple[ast.AST, ...]] = []
+        self.pooled = False
+        self.unsupported: UnsupportedConstruct | None = None
+        self._identifiers: frozenset[str] | None = None
+        try:
+            _Reader(self).read()
+        except UnsupportedConstruct as exc:
+            self.unsupported = exc
+
+    @property
+    def body(self) -> list[Read]:
+        return [r for r in self.reads if r.where != "head"]
+
+    @property
+    def outer(self) -> list[Atom]:
+        """The positive atoms of the body's own literals."""
+        return [r.atom for r in self.reads if r.where == "body" and r.positive]
+
+    def head_atom(self) -> Atom | None:
+        """The one atom a rule's head is, written out; None for any other head."""
+        if self.head_form == "atom" and len(self.heads) == 1 and self.heads[0].plain:
+            return self.heads[0]
+        return None
+
+    def positive_atoms(self) -> list[Atom]:
+        """The atoms of the body's own positive literals, written out."""
+        return [r.atom for r in self.reads if r.where == "body" and r.positive and r.atom.plain]
+
+    def read_atoms(self) -> list[Atom]:
+        """Every atom read, head conditions first (what a slice of the program follows)."""
+        return [r.atom for r in self.reads]
+
+    def defined_names(self) -> set[str]:
+        """The predicates written out in the head (not pooled, not negated)."""
+        return {a.name for a in self.heads if a.plain}
+
+    def names(self, where: str = "") -> set[str]:
+        """The predicates written out in the reads (of the head's conditions: `head`; of the body: `body`)."""
+        return {r.atom.name for r in self.reads if r.atom.plain and (
+            not where or (r.where == "head") == (where == "head"))}
+
+    def identifiers(self) -> frozenset[str]:
+        """Every lower-case identifier of the statement outside strings: the
+        predicates it reads, and function symbols and constants (a harmless surplus)."""
+        if self._identifiers is None:
+            self._identifiers = frozenset(_IDENTIFIER.findall(str(self.node))) - {""}
+        return self._identifiers
+
+
+_IDENTIFIER = re.compile(r'"(?:[^"\\]|\\.)*"|\b([a-z_][A-Za-z0-9_\']*)')
+
+
+class _Reader(ast.Transformer):
+    """One walk of a statement, filling in its Statement."""
+
+    def __init__(self, out: Statement) -> None:
+        self.out = out
+        self.where = "other"
+        self.in_body = False                  # comparisons are collected from a rule's body only
+        self.scopes: list[list[int]] = []     # the open conditions: the indices of their reads
+
+    def read(self) -> None:
+        node, out = self.out.node, self.out
+        if out.kind is ASTType.Rule:
+            self._head(node.head)
+            self._body(node.body)
+        elif out.kind is ASTType.External:
+            out.heads.extend(self._parts(node.atom.symbol))
+            self._body(node.body)
+        else:
+            self(node)
+
+    def _parts(self, symbol: ast.AST) -> list[Atom]:
+        parts = atom_parts(symbol)
+        self.out.pooled = self.out.pooled or any(a.pooled for a in parts)
+        return parts
+
+    def _head(self, head: ast.AST) -> None:
+        out = self.out
+        kind = head.ast_type
+        if kind is ASTType.Literal:
+            if head.atom.ast_type is ASTType.SymbolicAtom:
+                out.head_form, out.head_sign = "atom", head.sign
+                out.heads.extend(self._parts(head.atom.symbol))
+            else:
+                out.head_form = "constraint" if head.atom.ast_type is ASTType.BooleanConstant else "other"
+            return
+        if kind in (ASTType.Disjunction, ASTType.Aggregate, ASTType.HeadAggregate):
+            out.head_form = "choice"
+            for element in head.elements:
+                literal, condition = ((element.condition.literal, element.condition.condition)
+                                      if kind is ASTType.HeadAggregate else (element.literal, element.condition))
+                if literal.atom.ast_type is ASTType.SymbolicAtom:
+                    out.heads.extend(self._parts(literal.atom.symbol))
+                self._scope("head", condition)
+            return
+        raise UnsupportedConstruct.at(head, "head")
+
+    def _body(self, body: list[ast.AST]) -> None:
+        self.in_body = True
+        self._scope("body", body)
+        self.in_body = False
+
+    def _scope(self, where: str, literals: Iterable[ast.AST]) -> None:
+        """The reads of the body or of a condition, each guarded by the positive
+        atoms of its own literals (a nested read's consumer adds the body's)."""
+        outer = self.where
+        self.where = where
+        self.scopes.append([])
+        for literal in literals:
+            self(literal)
+        indices = self.scopes.pop()
+        reads = self.out.reads
+        own = tuple(reads[i].atom for i in indices if reads[i].positive)
+        for i in indices:
+            reads[i] = reads[i]._replace(guards=own)
+        self.where = outer
+
+    def _add(self, atom_node: ast.AST, sign: ast.Sign) -> None:
+        reads = self.out.reads
+        for atom in self._parts(atom_node.symbol):
+            if self.scopes:
+                self.scopes[-1].append(len(reads))
+            reads.append(Read(atom, sign, self.where, ()))
+
+    def visit_Literal(self, literal: ast.AST) -> ast.AST:
+        atom = literal.atom
+        kind = atom.ast_type
+        if kind is ASTType.SymbolicAtom:
+            self._add(atom, literal.sign)
+        elif kind is ASTType.Comparison:
+            if self.in_body and self.where != "set":
+                self.out.comparisons.append((atom.term, *(g.term for g in atom.guards)))
+        elif kind is ASTType.BodyAggregate:
+            if self.in_body:
+                self.out.comparisons.extend((g.term,) for g in (atom.left_guard, atom.right_guard) if g is not None)
+            for element in atom.elements:
+                self._scope("aggregate", element.condition)
+        elif kind is ASTType.Aggregate:
+            for element in atom.elements:
+                self._scope("set", [element.literal, *element.condition])
+        elif kind is ASTType.TheoryAtom:
+            raise UnsupportedConstruct.at(atom, "theory atom")
+        return literal
+
+    def visit_ConditionalLiteral(self, node: ast.AST) -> ast.AST:
+        self._scope("condition", [node.literal, *node.condition])
+        return node
+
+    def visit_SymbolicAtom(self, atom: ast.AST) -> ast.AST:
+        self._add(atom, ast.Sign.NoSign)     # an atom outside a literal (#heuristic, #project, ...)
+        return atom
+
+    def visit_TheoryAtom(self, atom: ast.AST) -> ast.AST:
+        raise UnsupportedConstruct.at(atom, "theory atom")
+
+
+# ---------------------------------------------------------------------------
+# programs
+# ---------------------------------------------------------------------------
+
+class Program:
+    """Statements (clingo AST nodes), each read into a Statement once, when first asked."""
+
+    def __init__(self, nodes: Iterable[ast.AST] = (), *, parts: Iterable["Program"] | None = None,
+                 statements: list[Statement] | None = None) -> None:
+        self._parts = list(parts) if parts is not None else None
+        if self._parts is not None:
+            self.nodes = [node for part in self._parts for node in part.nodes]
+        elif statements is not None:
+            self.nodes = [s.node for s in statements]
+        else:
+            self.nodes = list(nodes)
+        self._statements = statements
+
+    @classmethod
+    def join(cls, programs: Iterable["Program"]) -> "Program":
+        return cls(parts=programs)
+
+    @classmethod
+    def of(cls, statements: list[Statement]) -> "Program":
+        return cls(statements=list(statements))
+
+    @classmethod
+    def parse(cls, text: str) -> "Program":
+        nodes: list[ast.AST] = []
+        ast.parse_string(text, nodes.append)
+        return cls(nodes)
+
+    def __add__(self, other: "Program") -> "Program":
+        return Program.join([self, other])
+
+    def __iter__(self) -> Iterator[ast.AST]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def statements(self) -> list[Statement]:
+        if self._statements is None:
+            self._statements = ([s for part in self._parts for s in part.statements] if self._parts is not None
+                                else [Statement(node) for node in self.nodes])
+        return self._statements
+
+    def where(self, keep) -> "Program":
+        """The statements `keep(statement)` holds for."""
+        return Program.of([s for s in self.statements if keep(s)])
+
+    @property
+    def unsupported(self) -> UnsupportedConstruct | None:
+        """The first construct a statement holds that the analyses cannot read."""
+        return next((s.unsupported for s in self.statements if s.unsupported), None)
+
+    def add_to(self, control: clingo.Control) -> None:
+        with ast.ProgramBuilder(control) as builder:
+            for node in self.nodes:
+                builder.add(node)
+
+
+def as_program(statements: "Program | Iterable[ast.AST]") -> Program:
+    return statements if isinstance(statements, Program) else Program(statements)
+
+
+class Rename(ast.Transformer):
+    """Rename predicates `prefix + name`: every one, or only those in `only`.
+    A pool's or a negated atom's predicate is left as it is."""
+
+    def __init__(self, prefix: str, only: set[str] | None = None) -> None:
+        self.prefix, self.only = prefix, only
+
+    def _renames(self, name: str) -> bool:
+        return self.only is None or name in self.only
+
+    def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
+        sym = node.symbol
+        if sym.ast_type is ASTType.Function and self._renames(sym.name):
+            return node.update(symbol=sym.update(name=self.prefix + sym.name,
+                                                 arguments=[self(a) for a in sym.arguments]))
+        if (sym.ast_type is ASTType.SymbolicTerm and sym.symbol.type is clingo.SymbolType.Function
+                and self._renames(sym.symbol.name)):
+            s = sym.symbol
+            return node.update(symbol=ast.SymbolicTerm(sym.location, clingo.Function(self.prefix + s.name,
+                                                                                     s.arguments, s.positive)))
+        return node
+
+    def visit_Defined(self, node: ast.AST) -> ast.AST:
+        return node.update(name=self.prefix + node.name) if self._renames(node.name) else node
+
+
+def reachable(start: Iterable, edges: Mapping) -> set:
+    """Everything reachable from `start` along `edges` (node -> its successors),
+    start included: the one dependency closure (what depends on the inputs,
+    what a wanted predicate needs, what an edit changes)."""
+    seen = set(start)
+    todo = list(seen)
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def ground_facts(program: Program | Iterable[ast.AST]) -> dict[Signature, list[clingo.Symbol]]:
+    """Ground only a program's facts (rules without a body, with a plain head) and
+    its constants: helper tables like `grv_observation(broke_game_rule; left_state_illegal)`."""
+    ctl = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(ctl) as builder:
+        for node in as_program(program).nodes:
+            if (node.ast_type is ASTType.Rule and not node.body and node.head.ast_type is ASTType.Literal) \
+                    or node.ast_type is ASTType.Definition:
+                builder.add(node)
+    ctl.ground([("base", [])])
+    out: dict[Signature, list[clingo.Symbol]] = {}
+    for a in ctl.symbolic_atoms:
+        if a.is_fact:
+            out.setdefault((a.symbol.name, len(a.symbol.arguments)), []).append(a.symbol)
+    return out
+
+
+# statements a renamed copy of a program leaves out: they show, minimise or declare for the whole program
+_NOT_RENAMED = (ASTType.ShowSignature, ASTType.ShowTerm, ASTType.External, ASTType.Minimize, ASTType.Definition)
+
+
+def renamed(program: Program | Iterable[ast.AST], prefix: str) -> Program:
+    """A copy of the program with every predicate renamed `prefix + name`
+    (shows, externals, constants and minimize statements are left out).  A
+    statement's reading is renamed with it, without reading it again."""
+    rename = Rename(prefix)
+    return Program.of([_renamed(st, rename(st.node), prefix) for st in as_program(program).statements
+                       if st.kind not in _NOT_RENAMED])
+
+
+def _renamed(st: Statement, node: ast.AST, prefix: str) -> Statement:
+    if st.pooled or st.unsupported:      # Rename leaves a pool's predicates as they are: read it again
+        return Statement(node)
+
+    def atom(a: Atom) -> Atom:
+        return a if a.name.startswith("-") else a._replace(name=prefix + a.name)
+    copy = Statement.__new__(Statement)
+    for slot in Statement.__slots__:
+        setattr(copy, slot, getattr(st, slot))
+    copy.node, copy._identifiers = node, None
+    copy.heads = [atom(a) for a in st.heads]
+    copy.reads = [r._replace(atom=atom(r.atom), guards=tuple(atom(g) for g in r.guards)) for r in st.reads]
+    return copy
