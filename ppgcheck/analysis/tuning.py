@@ -9,13 +9,13 @@ one or the other.
 from __future__ import annotations
 
 # clasp's heuristic for the check's own searches (Berkmin, kept for `diff`,
-# took two to five times longer to refute them)
+# took much longer to refute them)
 HEURISTIC = "Vsids"
 
 # A pack with at least this many rules (with a body) counts as large: its
 # scenario space may be split by a header (space.py) and its monotonicity is
 # proven on a slice first (monotonicity.py).  Both cost up front and pay only
-# on large packs: the bundled packs have 123-435 rules, a ×10 pack 1,300 and more.
+# on large packs (bench/README.md, "check").
 LARGE_PACK_RULES = 600
 
 # A header a large pack compares with at least this many values is tried as a
