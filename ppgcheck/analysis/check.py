@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
+from clingo.ast import ASTType
 
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.dead_rules import dead_rules, fired_with_two
@@ -78,7 +79,8 @@ class Context:
 
     @property
     def large(self) -> bool:
-        return is_large(sum(1 for node in self.pack.program if node.ast_type.name == "Rule" and node.body))
+        """A pack large enough for the strategies that pay only there (space.py, monotonicity.py)."""
+        return is_large(sum(1 for node in self.pack.program if node.ast_type == ASTType.Rule and node.body))
 
     def ground(self, ctl: clingo.Control) -> clingo.Control:
         return ground(ctl, [("base", [])], f"policy `{self.pack.id}` does not ground for checking", self.messages)

@@ -91,10 +91,10 @@ def dead_rules(pack: Pack, tags: dict[str, tuple[str, int]], fired: set[str], tw
         if tag in fired or two_obs.get(tag):
             continue
         sec = pack.section_at(fname, line)
-        scope = " with up to two observations" if observations > 1 and two_obs.get(tag) is False \
-            else " with one observation"
+        searched = "with up to two observations" if observations > 1 and two_obs.get(tag) is False \
+            else "with one observation"
         if observations > 1 and two_obs.get(tag) is None:
-            scope = " with one observation (the two-observation search ran out of time)"
-        out.append(DeadRule("warning", f"no scenario{scope} fires the rule at {tag}",
-                            sections=[sec] if sec else [], locations=[Location(shown_path(fname, root), line)]))
+            searched = "with one observation (the two-observation search ran out of time)"
+        out.append(DeadRule.unfired(tag, searched, sections=[sec] if sec else [],
+                                    locations=[Location(shown_path(fname, root), line)]))
     return out

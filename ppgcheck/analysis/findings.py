@@ -117,6 +117,12 @@ class Gap(CoreFinding):
 class Cap(CheckFinding):
     KIND = register("cap", "check", "A repeat upgrade ends above the cap the guide states.")
 
+    @classmethod
+    def past(cls, infraction: str, before: str, penalty: str, cap: str, **where) -> "Cap":
+        """A repeat upgrade taking an infraction from `before` to `penalty`, above the cap (slugs)."""
+        return cls("error", f"a repeat upgrade takes {infraction} from {before} to {penalty}, past the cap {cap}",
+                   **where)
+
 
 @dataclass
 class Monotonicity(CheckFinding):
@@ -124,15 +130,30 @@ class Monotonicity(CheckFinding):
     contrast: Report | None = None      # the witness made one step worse
     contrast_text: str = ""             # (a field here, where the other kinds have none)
 
+    @classmethod
+    def lighter(cls, step: str, what: str, before: str, after: str, **where) -> "Monotonicity":
+        """`step` (made one step worse) takes `what` from penalty `before` to a lighter `after`."""
+        return cls("warning", f"{step} gives a lighter penalty: {what}, {before} → {after}", **where)
+
 
 @dataclass
 class DeadRule(CheckFinding):
     KIND = register("dead-rule", "check", "No scenario fires this rule.")
 
+    @classmethod
+    def unfired(cls, tag: str, searched: str, **where) -> "DeadRule":
+        """The rule at `tag` that no scenario of those `searched` fires."""
+        return cls("warning", f"no scenario {searched} fires the rule at {tag}", **where)
+
 
 @dataclass
 class Citation(CheckFinding):
     KIND = register("citation", "check", "A rule or infraction without its section.")
+
+    @classmethod
+    def uncited(cls, infraction: str, **where) -> "Citation":
+        """An infraction some scenario derives that has no section (slug)."""
+        return cls("error", f"infraction `{infraction}` is derived but has no section(…, \"Sec\") fact", **where)
 
 
 # the classes of the core's finding kinds (findings.lp): a scope finding is listed as a gap

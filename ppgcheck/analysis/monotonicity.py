@@ -204,9 +204,8 @@ def _finding(pack: Pack, sym: clingo.Symbol, atoms, proven: bool, reads: PackRea
     sections = sorted({reads.infractions.get(ia.name, ""), reads.infractions.get(ib.name, "")} - {""})
     witness = scenario_report(atoms, pack.id) if atoms else None
     contrast = scenario_report(atoms, pack.id, PREFIX) if atoms else None
-    return Monotonicity("warning", f"{step} gives a lighter penalty: {what}, {constant_to_slug(pa.name)} → "
-                                   f"{constant_to_slug(pb.name)}",
-                        sections=sections, locations=locations_for(sections, reads, root),
-                        witness=witness, witness_text=print_report(witness) if witness else "",
-                        contrast=contrast, contrast_text=print_report(contrast) if contrast else "",
-                        minimal=proven)
+    return Monotonicity.lighter(step, what, constant_to_slug(pa.name), constant_to_slug(pb.name),
+                                sections=sections, locations=locations_for(sections, reads, root),
+                                witness=witness, witness_text=print_report(witness) if witness else "",
+                                contrast=contrast, contrast_text=print_report(contrast) if contrast else "",
+                                minimal=proven)

@@ -21,7 +21,7 @@ from ppgcheck.analysis.scenarios import INPUT_NAMES
 from ppgcheck.analysis.search import messages_logger
 from ppgcheck.analysis.slicing import needed_only
 from ppgcheck.engine.pack import RUNTIME_CORE, Pack
-from ppgcheck.engine.program import Program, renamed
+from ppgcheck.engine.program import Atom, Program, Statement, renamed
 
 # What the main searches show (rules/core/scenarios.lp)
 MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk_fired"}
@@ -33,22 +33,23 @@ _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
 def with_fired(program: Program, root: Path | None = None) -> tuple[Program, dict[str, tuple[str, int]]]:
     """The statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`;
     with the tag of each twin's rule."""
-    out: list[ast.AST] = []
+    out: list[Statement] = []
     tags: dict[str, tuple[str, int]] = {}
-    for st in program.nodes:
+    for st in program.statements:
         out.append(st)
-        if st.ast_type == ast.ASTType.Rule and st.body:
-            loc = st.location.begin
-            name = Path(loc.filename)
+        if st.kind == ast.ASTType.Rule and st.node.body:
+            loc = st.node.location
+            name = Path(st.file)
             shown = str(name.relative_to(root)) if root and name.is_relative_to(root) else str(name)
-            tag = f"{shown}:{loc.line}"
+            tag = f"{shown}:{st.line}"
             if tag in tags:
-                tag = f"{tag}:{loc.column}"
-            tags[tag] = (loc.filename, loc.line)
-            head = ast.Literal(st.location, ast.Sign.NoSign, ast.SymbolicAtom(
-                ast.Function(st.location, "chk_fired", [ast.SymbolicTerm(st.location, clingo.String(tag))], 0)))
-            out.append(ast.Rule(st.location, head, st.body))
-    return Program(out), tags
+                tag = f"{tag}:{loc.begin.column}"
+            tags[tag] = (st.file, st.line)
+            term = ast.SymbolicTerm(loc, clingo.String(tag))
+            head = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, "chk_fired", [term], 0)))
+            out.append(st.with_head(ast.Rule(loc, head, st.node.body),
+                                    Atom("chk_fired", (("s", clingo.String(tag)),), (term,))))
+    return Program.of(out), tags
 
 
 def history_scope_facts(program: Program | list[ast.AST], wanted: Iterable[str]) -> str:

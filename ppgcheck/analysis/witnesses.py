@@ -204,13 +204,11 @@ def finding_for(what: str, sym: clingo.Symbol, atoms, proven: bool, reads: PackR
                                      witness=witness, witness_text=text, minimal=proven,
                                      runtime=(k.name, lv.name, message, sec.string))
     if what == "uncited":
-        inf = sym.arguments[0].name
-        return Citation("error", f"infraction `{constant_to_slug(inf)}` is derived but has no section(…, \"Sec\") fact",
-                        witness=witness, witness_text=text, minimal=proven)
+        return Citation.uncited(constant_to_slug(sym.arguments[0].name), witness=witness, witness_text=text,
+                                minimal=proven)
     inf, before, pen, cap = (a.name for a in sym.arguments)
     sec = reads.cap[1] if reads.cap else ""
     sections = list(dict.fromkeys(s for s in [reads.infractions.get(inf, ""), sec] if s))
-    return Cap("error", f"a repeat upgrade takes {constant_to_slug(inf)} from {constant_to_slug(before)} to "
-                        f"{constant_to_slug(pen)}, past the cap {constant_to_slug(cap)}",
-               sections=sections, locations=locations_for(sections, reads, root),
-               witness=witness, witness_text=text, minimal=proven)
+    return Cap.past(*map(constant_to_slug, (inf, before, pen, cap)), sections=sections,
+                    locations=locations_for(sections, reads, root), witness=witness, witness_text=text,
+                    minimal=proven)

@@ -60,11 +60,15 @@ def parse_files(paths: Iterable[Path]) -> "Program":
         try:
             ast.parse_files([str(path)], nodes.append, logger=logger)
         except RuntimeError:
-            detail = "; ".join(messages) or "it does not parse"
-            where = re.match(r"(.*?):(\d+):", messages[0]) if messages else None
-            raise ProgramError(f"policy file `{path}` does not load: {detail}", str(path),
-                               int(where.group(2)) if where else 0) from None
+            # clingo says `file:line:column: error: what`: the file and line lead the message
+            said = [_CLINGO_MESSAGE.match(m) for m in messages]
+            line = next((int(m.group(2)) for m in said if m), 0)
+            detail = "; ".join(m.group(3) if m else text for m, text in zip(said, messages)) or "unreadable"
+            raise ProgramError(f"policy file does not parse: {detail}", str(path), line) from None
     return Program(nodes)
+
+
+_CLINGO_MESSAGE = re.compile(r"(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (.*)")
 
 
 # ---------------------------------------------------------------------------
@@ -188,28 +192,68 @@ class Read(NamedTuple):
 
 
 class Statement:
-    """What one statement defines and reads, read once."""
+    """What one statement defines and reads, read once: its head when it is
+    made (what every analysis asks first), its body when first asked."""
 
-    __slots__ = ("node", "kind", "file", "line", "heads", "head_sign", "head_form", "reads",
-                 "comparisons", "pooled", "unsupported", "_identifiers")
+    __slots__ = ("node", "kind", "heads", "head_sign", "head_form", "_reads", "_comparisons", "_pooled",
+                 "_unsupported", "_body_read", "_identifiers", "_begin")
 
     def __init__(self, node: ast.AST) -> None:
         self.node = node
         self.kind: ASTType = node.ast_type
-        begin = node.location.begin
-        self.file, self.line = begin.filename, begin.line
         self.heads: list[Atom] = []
         self.head_sign = ast.Sign.NoSign
         self.head_form = ""         # atom | constraint | choice | other (rules); "" otherwise
-        self.reads: list[Read] = []
-        self.comparisons: list[tuple[ast.AST, ...]] = []
-        self.pooled = False
-        self.unsupported: UnsupportedConstruct | None = None
+        self._reads: list[Read] = []
+        self._comparisons: list[tuple[ast.AST, ...]] = []
+        self._pooled = False
+        self._unsupported: UnsupportedConstruct | None = None
+        self._body_read = False
         self._identifiers: frozenset[str] | None = None
-        try:
-            _Reader(self).read()
-        except UnsupportedConstruct as exc:
-            self.unsupported = exc
+        self._begin = None
+        _Reader(self).head()
+
+    @property
+    def file(self) -> str:
+        return self._location().filename
+
+    @property
+    def line(self) -> int:
+        return self._location().line
+
+    def _location(self):
+        if self._begin is None:
+            self._begin = self.node.location.begin
+        return self._begin
+
+    def _body(self) -> None:
+        if not self._body_read:
+            self._body_read = True
+            if not self._unsupported:
+                _Reader(self).body()
+
+    @property
+    def reads(self) -> list[Read]:
+        """Every atom read: the head's conditions', then the body's, in the order written."""
+        self._body()
+        return self._reads
+
+    @property
+    def comparisons(self) -> list[tuple[ast.AST, ...]]:
+        """The terms of each comparison of a rule's body (and of its aggregates' guards)."""
+        self._body()
+        return self._comparisons
+
+    @property
+    def pooled(self) -> bool:
+        self._body()
+        return self._pooled
+
+    @property
+    def unsupported(self) -> UnsupportedConstruct | None:
+        """The construct an analysis cannot read, if the statement holds one."""
+        self._body()
+        return self._unsupported
 
     @property
     def body(self) -> list[Read]:
@@ -243,6 +287,17 @@ class Statement:
         return {r.atom.name for r in self.reads if r.atom.plain and (
             not where or (r.where == "head") == (where == "head"))}
 
+    def with_head(self, node: ast.AST, head: Atom) -> "Statement":
+        """The reading of `node`, a rule with this rule's body and the one plain `head`."""
+        body = [r for r in self.reads if r.where != "head"]
+        twin = Statement.__new__(Statement)
+        for slot in Statement.__slots__:
+            setattr(twin, slot, getattr(self, slot))
+        twin.node, twin._identifiers, twin._begin = node, None, None
+        twin.heads, twin.head_form, twin.head_sign = [head], "atom", ast.Sign.NoSign
+        twin._reads, twin._pooled = body, any(r.atom.pooled for r in body)
+        return twin
+
     def identifiers(self) -> frozenset[str]:
         """Every lower-case identifier of the statement outside strings: the
         predicates it reads, and function symbols and constants (a harmless surplus)."""
@@ -255,7 +310,7 @@ _IDENTIFIER = re.compile(r'"(?:[^"\\]|\\.)*"|\b([a-z_][A-Za-z0-9_\']*)')
 
 
 class _Reader(ast.Transformer):
-    """One walk of a statement, filling in its Statement."""
+    """A walk of a statement, filling in its Statement: its head, or its body."""
 
     def __init__(self, out: Statement) -> None:
         self.out = out
@@ -263,20 +318,30 @@ class _Reader(ast.Transformer):
         self.in_body = False                  # comparisons are collected from a rule's body only
         self.scopes: list[list[int]] = []     # the open conditions: the indices of their reads
 
-    def read(self) -> None:
+    def head(self) -> None:
         node, out = self.out.node, self.out
-        if out.kind is ASTType.Rule:
-            self._head(node.head)
-            self._body(node.body)
-        elif out.kind is ASTType.External:
-            out.heads.extend(self._parts(node.atom.symbol))
-            self._body(node.body)
-        else:
-            self(node)
+        try:
+            if out.kind is ASTType.Rule:
+                self._head(node.head)
+            elif out.kind is ASTType.External:
+                out.heads.extend(self._parts(node.atom.symbol))
+        except UnsupportedConstruct as exc:
+            out._unsupported = exc
+
+    def body(self) -> None:
+        node, out = self.out.node, self.out
+        try:
+            if out.kind in (ASTType.Rule, ASTType.External):
+                self.in_body = True
+                self._scope("body", node.body)
+            else:
+                self(node)
+        except UnsupportedConstruct as exc:
+            out._unsupported = exc
 
     def _parts(self, symbol: ast.AST) -> list[Atom]:
         parts = atom_parts(symbol)
-        self.out.pooled = self.out.pooled or any(a.pooled for a in parts)
+        self.out._pooled = self.out._pooled or any(a.pooled for a in parts)
         return parts
 
     def _head(self, head: ast.AST) -> None:
@@ -300,11 +365,6 @@ class _Reader(ast.Transformer):
             return
         raise UnsupportedConstruct.at(head, "head")
 
-    def _body(self, body: list[ast.AST]) -> None:
-        self.in_body = True
-        self._scope("body", body)
-        self.in_body = False
-
     def _scope(self, where: str, literals: Iterable[ast.AST]) -> None:
         """The reads of the body or of a condition, each guarded by the positive
         atoms of its own literals (a nested read's consumer adds the body's)."""
@@ -314,14 +374,14 @@ class _Reader(ast.Transformer):
         for literal in literals:
             self(literal)
         indices = self.scopes.pop()
-        reads = self.out.reads
+        reads = self.out._reads
         own = tuple(reads[i].atom for i in indices if reads[i].positive)
         for i in indices:
             reads[i] = reads[i]._replace(guards=own)
         self.where = outer
 
     def _add(self, atom_node: ast.AST, sign: ast.Sign) -> None:
-        reads = self.out.reads
+        reads = self.out._reads
         for atom in self._parts(atom_node.symbol):
             if self.scopes:
                 self.scopes[-1].append(len(reads))
@@ -334,10 +394,10 @@ class _Reader(ast.Transformer):
             self._add(atom, literal.sign)
         elif kind is ASTType.Comparison:
             if self.in_body and self.where != "set":
-                self.out.comparisons.append((atom.term, *(g.term for g in atom.guards)))
+                self.out._comparisons.append((atom.term, *(g.term for g in atom.guards)))
         elif kind is ASTType.BodyAggregate:
             if self.in_body:
-                self.out.comparisons.extend((g.term,) for g in (atom.left_guard, atom.right_guard) if g is not None)
+                self.out._comparisons.extend((g.term,) for g in (atom.left_guard, atom.right_guard) if g is not None)
             for element in atom.elements:
                 self._scope("aggregate", element.condition)
         elif kind is ASTType.Aggregate:
@@ -507,5 +567,5 @@ def _renamed(st: Statement, node: ast.AST, prefix: str) -> Statement:
         setattr(copy, slot, getattr(st, slot))
     copy.node, copy._identifiers = node, None
     copy.heads = [atom(a) for a in st.heads]
-    copy.reads = [r._replace(atom=atom(r.atom), guards=tuple(atom(g) for g in r.guards)) for r in st.reads]
+    copy._reads = [r._replace(atom=atom(r.atom), guards=tuple(atom(g) for g in r.guards)) for r in st.reads]
     return copy
