@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import clingo
 
@@ -29,6 +30,9 @@ from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.errors import PolicyError
 from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug
 from ppgcheck.language.report import Report
+
+if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/pack.py)
+    from ppgcheck.engine.program import Program
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
