@@ -11,9 +11,8 @@ import clingo
 import pytest
 from clingo import ast
 
-from ppgcheck.analysis.monotonicity import refuted as mono_refuted
-from ppgcheck.analysis.reads import read_pack
-from ppgcheck.analysis.search import Budget
+from ppgcheck.analysis import monotonicity
+from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.slicing import ANY, sliced, statement_parts
 from ppgcheck.engine.pack import find_packs
 from ppgcheck.engine.program import Program, renamed
@@ -117,7 +116,7 @@ def test_the_sliced_monotonicity_proof(fork, monkeypatch):
 
     def refuted(name: str) -> bool:
         (pack,) = find_packs(path=PACKS / name)
-        return mono_refuted(pack, read_pack(pack), Budget(60, 10_000), [])
+        return monotonicity.refuted(Context.of(pack, 60, 10_000))
     assert refuted("clean")
     assert not refuted("monotonicity")      # a violation: the full search runs and finds it
 

@@ -131,14 +131,13 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
     one part per observation kind (scenarios.kind_parts); it refutes exactly
     where the full search over both copies finds no violation."""
     from ppgcheck.analysis import monotonicity
-    from ppgcheck.analysis.reads import read_pack
+    from ppgcheck.analysis.context import Context
     from ppgcheck.analysis.scenarios import kind_parts
-    from ppgcheck.analysis.search import Budget
     from ppgcheck.engine.pack import find_packs
     (pack,) = find_packs(path=PACKS / name)
     used: list[int] = []
     monkeypatch.setattr(monotonicity, "kind_parts", lambda facts: used.append(1) or kind_parts(facts))
-    refuted = monotonicity.refuted(pack, read_pack(pack), Budget(60, 100_000), [])
+    refuted = monotonicity.refuted(Context.of(pack, 60, 100_000))
     assert used, "the proof did not run by observation kind"
     (full,) = check_policy(path=PACKS / name)
     assert refuted == (not any(f.kind == "monotonicity" for f in full.findings))

@@ -23,23 +23,21 @@ import concurrent.futures
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
-from clingo.ast import ASTType
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.dead_rules import dead_rules, fired_with_two
+from ppgcheck.analysis.context import Context
+from ppgcheck.analysis.dead_rules import dead_rules
 from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, render_text,
                                         result_dict)
 from ppgcheck.analysis.monotonicity import forked_result, monotonicity
-from ppgcheck.analysis.programs import MAIN_SHOWN, CheckProgram, check_program
-from ppgcheck.analysis.reads import PackReads, read_pack
+from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
 from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
 from ppgcheck.analysis.scenarios import scenario_facts
-from ppgcheck.analysis.search import Budget, brave, ground
-from ppgcheck.analysis.space import Space, is_large, scenario_space
+from ppgcheck.analysis.search import brave
+from ppgcheck.analysis.space import Space, scenario_space
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
 from ppgcheck.engine.pack import Pack, find_packs, shown_path
 from ppgcheck.engine.program import Program
@@ -65,55 +63,37 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
     return [check_pack(pack, progress=progress, **options) for pack in packs]
 
 
-@dataclass
-class Context:
-    """What every pass of one pack's check shares."""
-
-    pack: Pack
-    reads: PackReads
-    budget: Budget
-    observations: int
-    say: Callable[[str], None]
-    root: Path = field(default_factory=Path.cwd)
-    messages: list[str] = field(default_factory=list)       # what clingo said, for a failed grounding
-
-    @property
-    def large(self) -> bool:
-        """A pack large enough for the strategies that pay only there (space.py, monotonicity.py)."""
-        return is_large(sum(1 for node in self.pack.program if node.ast_type == ASTType.Rule and node.body))
-
-    def ground(self, ctl: clingo.Control) -> clingo.Control:
-        return ground(ctl, [("base", [])], f"policy `{self.pack.id}` does not ground for checking", self.messages)
-
-
 def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
                monotonicity: bool = True, progress: Callable[[str], None] | None = None) -> CheckResult:
     """The check of one pack: its passes, then its findings in kind order."""
     started = time.monotonic()
     say = (lambda msg: progress(f"{msg} [{time.monotonic() - started:.1f}s]")) if progress else (lambda _msg: None)
-    ctx = Context(pack, read_pack(pack), Budget(timeout, max_models), observations, say)
+    ctx = Context.of(pack, timeout, max_models, observations=observations, say=say)
     result = CheckResult(pack.id, str(pack.folder))
     result.notes.extend(f"scenario space: {w}" for w in ctx.reads.wildcards)
-    result.findings.extend(_citations(ctx))
-    large = ctx.large
+    result.findings.extend(citations(ctx))
     # the monotonicity search needs nothing the others find: a forked child beside them
-    child = _start_monotonicity(ctx, large) if monotonicity and progress is None else None
+    child = _start_monotonicity(ctx) if monotonicity and progress is None else None
     say(f"{pack.id}: grounding the scenario space")
     program = check_program(pack, ctx.root, shown=MAIN_SHOWN,
                             wanted={"chk_open_held", "chk_rel_at", "chk_wakes_unfired"}, fired=True)
-    space = scenario_space(ctx.reads, scenario_facts(ctx.reads, 1), large=large,
+    space = scenario_space(ctx.reads, scenario_facts(ctx.reads, 1), large=ctx.large,
                            whole=lambda facts: ctx.ground(program.control(facts, ctx.messages)),
                            part=lambda facts: ctx.ground(program.control(facts, ctx.messages, scoped=True)))
     say(f"{pack.id}: searching every one-observation scenario")
-    held_in, finished = _brave_pass(ctx, space)
+    held_in, result.complete = _brave_pass(ctx, space)
     found = set().union(*held_in)
-    result.complete = finished
-    if not found and finished:
+    if not found and result.complete:
         result.notes.append("the scenario space is empty: the pack reads no observation kind")
-    _dead_rule_pass(ctx, program, space, found, result)
-    _witness_pass(ctx, space, found, held_in, result)
+    if result.complete:
+        result.findings.extend(dead_rules(ctx, program, space, found))
+    else:
+        result.notes.append("dead rules not reported: the search did not finish")
+    findings, witnessed = _witness_pass(ctx, space, found, held_in)
+    result.findings.extend(findings)
+    result.complete = result.complete and witnessed
     if monotonicity and not ctx.budget.hit:
-        _monotonicity_pass(ctx, child, large, result)
+        result.findings.extend(_monotonicity_pass(ctx, child, result.notes))
     elif child:
         child.stop()
     if ctx.budget.hit:
@@ -125,7 +105,7 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     return result
 
 
-def _citations(ctx: Context) -> list[Citation]:
+def citations(ctx: Context) -> list[Citation]:
     """The pack's static citation problems (reads.py)."""
     return [Citation(level, msg, sections=[s for s in [ctx.pack.section_at(fname, line)] if s],
                      locations=[Location(shown_path(fname, ctx.root), line)])
@@ -143,23 +123,10 @@ def _brave_pass(ctx: Context, space: Space) -> tuple[list[set[clingo.Symbol]], b
     return held_in, True
 
 
-def _dead_rule_pass(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol],
-                    result: CheckResult) -> None:
-    fired = {s.arguments[0].string for s in found if s.name == "chk_fired"}
-    unfired = [tag for tag in program.tags if tag not in fired]
-    two_obs: dict[str, bool | None] = {}   # tag -> fired with two observations (None: unknown)
-    if ctx.observations > 1 and result.complete and unfired:
-        two_obs = fired_with_two(ctx.pack, program, scenario_facts(ctx.reads, 2), space, unfired, ctx.budget,
-                                 ctx.messages, ctx.say)
-    if result.complete:
-        result.findings.extend(dead_rules(ctx.pack, program.tags, fired, two_obs, ctx.observations, ctx.root))
-    else:
-        result.notes.append("dead rules not reported: the search did not finish")
-
-
-def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol], held_in: list[set[clingo.Symbol]],
-                  result: CheckResult) -> None:
-    """A finding for each target of the brave pass, with its smallest witness and its RELs."""
+def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
+                  held_in: list[set[clingo.Symbol]]) -> tuple[list[CheckFinding], bool]:
+    """A finding for each target of the brave pass, with its smallest witness
+    and its RELs; and whether every target has its witness."""
     groups: dict[tuple, clingo.Symbol] = {}
     for sym in sorted(found):
         key = target_key(sym)
@@ -178,10 +145,10 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol], held_in
         rels_at = finding_rels(seen, Program.join([ctx.pack.core_program(), ctx.pack.program, facts]), space,
                                parts_of, ctx.budget)
     read = WitnessReports(ctx.pack.id)
+    out: list[CheckFinding] = []
     for what, sym in targets:
         if sym not in witnessed:
-            result.complete = False
-            break
+            return out, False
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)
         if sym in rels_at:
             finding.rels, known_rels = rels_at[sym]
@@ -189,10 +156,11 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol], held_in
             if finding.rels and known_rels and len(finding.rels) < len(rel_names()):
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
-        result.findings.append(finding)
+        out.append(finding)
+    return out, True
 
 
-def _start_monotonicity(ctx: Context, large: bool):
+def _start_monotonicity(ctx: Context):
     """The monotonicity search started in a forked child, where the platform forks (None: not started)."""
     from ppgcheck.engine.isolation import Forked, can_fork
     if not can_fork():
@@ -200,22 +168,21 @@ def _start_monotonicity(ctx: Context, large: bool):
 
     def work():
         notes: list[str] = []
-        found = monotonicity(ctx.pack, ctx.reads, ctx.budget, ctx.messages, ctx.root, ctx.say, notes, large)
+        found = monotonicity(ctx, notes)
         return found, notes, ctx.budget.models, ctx.budget.hit
     return Forked(work)
 
 
-def _monotonicity_pass(ctx: Context, child, large: bool, result: CheckResult) -> None:
+def _monotonicity_pass(ctx: Context, child, notes: list[str]) -> list[CheckFinding]:
     """The child's findings, notes and models at their turn (a PolicyError in it is raised here)."""
     ctx.say(f"{ctx.pack.id}: grounding two copies for monotonicity")
     budget = ctx.budget
     got = forked_result(child) if child else None
     if got and budget.models + got[2] < budget.max_models:
-        found, notes, models, hit = got
-        result.findings.extend(found)
-        result.notes.extend(notes)
+        found, child_notes, models, hit = got
+        notes.extend(child_notes)
         budget.models += models
         budget.hit = budget.hit or hit
-    else:   # no child, or the model cap would have cut the search short here: as it would have
-        result.findings.extend(monotonicity(ctx.pack, ctx.reads, budget, ctx.messages, ctx.root, ctx.say,
-                                            result.notes, large))
+        return found
+    # no child, or the model cap would have cut the search short here: as it would have
+    return monotonicity(ctx, notes)

@@ -11,30 +11,50 @@ chk_wakes_unfired), each found closing every rule it fires, until none does.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from pathlib import Path
 
 import clingo
 
 from ppgcheck.analysis import tuning
+from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import DeadRule, Location
 from ppgcheck.analysis.programs import CheckProgram
-from ppgcheck.analysis.search import Budget, configured, ground, satisfiable, solve
+from ppgcheck.analysis.scenarios import scenario_facts
+from ppgcheck.analysis.search import configured, satisfiable, solve
 from ppgcheck.analysis.space import Space
-from ppgcheck.engine.pack import Pack, shown_path
+from ppgcheck.engine.pack import shown_path
 
-def fired_with_two(pack: Pack, program: CheckProgram, facts: str, space: Space, unfired: list[str],
-                   budget: Budget, messages: list[str], say: Callable[[str], None]) -> dict[str, bool | None]:
+def dead_rules(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol]) -> list[DeadRule]:
+    """A finding for each pack rule no scenario fires (found: the one-observation
+    brave pass's atoms, complete), with what was searched."""
+    fired = {s.arguments[0].string for s in found if s.name == "chk_fired"}
+    unfired = [tag for tag in program.tags if tag not in fired]
+    two_obs = fired_with_two(ctx, program, space, unfired) if ctx.observations > 1 and unfired else {}
+    out: list[DeadRule] = []
+    for tag, (fname, line) in program.tags.items():
+        if tag in fired or two_obs.get(tag):
+            continue
+        sec = ctx.pack.section_at(fname, line)
+        searched = "with up to two observations" if ctx.observations > 1 and two_obs.get(tag) is False \
+            else "with one observation"
+        if ctx.observations > 1 and two_obs.get(tag) is None:
+            searched = "with one observation (the two-observation search ran out of time)"
+        out.append(DeadRule.unfired(tag, searched, sections=[sec] if sec else [],
+                                    locations=[Location(shown_path(fname, ctx.root), line)]))
+    return out
+
+
+def fired_with_two(ctx: Context, program: CheckProgram, space: Space, unfired: list[str]) -> dict[str, bool | None]:
     """For each rule (tag) no one-observation scenario fires: whether one with
-    two observations does (None: the search ran out of time).  facts: the
-    two-observation scenario facts."""
+    two observations does (None: the search ran out of time)."""
+    facts = scenario_facts(ctx.reads, 2)
     if len(unfired) > tuning.MANY_UNFIRED * len(space.parts):
-        say(f"{pack.id}: two observations for {len(unfired)} rules")
-        return _together(pack, program, facts, space, unfired, budget, messages)
-    ctl = _ground(pack, program.control(facts, messages), messages)
+        ctx.say(f"{ctx.pack.id}: two observations for {len(unfired)} rules")
+        return _together(ctx, program, facts, space, unfired)
+    ctl = ctx.ground(program.control(facts, ctx.messages))
+    budget = ctx.budget
     two_obs: dict[str, bool | None] = {}
     for tag in unfired:
-        say(f"{pack.id}: two observations for {tag}")
+        ctx.say(f"{ctx.pack.id}: two observations for {tag}")
         target = clingo.Function("chk_fired", [clingo.String(tag)])
         done, sat = satisfiable(ctl, budget, [(target, True)], heuristic="Berkmin",
                                 until=time.monotonic() + min(tuning.TWO_OBSERVATIONS_SLICE,
@@ -45,23 +65,20 @@ def fired_with_two(pack: Pack, program: CheckProgram, facts: str, space: Space, 
     return two_obs
 
 
-def _ground(pack: Pack, ctl: clingo.Control, messages: list[str]) -> clingo.Control:
-    return ground(ctl, [("base", [])], f"policy `{pack.id}` does not ground for checking", messages)
-
-
-def _together(pack: Pack, program: CheckProgram, facts: str, space: Space, unfired: list[str],
-              budget: Budget, messages: list[str]) -> dict[str, bool | None]:
+def _together(ctx: Context, program: CheckProgram, facts: str, space: Space,
+              unfired: list[str]) -> dict[str, bool | None]:
     """One search at a time for a scenario firing any rule still open, each
     found closing every rule it fires, until none does: the last,
     unsatisfiable, search proves the rest dead.  Part by part where the
     one-observation space is split by a header (the same header splits the
     two-observation space)."""
+    budget = ctx.budget
     facts += "".join(f"chk_unfired({clingo.String(tag)}).\n" for tag in unfired)
     until = time.monotonic() + min(tuning.TWO_OBSERVATIONS_SLICE * len(unfired), max(budget.remaining(), 0.01))
     fired: set[str] = set()
     wakes = clingo.Function("chk_wakes_unfired")
     for part in space.split(facts):
-        ctl = _ground(pack, program.control(part, messages, scoped=space.header is not None), messages)
+        ctl = ctx.ground(program.control(part, ctx.messages, scoped=space.header is not None))
         still = {tag: clingo.Function("chk_still_unfired", [clingo.String(tag)]) for tag in unfired
                  if tag not in fired}
         for atom in still.values():
@@ -81,20 +98,3 @@ def _together(pack: Pack, program: CheckProgram, facts: str, space: Space, unfir
                     fired.add(tag)
                     ctl.assign_external(still.pop(tag), False)
     return {tag: tag in fired for tag in unfired}
-
-
-def dead_rules(pack: Pack, tags: dict[str, tuple[str, int]], fired: set[str], two_obs: dict[str, bool | None],
-               observations: int, root: Path) -> list[DeadRule]:
-    """A finding for each rule no scenario fired, with what was searched."""
-    out: list[DeadRule] = []
-    for tag, (fname, line) in tags.items():
-        if tag in fired or two_obs.get(tag):
-            continue
-        sec = pack.section_at(fname, line)
-        searched = "with up to two observations" if observations > 1 and two_obs.get(tag) is False \
-            else "with one observation"
-        if observations > 1 and two_obs.get(tag) is None:
-            searched = "with one observation (the two-observation search ran out of time)"
-        out.append(DeadRule.unfired(tag, searched, sections=[sec] if sec else [],
-                                    locations=[Location(shown_path(fname, root), line)]))
-    return out

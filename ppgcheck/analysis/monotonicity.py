@@ -27,15 +27,14 @@ import clingo
 from clingo import ast
 
 from ppgcheck.analysis import tuning
+from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.programs import PREFIX, check_program, history_scope_facts
-from ppgcheck.analysis.reads import PackReads
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
-from ppgcheck.analysis.search import Budget, brave, configured, ground, messages_logger, optimum, solve
+from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
-from ppgcheck.engine.pack import Pack
 from ppgcheck.engine.program import Program, renamed
 from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
 from ppgcheck.language.report import print_report
@@ -57,19 +56,24 @@ def _observation(subject: int, kind: str) -> clingo.Symbol:
     return clingo.Function("observation", [clingo.Number(1), clingo.Number(subject), clingo.Function(kind)])
 
 
-def _grounded(pack: Pack, program: Program, extra: str, messages: list[str]) -> clingo.Control:
-    ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
+_MONOTONE = [("base", []), ("monotone", [])]
+_GROUNDS_FOR = "the monotonicity check"
+
+
+def _grounded(ctx: Context, program: Program, extra: str) -> clingo.Control:
+    ctl = clingo.Control(["--warn=none"], logger=messages_logger(ctx.messages))
     program.add_to(ctl)
     ctl.add("base", [], extra)
-    return ground(ctl, [("base", []), ("monotone", [])],
-                  f"policy `{pack.id}` does not ground for the monotonicity check", messages)
+    return ctx.ground(ctl, _MONOTONE, _GROUNDS_FOR)
 
 
-def refuted(pack: Pack, reads: PackReads, budget: Budget, messages: list[str]) -> bool:
+def refuted(ctx: Context) -> bool:
     """Whether no scenario made one step worse gets a lighter penalty, proven on
     the slice of the two copies mono_violation depends on, over each part of
-    the space when it is split (by a header, or by observation kind).  False when some subject's part holds a violation, or
-    the proof ran out of its time: the full search then runs."""
+    the space when it is split (by a header, or by observation kind).  False
+    when some subject's part holds a violation, or the proof ran out of its
+    time: the full search then runs."""
+    pack, reads, budget = ctx.pack, ctx.reads, ctx.budget
     core = pack.core_program().where(lambda st: st.kind not in _NOT_SLICED)
     whole_facts = scenario_facts(reads, 1)
     facts = Program.parse(whole_facts)
@@ -92,7 +96,7 @@ def refuted(pack: Pack, reads: PackReads, budget: Budget, messages: list[str]) -
     # of the history: no step changes either
 
     def ground_part(part: str) -> clingo.Control:
-        return _grounded(pack, rules, part + scope, messages)
+        return _grounded(ctx, rules, part + scope)
     split = split_by_header(reads, whole_facts, ground_part)
     parts = split.parts if split else None
     if parts is None and scope:
@@ -105,7 +109,7 @@ def refuted(pack: Pack, reads: PackReads, budget: Budget, messages: list[str]) -
                 if sat or not done:
                     return False
         return True
-    return _both_subjects(proof, _grounded(pack, keep, "", messages))
+    return _both_subjects(proof, _grounded(ctx, keep, ""))
 
 
 def _both_subjects(proof: Callable[[clingo.Control, int], tuple[bool, bool]], ctl: clingo.Control) -> bool:
@@ -133,16 +137,16 @@ def forked_result(child):
         return None
 
 
-def monotonicity(pack: Pack, reads: PackReads, budget: Budget, messages: list[str], root: Path,
-                 say: Callable[[str], None], notes: list[str], sliced: bool) -> list[Monotonicity]:
-    """The monotonicity breaks of the pack, each with its smallest witness."""
-    if sliced:
-        if refuted(pack, reads, budget, messages) or budget.hit:
+def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
+    """The monotonicity breaks of the pack, each with its smallest witness; a
+    large pack's proven on a slice first."""
+    pack, reads, budget, say = ctx.pack, ctx.reads, ctx.budget, ctx.say
+    if ctx.large:
+        if refuted(ctx) or budget.hit:
             return []
         say(f"{pack.id}: the slice holds a violation: both copies in full for its witnesses")
-    program = check_program(pack, root, shown={"chk_mono"}, wanted={"mono_violation"}, renamed_copy=True)
-    ctl = ground(program.control(scenario_facts(reads, 1), messages), [("base", []), ("monotone", [])],
-                 f"policy `{pack.id}` does not ground for the monotonicity check", messages)
+    program = check_program(pack, ctx.root, shown={"chk_mono"}, wanted={"mono_violation"}, renamed_copy=True)
+    ctl = ctx.ground(program.control(scenario_facts(reads, 1), ctx.messages), _MONOTONE, _GROUNDS_FOR)
     say(f"{pack.id}: searching every scenario made one step worse")
     until = _until(budget)
     violated, finished = _violated(ctl, budget, sorted(reads.observation_kinds), until)
@@ -165,7 +169,7 @@ def monotonicity(pack: Pack, reads: PackReads, budget: Budget, messages: list[st
     out: list[Monotonicity] = []
     for n, sym in enumerate(groups.values(), start=1):
         say(f"{pack.id}: monotonicity witness {n}/{len(groups)}")
-        out.append(_finding(pack, sym, *optimum(ctl, budget, sym)[:2], reads, root))
+        out.append(_finding(ctx, sym, *optimum(ctl, budget, sym)[:2]))
         if budget.hit:
             break
     return out
@@ -196,7 +200,8 @@ def _violated(ctl: clingo.Control, budget: Budget, kinds: list[str],
     return violated, finished
 
 
-def _finding(pack: Pack, sym: clingo.Symbol, atoms, proven: bool, reads: PackReads, root: Path) -> Monotonicity:
+def _finding(ctx: Context, sym: clingo.Symbol, atoms, proven: bool) -> Monotonicity:
+    pack, reads = ctx.pack, ctx.reads
     kind, ia, pa, ib, pb = sym.arguments
     step = STEP_TEXT.get(kind.name) or (f"more {kind.arguments[0].name}" if kind.arguments else str(kind))
     a, b = constant_to_slug(ia.name), constant_to_slug(ib.name)
@@ -205,7 +210,7 @@ def _finding(pack: Pack, sym: clingo.Symbol, atoms, proven: bool, reads: PackRea
     witness = scenario_report(atoms, pack.id) if atoms else None
     contrast = scenario_report(atoms, pack.id, PREFIX) if atoms else None
     return Monotonicity.lighter(step, what, constant_to_slug(pa.name), constant_to_slug(pb.name),
-                                sections=sections, locations=locations_for(sections, reads, root),
+                                sections=sections, locations=locations_for(sections, reads, ctx.root),
                                 witness=witness, witness_text=print_report(witness) if witness else "",
                                 contrast=contrast, contrast_text=print_report(contrast) if contrast else "",
                                 minimal=proven)

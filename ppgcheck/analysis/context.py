@@ -1,0 +1,42 @@
+"""What every pass of one pack's check shares (check.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import clingo
+from clingo.ast import ASTType
+
+from ppgcheck.analysis.reads import PackReads, read_pack
+from ppgcheck.analysis.search import Budget, ground
+from ppgcheck.analysis.space import is_large
+from ppgcheck.engine.pack import Pack
+
+
+@dataclass
+class Context:
+    """The pack, what it reads, the budget of its searches and where progress goes."""
+
+    pack: Pack
+    reads: PackReads
+    budget: Budget
+    observations: int = 2
+    say: Callable[[str], None] = lambda _message: None
+    root: Path = field(default_factory=Path.cwd)            # paths in findings are shown relative to it
+    messages: list[str] = field(default_factory=list)       # what clingo said, for a failed grounding
+
+    @classmethod
+    def of(cls, pack: Pack, timeout: float = 60.0, max_models: int = 200_000, **options) -> "Context":
+        return cls(pack, read_pack(pack), Budget(timeout, max_models), **options)
+
+    @cached_property
+    def large(self) -> bool:
+        """A pack large enough for the strategies that pay only there (space.py, monotonicity.py)."""
+        return is_large(sum(1 for node in self.pack.program if node.ast_type == ASTType.Rule and node.body))
+
+    def ground(self, ctl: clingo.Control, parts: list[tuple[str, list]] | None = None,
+               what: str = "checking") -> clingo.Control:
+        return ground(ctl, parts or [("base", [])], f"policy `{self.pack.id}` does not ground for {what}",
+                      self.messages)
