@@ -36,7 +36,7 @@ from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
 from ppgcheck.engine.program import Program, renamed
-from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
+from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import print_report
 
 STEP_TEXT = {"on_purpose": "adding `on purpose`", "stricter_rel": "a stricter REL",
@@ -79,7 +79,7 @@ def refuted(ctx: Context) -> bool:
     facts = Program.parse(whole_facts)
     copy = renamed(core.where(lambda st: Path(st.file).name != "scenarios.lp") + pack.program, PREFIX)
     keep = Slicer(Program.join([core, pack.program, copy, facts])).rules(
-        [(name, (ANY,) * arity) for name, arity in INPUT_SIGNATURES] + [("mono_violation", ())])
+        [(name, (ANY,) * arity) for name, arity in pack.inputs] + [("mono_violation", ())])
     until = _until(budget)
     kinds = sorted(reads.observation_kinds)
 

@@ -16,7 +16,6 @@ from clingo import ast
 
 from ppgcheck.engine.pack import Pack
 from ppgcheck.engine.program import Program, Statement, constant, ground_facts, symbol_value
-from ppgcheck.language.facts import INPUT_SIGNATURES
 from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
@@ -155,7 +154,7 @@ class _Reading:
             for vname in names:
                 for read in body:
                     name, args = read.atom.name, read.atom.terms
-                    if not read.positive or (name, len(args)) in INPUT_SIGNATURES:
+                    if not read.positive or (name, len(args)) in self.pack.inputs:
                         continue
                     self.sources[key].update((name, len(args), i) for i, a in enumerate(args) if _var(a) == vname)
         # thresholds: integer literals compared with anything
@@ -170,7 +169,7 @@ class _Reading:
     def atom(self, name: str, args: list[ast.AST], numeric_vars: dict[str, str],
              wildcard: dict[str, list[str]]) -> None:
         reads, arity = self.reads, len(args)
-        if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in INPUT_SIGNATURES:
+        if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in self.pack.inputs:
             reads.headers.add(name)
         if name == "observation" and arity == 3:
             self.named(args[2], reads.observation_kinds, wildcard["observation"])
