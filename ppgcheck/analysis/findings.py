@@ -221,10 +221,6 @@ def _finding_lines(f: CheckFinding) -> list[str]:
     return out
 
 
-def finding_dict(f: CheckFinding) -> dict:
-    return f.to_dict()
-
-
 def result_dict(r: CheckResult) -> dict:
     return {"policy": r.policy, "path": r.path, "complete": r.complete, "models": r.models,
             "seconds": round(r.seconds, 3), "counts": r.counts(), "notes": r.notes,

@@ -43,6 +43,10 @@ class Pack:
     def __repr__(self) -> str:
         return f"Pack({self.id!r}, {str(self.folder)!r}, core={str(self.core)!r})"
 
+    def __reduce__(self):
+        # to another process (a check's worker) as where it is: what was read stays here
+        return Pack, (self.id, self.folder, self.core)
+
     def core_files(self, names: tuple[str, ...] = RUNTIME_CORE) -> list[Path]:
         return [self.core / name for name in names]
 

@@ -4,9 +4,11 @@ Every analysis of a pack (the batch rewrite, the scenario space, slicing,
 history scoping, the diff's bounds, coverage) asks the same questions of a
 statement: which atoms its head defines, which its body reads (with their
 sign, and the positive atoms beside them that guard the read), which terms it
-compares, where it is.  `read_statement` answers them in one walk on clingo's
-own ast.Transformer; a Program keeps each statement's answer, so a statement
-shared by several programs (the core, the pack) is read once.
+compares, where it is.  A `Statement` answers them, walking the statement on
+clingo's own ast.Transformer once (its head when made, its body when first
+asked); a Program keeps its statements' answers, so a statement shared by
+several programs (the core, the pack) is read once.  A construct no analysis
+reads is an UnsupportedConstruct, located at its file and line.
 
 An atom is kept as plain data, its arguments compiled to tuples (walking
 clingo's AST is slow): ("v", name) a variable, ("s", symbol) a symbol,
@@ -471,11 +473,6 @@ class Program:
         """The statements `keep(statement)` holds for."""
         return Program.of([s for s in self.statements if keep(s)])
 
-    @property
-    def unsupported(self) -> UnsupportedConstruct | None:
-        """The first construct a statement holds that the analyses cannot read."""
-        return next((s.unsupported for s in self.statements if s.unsupported), None)
-
     def add_to(self, control: clingo.Control) -> None:
         with ast.ProgramBuilder(control) as builder:
             for node in self.nodes:
@@ -552,20 +549,32 @@ def renamed(program: Program | Iterable[ast.AST], prefix: str) -> Program:
     (shows, externals, constants and minimize statements are left out).  A
     statement's reading is renamed with it, without reading it again."""
     rename = Rename(prefix)
-    return Program.of([_renamed(st, rename(st.node), prefix) for st in as_program(program).statements
+    return Program.of([_RenamedStatement(st, rename(st.node), prefix) for st in as_program(program).statements
                        if st.kind not in _NOT_RENAMED])
 
 
-def _renamed(st: Statement, node: ast.AST, prefix: str) -> Statement:
-    if st.pooled or st.unsupported:      # Rename leaves a pool's predicates as they are: read it again
-        return Statement(node)
+class _RenamedStatement(Statement):
+    """The reading of a renamed copy of a statement: the source's, renamed as
+    Rename renames the node (a pool's or a negated atom's predicate stays);
+    its body renamed when first asked."""
 
-    def atom(a: Atom) -> Atom:
-        return a if a.name.startswith("-") else a._replace(name=prefix + a.name)
-    copy = Statement.__new__(Statement)
-    for slot in Statement.__slots__:
-        setattr(copy, slot, getattr(st, slot))
-    copy.node, copy._identifiers = node, None
-    copy.heads = [atom(a) for a in st.heads]
-    copy._reads = [r._replace(atom=atom(r.atom), guards=tuple(atom(g) for g in r.guards)) for r in st.reads]
-    return copy
+    __slots__ = ("_source", "_prefix")
+
+    def __init__(self, source: Statement, node: ast.AST, prefix: str) -> None:
+        for slot in Statement.__slots__:
+            setattr(self, slot, getattr(source, slot))
+        self.node, self._identifiers = node, None
+        self._source, self._prefix = source, prefix
+        self.heads = [self._atom(a) for a in source.heads]
+        self._reads, self._body_read = [], False
+
+    def _atom(self, atom: Atom) -> Atom:
+        return atom if atom.pooled or atom.name.startswith("-") else atom._replace(name=self._prefix + atom.name)
+
+    def _body(self) -> None:
+        if not self._body_read:
+            self._body_read = True
+            source = self._source
+            self._reads = [r._replace(atom=self._atom(r.atom), guards=tuple(self._atom(g) for g in r.guards))
+                           for r in source.reads]
+            self._comparisons, self._pooled, self._unsupported = source.comparisons, source.pooled, source.unsupported
