@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
+from ppgcheck.engine import pack as pack_module
 from ppgcheck.engine import policy as policy_module
 from ppgcheck import resources
 from ppgcheck.cli import cli
@@ -57,7 +58,7 @@ def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
         (root / name).mkdir()
         (root / name / "s1_test.lp").write_text(MINI.format(pen=pen))
     monkeypatch.setattr(resources, "rules_dir", lambda: root)
-    monkeypatch.setattr(policy_module, "rules_dir", lambda: root)
+    monkeypatch.setattr(pack_module, "rules_dir", lambda: root)
     built: list[str] = []
 
     class CountingEngine(policy_module.PolicyEngine):

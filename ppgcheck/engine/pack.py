@@ -61,17 +61,19 @@ class Pack:
             self._texts[path] = path.read_text(encoding="utf-8")
         return self._texts[path]
 
-    def parsed(self, files: list[Path], order: str = "clingo") -> "Program":
+    def parsed(self, files: list[Path], order: str = "clingo", keep: bool = True) -> "Program":
         """The statements of the files, each file parsed once.  `clingo` lists them
         as one clingo.ast.parse_files call over the files does (the last file's
         first: the order the scenario searches were tuned with); `files`, in
-        the order given (the runtime's)."""
+        the order given (the runtime's).  keep=False: parsed for the caller
+        only (the runtime's rewrite, which keeps only its text)."""
         from ppgcheck.engine.program import Program, parse_files
+        parsed = self._parsed if keep else dict(self._parsed)
         for path in files:
-            if path not in self._parsed:
-                self._parsed[path] = parse_files([path])
+            if path not in parsed:
+                parsed[path] = parse_files([path])
         ordered = files if order == "files" else list(reversed(files))
-        return Program.join(self._parsed[path] for path in ordered)
+        return Program.join(parsed[path] for path in ordered)
 
     @cached_property
     def program(self) -> "Program":

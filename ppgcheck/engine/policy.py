@@ -86,7 +86,7 @@ class PolicyEngine:
             code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
-                               lambda: self._index(self.pack.parsed(self.files, order="files")))
+                               lambda: self._index(self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"])
 

@@ -1,0 +1,67 @@
+"""engine/pack.py: one resolver finds every pack a command takes, with its core."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ppgcheck.analysis.findings import kind_order, register, sarif_rules
+from ppgcheck.ci.sarif import diff_to_sarif, to_sarif
+from ppgcheck.engine.pack import RUNTIME_CORE, find_packs, load_pack, packs_in
+from ppgcheck.errors import UsageError
+from ppgcheck.resources import policy_ids, rules_dir
+
+PACKS = Path(__file__).parent / "fixtures" / "packs"
+
+
+def test_a_bundled_policy_and_every_bundled_pack():
+    (fab,) = find_packs("fab")
+    assert (fab.id, fab.folder, fab.core) == ("fab", rules_dir() / "fab", rules_dir() / "core")
+    assert [p.id for p in find_packs()] == policy_ids()
+    assert load_pack("fab").runtime_files == [rules_dir() / "core" / f for f in RUNTIME_CORE] + fab.files
+
+
+def test_a_pack_folder_takes_the_core_beside_it_or_the_bundled_one(tmp_path):
+    (gap,) = find_packs(path=PACKS / "gap")
+    assert gap.core == rules_dir() / "core"            # tests/fixtures/packs has no core
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir() / "core", root / "core")
+    shutil.copytree(PACKS / "gap", root / "gap")
+    shutil.copytree(PACKS / "clean", root / "clean")
+    (own,) = find_packs(path=root / "gap")
+    assert own.core == root / "core"
+    assert [(p.id, p.core) for p in find_packs(path=root)] == [("clean", root / "core"), ("gap", root / "core")]
+    assert set(packs_in(root)) == {"clean", "gap"} and packs_in(tmp_path / "nothing") == {}
+
+
+def test_what_is_not_a_pack_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match="unknown policy `fabb` \\(did you mean `fab`\\?\\)"):
+        find_packs("fabb")
+    with pytest.raises(UsageError, match="not both"):
+        find_packs("fab", PACKS)
+    with pytest.raises(UsageError, match="holds no policy pack"):
+        find_packs(path=tmp_path)
+    with pytest.raises(UsageError, match="unknown policy `core`"):
+        load_pack("core")
+
+
+def test_banners_give_each_rule_its_section():
+    (dead,) = find_packs(path=PACKS / "dead")
+    (path,) = [p for p in dead.files if p.name == "b_tardiness.lp"]
+    assert dead.first_banner(str(path)) > 0
+    assert dead.section_at(str(path), 18) == "FIX 2 Tardiness"
+
+
+def test_the_registry_of_kinds_drives_the_order_and_the_sarif_rules():
+    assert kind_order("check") == ("conflict", "gap", "cap", "monotonicity", "dead-rule", "citation")
+    check_rules = [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
+    diff_rules = [r["id"] for r in diff_to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
+    assert check_rules == list(kind_order("check")) and diff_rules == list(sarif_rules("diff"))
+    from ppgcheck.analysis import findings
+    try:
+        register("misquote", "check", "A rule quotes its source wrongly.")      # a kind another issue adds
+        assert kind_order("check")[-1] == "misquote"
+        assert [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]][-1] == "misquote"
+    finally:
+        findings.KINDS.pop("misquote")
