@@ -26,9 +26,11 @@ SPLIT_SHARE = 1 / 3
 
 # More than this many rules no one-observation scenario fires, for each part
 # of the space, are searched for with two observations together (one search
-# for a scenario firing any of them); fewer, one search each (every bundled
-# pack: 1-16 such rules; a ×10 pack hundreds).
-MANY_UNFIRED = 20
+# for a scenario firing any of them, within one time slice for all); fewer,
+# one search each, each within its own slice.  Measured again on the bundled
+# packs (bench/README.md): one search each saves little there and lets a busy
+# machine cut one short.
+MANY_UNFIRED = 2
 
 # time slices, in seconds: of one two-observation search per rule, of one REL
 # search per REL, and the bounds of the monotonicity proof's slice
