@@ -11,6 +11,7 @@ from ppgcheck.language.facts import build_facts
 from ppgcheck.engine.policy import engine
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
+from ppgcheck.engine import variants
 from ppgcheck.engine.ruling import RulingSet, decode
 
 
@@ -30,9 +31,10 @@ def resolve_policy(report: Report, override: str | None = None, rules: Path | No
     return report.policy
 
 
-def rule(report: Report, policy: str | None = None) -> RulingSet:
-    """Rule one parsed report under its policy (or the one given)."""
-    return rule_prepared(prepare([report], policy))[0]
+def rule(report: Report, policy: str | None = None, questions: bool = True) -> RulingSet:
+    """Rule one parsed report under its policy (or the one given), with the questions
+    that would change it (a person reads a single ruling)."""
+    return rule_prepared(prepare([report], policy), questions=questions)[0]
 
 
 def prepare(reports: list[Report], policy: str | None = None, rules: Path | None = None) -> list[tuple[Report, str]]:
@@ -52,16 +54,50 @@ def positions_by_policy(prepared: list[tuple[Report, str]]) -> dict[str, list[in
     return by_policy
 
 
-def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None) -> list[RulingSet]:
+def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
+                  questions: bool = False) -> list[RulingSet]:
     """Rule prepared reports, in order, with one grounding per policy for the whole list
-    (the packs under `rules` when given, as for `prepare`)."""
+    (the packs under `rules` when given, as for `prepare`).  Each report is ruled with its
+    variants in the same grounding: under each value of a header the guide tells apart and
+    the report omits (`by_value`) and, with `questions`, with each unstated modifier the
+    rules about an observation read added (ppgcheck/engine/variants.py)."""
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in positions_by_policy(prepared).items():
-        facts = [build_facts(prepared[p][0]) for p in positions]
-        models = engine(policy_id, rules).solve_many([f.inputs for f in facts])
-        for position, report_facts, atoms in zip(positions, facts, models):
-            rulings[position] = decode(atoms, report_facts, prepared[position][0], policy_id)
+        policy_engine = engine(policy_id, rules)
+        program = policy_engine.program
+        owners: list[tuple[int, variants.Variant | None]] = []
+        for position in positions:
+            report = prepared[position][0]
+            owners.append((position, None))
+            owners.extend((position, v) for v in variants.header_variants(report, program.header_values))
+            if questions:
+                owners.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
+        reports = [prepared[p][0] if v is None else v.report for p, v in owners]
+        facts = [build_facts(r) for r in reports]
+        models = policy_engine.solve_many([f.inputs for f in facts])
+        ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
+        for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
+            rs = decode(atoms, report_facts, report, policy_id, program.ranks)
+            if variant is None:
+                rulings[position] = rs
+            else:
+                ruled.setdefault(position, []).append((variant, rs))
+        for position, done in ruled.items():
+            rs = rulings[position]
+            variants.attach_by_value(rs, [(v, vrs) for v, vrs in done if v.header], program.ranks)
+            rs.questions = variants.questions_from(rs, [(v, vrs) for v, vrs in done if not v.header], program.ranks)
     return rulings  # type: ignore[return-value]  (every position was filled)
+
+
+def relevance(policy_engine) -> variants.Relevance:
+    """The modifiers the rules about each observation kind read (cached with the engine)."""
+    found = getattr(policy_engine, "_relevance", None)
+    if found is None:
+        core = "\n".join(f.read_text(encoding="utf-8") for f in policy_engine.files if f.parent.name == "core")
+        found = variants.Relevance(policy_engine.program.plain, variants.core_heads(core),
+                                   set(policy_engine.program.ranks))
+        policy_engine._relevance = found
+    return found
 
 
 def rule_with_event_log(report: Report, policy_id: str, log: Path, rules: Path | None = None) -> RulingSet:
@@ -86,10 +122,11 @@ def rule_with_event_log(report: Report, policy_id: str, log: Path, rules: Path |
     return rs
 
 
-def rule_report(text: str, policy: str | None = None, source: str = "<report>") -> list[RulingSet]:
+def rule_report(text: str, policy: str | None = None, source: str = "<report>",
+                questions: bool = True) -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
-    return rule_prepared(prepare(parse_reports(text, source), policy))
+    return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
 
 
 @dataclass

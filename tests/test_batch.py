@@ -37,7 +37,7 @@ fix(O, P, drawing_extra_cards, 1, "shuffle the extra cards into the deck", "T 1"
     committed(O, P, drawing_extra_cards).
 """
 
-GOOD = "policy: {policy}\nplayer: {name}\nplayer: Zed\n{name} drew {n} extra cards.\n"
+GOOD = "policy: {policy}\nrel: competitive\nplayer: {name}\nplayer: Zed\n{name} drew {n} extra cards.\n"
 GAP = "policy: mini\nplayer: Alice\nplayer: Bob\nAlice missed a trigger.\n"
 BAD_SYNTAX = "policy: mini\nplayer: Alice\nAlice juggled the deck.\n"
 BAD_NAME = "policy: mini\nplayer: Alice\nMallory drew 1 extra cards.\n"

@@ -33,7 +33,7 @@ player: Alice
 player: Bob
 
 Alice drew 1 extra card.
-Alice shuffled an ordered set into her deck.
+Alice shuffled an ordered set into her deck, from the same root cause.
 """
 
 

@@ -664,7 +664,8 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     say(f"{policy}: witnesses for {len(targets)} findings")
     asks_rels = [sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"]
     seen_at: dict[clingo.Symbol, set[str]] = {t: set() for t in asks_rels}
-    rel_header = {clingo.Function("rel", [clingo.Function(r)]): r for r in _rel_names()[1:]}
+    rel_names = _rel_names(_requires_rel(stmts))
+    rel_header = {clingo.Function("rel", [clingo.Function(r)]): r for r in rel_names if r != "none"}
 
     def seen(atoms: list[clingo.Symbol]) -> None:
         """Every scenario a witness search passes through tells the RELs of the findings it holds."""
@@ -712,7 +713,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     if asks_rels and not budget.hit:
         say(f"{policy}: the RELs of {len(asks_rels)} findings")
         # a finding the witness searches did not see at every REL, whose rules never read it
-        pending = [t for t in asks_rels if len(seen_at[t]) < len(_rel_names())]
+        pending = [t for t in asks_rels if len(seen_at[t]) < len(rel_names)]
         blind = _rel_blind(core, stmts, reads, pending, messages, pack_parts) if pending else set()
         asks_rels = [t for t in asks_rels if t not in blind]
         searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asks_rels}
@@ -721,18 +722,18 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
             if not here or budget.hit:
                 continue
             rel_ctl = None
-            if any(len(seen_at[t]) < len(_rel_names()) for t in here):
+            if any(len(seen_at[t]) < len(rel_names) for t in here):
                 # the part's own grounding, its models projected on chk_rel_at/1
                 part_ctl.ground([("rel_project", [])])
                 rel_ctl = part_ctl
-            for t, (rels, done) in _finding_rels(rel_ctl, budget, here, seen_at).items():
+            for t, (rels, done) in _finding_rels(rel_ctl, budget, here, seen_at, rel_names).items():
                 seen_at[t].update(rels)
                 searched[t].append(done)
         # known: every part holding the finding searched to the end
-        rels_at = {t: ([rel for rel in _rel_names() if rel in seen_at[t]],
+        rels_at = {t: ([rel for rel in rel_names if rel in seen_at[t]],
                        len(searched[t]) == len(parts_of[t]) and all(searched[t]))
                    for t in asks_rels if searched[t]}
-    rels_at.update((sym, (_rel_names(), True)) for sym in blind)
+    rels_at.update((sym, (rel_names, True)) for sym in blind)
     read = _WitnessReports(policy)
     for what, sym in targets:
         if sym not in witnesses:
@@ -743,7 +744,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         if sym in rels_at:
             finding.rels, known_rels = rels_at[sym]
             # a finding only some RELs have names them
-            if finding.rels and known_rels and len(finding.rels) < len(_rel_names()):
+            if finding.rels and known_rels and len(finding.rels) < len(rel_names):
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         result.findings.append(finding)
@@ -876,8 +877,21 @@ def _smaller_witnesses(ctl: clingo.Control, budget: _Budget, targets: list[cling
     return out, True
 
 
-def _rel_names() -> list[str]:
-    return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
+def _rel_names(required: bool = False) -> list[str]:
+    """The RELs a finding can show up at; "none": no `rel:` header, which a pack that
+    tells RELs apart never leaves out of a scenario (scenarios.lp, header_matters/2)."""
+    return [*([] if required else ["none"]), *vocabulary().values.get("rel", ())]
+
+
+def _requires_rel(statements: list[ast.AST]) -> bool:
+    """The pack tells RELs apart (rel_covered/1, so core's header_matters(rel, _))."""
+    def names(term: ast.AST) -> list[str]:
+        if term.ast_type == ast.ASTType.Pool:
+            return [name for t in term.arguments for name in names(t)]
+        return [getattr(term, "name", "")]
+    return any(st.ast_type == ast.ASTType.Rule and st.head.ast_type == ast.ASTType.Literal
+               and st.head.atom.ast_type == ast.ASTType.SymbolicAtom
+               and "rel_covered" in names(st.head.atom.symbol) for st in statements)
 
 
 def _parts_of(statements: list[ast.AST], pack: list[ast.AST], pack_parts: list | None) -> list | None:
@@ -931,7 +945,7 @@ def _rel_blind(core: Path, stmts, reads: PackReads, targets: list[clingo.Symbol]
 
 
 def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[clingo.Symbol],
-                  seen_before: dict[clingo.Symbol, set[str]] | None = None
+                  seen_before: dict[clingo.Symbol, set[str]] | None = None, rels: list[str] | None = None
                   ) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """At which RELs (and without one: "none") each target shows up, and
     whether that is proven: one bounded search per target enumerating one
@@ -941,7 +955,7 @@ def _finding_rels(ctl: clingo.Control | None, budget: _Budget, targets: list[cli
     target already seen at every REL needs no search of its own; seen_before:
     the RELs the witness searches' scenarios showed each target at (ctl None:
     every target was seen at every REL)."""
-    rels = _rel_names()
+    rels = rels or _rel_names()
     seen: dict[clingo.Symbol, set[str]] = {t: set((seen_before or {}).get(t, ())) for t in targets}
     if ctl is None:     # every target seen at every REL already
         return {t: ([rel for rel in rels if rel in seen[t]], True) for t in targets}

@@ -31,6 +31,9 @@ BATCH_SIZE = 256
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
               show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
+@click.option("--questions/--no-questions", default=None,
+              help="List the unstated facts that would change each ruling (each report is ruled again with "
+                   "each one added).  Default: on for text and json, off for jsonl batches.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
               help="Reports of one policy ruled by one grounding.")
 @rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
@@ -39,8 +42,8 @@ BATCH_SIZE = 256
               help="Take each report's history from this event's log (JSON Lines, created when missing) "
                    "and append the penalties each ruling issues.  Reports are then ruled one by one, in order.")
 @fails_cleanly
-def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, batch_size: int,
-         rules: Path | None, event_log: Path | None) -> None:
+def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
+         batch_size: int, rules: Path | None, event_log: Path | None) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
     A file may hold several reports separated by `---`. Exit code: 0 ruled,
@@ -58,6 +61,8 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     if policy:
         from ppgcheck.engine.policy import engine
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
+    if questions is None:
+        questions = fmt != "jsonl"
     exit_code = 0
     collected: list[dict] = []
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
@@ -80,7 +85,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         exit_code = 2
 
     def rendered(part: list[tuple[Report, str]]) -> list[tuple[int, str | dict]]:
-        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules)]
+        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules, questions)]
 
     def rule_pending(more_follows: bool) -> None:
         """Rule the pending reports.  A batch that more input follows is ruled one

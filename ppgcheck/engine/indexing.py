@@ -168,6 +168,9 @@ def index_program(statements: list[ast.AST], inputs: set[Signature]) -> tuple[li
             out.append(indexer.signature(statement))
         elif kind in (ASTType.Program, ASTType.Definition):
             out.append(statement)
+        elif kind is ASTType.External and not statement.body and not (
+                set(_atom_signatures(statement.atom)) & dependent):
+            out.append(statement)     # a switch every report shares (core's `explore`)
         else:
             raise UnsupportedConstruct(f"statement `{statement}`")
     return out, dependent

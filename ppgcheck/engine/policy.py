@@ -34,6 +34,8 @@ from ppgcheck.resources import policy_ids, rules_dir
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 
 CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
+# what the exploring solve adds to a report's atoms (the default solve never derives them)
+EXPLORED = ("permitted/4", "option/7")
 
 
 def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
@@ -74,6 +76,8 @@ class IndexedProgram:
     indexed: frozenset[tuple[str, int]]     # signatures that carry the report index
     sections: dict[str, str]                # infraction slug -> its citation
     penalties: list[str]                    # penalty slugs (and `none`)
+    ranks: dict[str, int]                   # penalty constant -> its place on the ladder
+    header_values: dict[str, list[str]]     # header -> the values the guide tells apart (header_matters/2)
 
 
 class PolicyEngine:
@@ -113,7 +117,7 @@ class PolicyEngine:
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
                                lambda: self._index(parse_program(self.files)))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
-                              data["sections"], data["penalties"])
+                              data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
     def _index(self, statements: list[clingo.ast.AST]) -> dict:
         from clingo.ast import ASTType
@@ -135,8 +139,15 @@ class PolicyEngine:
                     for a in atoms.by_signature("section", 2)}
         penalties = [constant_to_slug(a.symbol.arguments[0].name)
                      for a in atoms.by_signature("penalty_id", 1)]
+        ranks = {a.symbol.arguments[0].name: a.symbol.arguments[1].number
+                 for a in atoms.by_signature("penalty_rank", 2)}
+        header_values: dict[str, list[str]] = {}
+        for a in atoms.by_signature("header_matters", 2):
+            header, value = a.symbol.arguments
+            header_values.setdefault(header.name, []).append(str(value))
         return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
-                "penalties": penalties}
+                "penalties": penalties, "ranks": ranks,
+                "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}
 
     @property
     def sections(self) -> dict[str, str]:
@@ -207,10 +218,20 @@ class PolicyEngine:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
+        per_report = self._split(models[0], len(fact_lists), alone)
+        if any(atoms.get("open_choice/3") for atoms in per_report):
+            for atoms, explored in zip(per_report, self._split(self._explore(ctl), len(fact_lists), alone)):
+                if atoms.get("open_choice/3"):      # the others' brave atoms are their one model's
+                    for name in EXPLORED:
+                        atoms[name] = explored.get(name, [])
+        return per_report
+
+    def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:
+        """Each report's shown atoms (its index stripped), plus those every report shares."""
         shared: ShownAtoms = {}
-        per_report: list[ShownAtoms] = [{} for _ in fact_lists]
-        indexed = frozenset() if alone else program.indexed     # alone, every atom is the report's
-        for sym in models[0]:
+        per_report: list[ShownAtoms] = [{} for _ in range(count)]
+        indexed = frozenset() if alone else self.program.indexed     # alone, every atom is the report's
+        for sym in symbols:
             name, arguments = sym.name, sym.arguments
             arity = len(arguments) - 1
             if (name, arity) in indexed:
@@ -221,6 +242,19 @@ class PolicyEngine:
             for key, rows in shared.items():
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
+
+    def _explore(self, ctl: clingo.Control) -> list[clingo.Symbol]:
+        """The brave consequences with `explore` on: every course the guide permits, on the
+        same grounding (rules/core/penalties.lp, "discretion").  The reports of a batch are
+        independent, so the batch's brave consequences are each report's own."""
+        ctl.assign_external(clingo.Function("explore"), True)
+        ctl.configuration.solve.enum_mode = "brave"
+        ctl.configuration.solve.models = 0
+        last: list[clingo.Symbol] = []
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                last = model.symbols(shown=True)
+        return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
