@@ -123,7 +123,10 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.extend(f"    - {question_text(q)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
-        out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
+        if f.kind == "input":       # the report's gap, not the guide's
+            out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
+        else:
+            out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
     if rs.event_log:

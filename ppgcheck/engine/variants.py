@@ -190,14 +190,13 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
     own = {(f.kind, f.level, f.observation, f.message, f.section) for f in rs.findings}
     for i, f in enumerate(rs.findings):
         if (f.kind, f.level, f.observation, f.message, f.section) not in shown_at and f.kind != "input":
-            rs.findings[i] = Finding("input", "warning", f.observation,
-                                     f"{f.message} without {where}, which the report does not give", f.section)
+            rs.findings[i] = Finding("input", "warning", f.observation, f"{f.message} without {where}", f.section)
     for (kind, level, observation, message, section), values in shown_at.items():
         if (kind, level, observation, message, section) not in own and kind != "input":
             rs.findings.append(Finding(kind, level, observation, f"{message} (at {', '.join(values)})", section))
     if any(r.by_value for r in rs.rulings):
         rs.findings.append(Finding("input", "warning", 0,
-                                   f"no {where} given: the ruling depends on it and is shown under each value", ""))
+                                   f"no {where} given: the ruling depends on it (shown under each value)", ""))
 
 
 def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
