@@ -221,3 +221,22 @@ def test_compare_with_an_edited_rules_folder(tmp_path):
     assert set(data["policies"]) == {"fab"}
     assert data["policies"]["fab"]["rulings"][0]["penalty"] == "game-loss"
     assert run("compare", str(report), "--rules", str(tmp_path)).exit_code == 2      # no core/ there
+
+
+def test_ids_lists_infractions_with_sections_and_penalties_lightest_first():
+    result = CliRunner().invoke(cli, ["ids", "--policy", "yugioh", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.output)["yugioh"]
+    assert {"id": "sleeves", "section": "YGO: Sleeves"} in listing["infractions"]
+    penalties = listing["penalties"]
+    assert penalties.index("warning") < penalties.index("game-loss") < penalties.index("match-loss")
+
+
+def test_an_unknown_history_id_named_like_an_observation_suggests_what_the_guide_rules_it_as(tmp_path):
+    report = tmp_path / "r.txt"
+    report.write_text("policy: yugioh\nplayer: Alice\nAlice has marked cards\nhistory:\n"
+                      "  Alice: warning for marked-cards\n")
+    result = CliRunner().invoke(cli, ["rule", str(report)])
+    assert result.exit_code == 2
+    assert "unknown infraction `marked-cards` for policy `yugioh`" in result.output
+    assert "did you mean:\n  sleeves" in result.output

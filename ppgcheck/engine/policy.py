@@ -26,7 +26,7 @@ import clingo
 
 from ppgcheck.cache import cached_json
 from ppgcheck.errors import PolicyError, UsageError
-from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
+from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
 from ppgcheck.resources import policy_ids, rules_dir
 
@@ -190,9 +190,10 @@ class PolicyEngine:
             return
         def known(value: str, table: list[str], what: str, line: int, column: int) -> None:
             if value not in table:
-                close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
-                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`",
-                                   (line, column), suggestions=close)
+                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`: "
+                                   f"`ppgcheck ids --policy {self.policy}` lists them",
+                                   (line, column), suggestions=self.closest_ids(value, table),
+                                   suggesting="did you mean")
         infractions = sorted(self.sections)
         for entry in report.history:
             known(entry.penalty, self.penalties, "penalty", entry.line, entry.penalty_column)
@@ -202,6 +203,24 @@ class PolicyEngine:
             known(report.judge_call[0], infractions, "infraction", line, column)
             line, column = report.positions["judge_call_penalty"]
             known(report.judge_call[1], self.penalties, "penalty", line, column)
+
+    def closest_ids(self, value: str, table: list[str]) -> list[str]:
+        """The ids nearest an unknown one: by spelling; else, for an infraction named like
+        an observation (`marked-cards`), the infractions this guide rules that observation as
+        (`sleeves` under yugioh): a one-observation report is ruled to find them."""
+        close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
+        if close or table is self.penalties:
+            return close
+        from ppgcheck.language.facts import build_facts
+        from ppgcheck.language.report import Observation
+        from ppgcheck.language.vocabulary import vocabulary
+        kind = slug_to_constant(value)
+        if kind not in vocabulary().observations:
+            return []
+        probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
+                       observations=[Observation("A", kind, other="B")])
+        committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
+        return sorted({constant_to_slug(i.name) for _, _, i in committed})
 
     def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
         """For each report's input facts, the shown atoms of its one model; one grounding for all."""
