@@ -43,4 +43,4 @@ def main() -> None:
 
 
 # the commands register themselves on `cli`
-from ppgcheck.cli import authoring, ruling  # noqa: E402,F401
+from ppgcheck.cli import authoring, event, ruling  # noqa: E402,F401

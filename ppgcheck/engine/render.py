@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.language.report import MAX_HISTORY_REPEATS
 from ppgcheck.engine.ruling import UNDETERMINED, PlayerRuling, RulingSet
 
 
@@ -75,12 +74,6 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
-    if rs.event_log:
-        log = rs.event_log
-        out.append(f"  event log {log.path}: {log.counted} earlier penalt{'y' if log.counted == 1 else 'ies'} "
-                   f"of these persons counted, {log.recorded} recorded"
-                   + (f" ({log.left_out} identical ones beyond {MAX_HISTORY_REPEATS} not counted)"
-                      if log.left_out else ""))
     return "\n".join(out)
 
 
@@ -111,7 +104,6 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "judge_call": ({"infraction": rs.judge_call[0], "penalty": rs.judge_call[1],
                         "verdict": rs.judge_call_verdict} if rs.judge_call else None),
         "notes": [asdict(n) for n in rs.notes],
-        **({"event_log": asdict(rs.event_log)} if rs.event_log else {}),
     }
 
 

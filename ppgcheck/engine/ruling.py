@@ -62,15 +62,6 @@ class Finding:
 
 
 @dataclass
-class EventLogUse:
-    """What `--event-log` did for one report."""
-    path: str
-    counted: int            # earlier penalties of the report's persons, given to the rules as history
-    left_out: int           # identical ones beyond what one report can count
-    recorded: int           # penalties this ruling issued, appended to the log
-
-
-@dataclass
 class RulingSet:
     report: str
     policy: str
@@ -83,7 +74,6 @@ class RulingSet:
     judge_call: tuple[str, str] | None = None
     judge_call_verdict: str = ""
     notes: list[Cited] = field(default_factory=list)
-    event_log: EventLogUse | None = None     # set when the history came from an event log
 
     @property
     def exit_code(self) -> int:
