@@ -126,7 +126,7 @@ def check_hint(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def sqlite_errors(path: Path, writing: bool = True) -> Iterator[None]:
+def sqlite_errors(path: Path, writing: bool = True, timeout: float = BUSY_TIMEOUT) -> Iterator[None]:
     """SQLite's failures as StoreErrors: what happened, and (for a write) that nothing was written."""
     nothing = ": nothing was written" if writing else ""
     try:
@@ -135,7 +135,7 @@ def sqlite_errors(path: Path, writing: bool = True) -> Iterator[None]:
         message = str(exc)
         if "locked" in message or "busy" in message:
             raise StoreError(f"`{path}` stayed locked by another judge's ruling for more than "
-                             f"{BUSY_TIMEOUT:g} s{nothing}; try again") from None
+                             f"{timeout:g} s{nothing}; try again") from None
         if "disk is full" in message or "database or disk is full" in message:
             raise StoreError(f"the disk holding `{path}` is full{nothing}") from None
         if "readonly" in message or "read-only" in message:

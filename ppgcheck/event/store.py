@@ -178,9 +178,9 @@ def _penalty(row: sqlite3.Row) -> PenaltyRow:
 class EventStore:
     """One event's store file: its path and one connection per thread that uses it."""
 
-    def __init__(self, path: Path, create: bool = False, busy_timeout: float = schema.BUSY_TIMEOUT) -> None:
+    def __init__(self, path: Path, create: bool = False, busy_timeout: float | None = None) -> None:
         self.path = Path(path)
-        self.busy_timeout = busy_timeout
+        self.busy_timeout = schema.BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self._local = threading.local()
         if not self.path.exists():
             if not create:
@@ -205,7 +205,7 @@ class EventStore:
     def _connection(self, writing: bool = False) -> Iterator[sqlite3.Connection]:
         """This thread's connection to the store.  It stays open between calls: closing
         the last connection checkpoints the WAL into the file, which cost a ruling ~4 ms."""
-        with schema.sqlite_errors(self.path, writing):
+        with schema.sqlite_errors(self.path, writing, self.busy_timeout):
             db = getattr(self._local, "db", None)
             if db is None:
                 db = self._local.db = schema.connect(self.path, self.busy_timeout)
@@ -596,18 +596,20 @@ def check_store(path: Path) -> tuple[list[str], dict[str, int]]:
     if not path.is_file():
         raise StoreError(f"no event store at `{path}`")
     with schema.sqlite_errors(path, writing=False):
-        db = schema.connect(path)
         try:
-            return _check(db)
-        finally:
-            db.close()
+            db = schema.connect(path)
+            try:
+                return _check(db)
+            finally:
+                db.close()
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            return [f"not an SQLite database, or damaged beyond reading ({exc})"], {}
 
 
 def _check(db: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
-    try:
-        problems = [r[0] for r in db.execute("PRAGMA integrity_check") if r[0] != "ok"]
-    except sqlite3.DatabaseError as exc:
-        return [f"not an SQLite database, or damaged beyond reading ({exc})"], {}
+    problems = [r[0] for r in db.execute("PRAGMA integrity_check") if r[0] != "ok"]
     version, problem = schema.mark(db)
     if problem or version == 0:
         return problems + [problem or "an empty SQLite file, not an event store"], {}
