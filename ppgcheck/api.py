@@ -18,7 +18,8 @@ from ppgcheck.resources import policy_ids
 from ppgcheck.engine.ruling import RulingSet, decode
 
 if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
-    from ppgcheck.event.store import EventStore, Submission
+    from ppgcheck.event.records import Submission
+    from ppgcheck.event.store import EventStore
 
 
 def resolve_policy(report: Report, override: str | None = None, rules: Path | None = None) -> str:
@@ -98,7 +99,7 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
     The same report again returns the stored ruling and writes nothing; a changed one
     under the same source name is refused unless `amend`.  `choices` maps an infraction
     id to the penalty the judge chooses for it (one of those the guide permits)."""
-    from ppgcheck.event.store import Choice
+    from ppgcheck.event.records import Choice
     check_judge(judge)
     policy_engine = engine(policy_id, rules)
     picked = {}

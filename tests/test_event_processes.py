@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from ppgcheck.event.store import check_store
+from ppgcheck.event.integrity import check_store
 
 REPORT = """\
 policy: fab

@@ -221,7 +221,7 @@ def test_void_stops_a_penalty_counting_and_history_says_who_when_and_why(tmp_pat
         ruled(report(tmp_path, file=f"r{i}.txt"), event)
     voided = invoke("event", "void", "2", "--reason", "ruled on the wrong player", "--judge", "Bea", "--event", event)
     assert voided.exit_code == 0, voided.output
-    assert voided.stdout.startswith(f"voided #2 Alice: warning for hidden-card-error, day 2, round 1, table 12")
+    assert voided.stdout.startswith("voided #2 Alice: warning for hidden-card-error, day 2, round 1, table 12")
     third = ruled(report(tmp_path, file="r3.txt"), event)
     assert third["rulings"][0]["penalty"] == "warning" and [p["id"] for p in third["event"]["counted"]] == [1]
     again = invoke("event", "void", "2", "--reason", "twice", "--judge", "Bea", "--event", event)

@@ -114,7 +114,8 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
       ppgcheck event show --event event.db --time-extensions
     """
     from ppgcheck.api import open_event
-    from ppgcheck.event.store import IN_FORCE, PENDING, SUPERSEDED, VOID, penalty_dict
+    from ppgcheck.event.records import penalty_dict
+    from ppgcheck.event.store import IN_FORCE, PENDING, SUPERSEDED, VOID
     store = open_event(event)
     if report_id is not None:
         sub = store.report(report_id)
@@ -301,7 +302,7 @@ def check(event: Path) -> None:
     Example:
       ppgcheck event check --event event.db
     """
-    from ppgcheck.event.store import check_store
+    from ppgcheck.event.integrity import check_store
     problems, counts = check_store(event)
     if problems:
         click.echo(f"{event}: {_plural(len(problems), 'problem')}")

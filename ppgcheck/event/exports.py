@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 
 from ppgcheck.errors import UsageError
-from ppgcheck.event.store import ImportRow, PenaltyRow, digest
+from ppgcheck.event.records import ImportRow, PenaltyRow
+from ppgcheck.event.store import digest
 
 PLATFORM_FIELDS = ("player", "round", "table", "infraction", "penalty", "judge", "time", "notes", "time_extension")
 FIELDS = PLATFORM_FIELDS + ("policy", "day", "report")

@@ -23,7 +23,6 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.engine.ruling import UNDETERMINED, PlayerRuling, RulingSet
 from ppgcheck.errors import StoreError
 from ppgcheck.event import schema
+from ppgcheck.event.records import AuditRow, Choice, ImportRow, PenaltyRow, Submission
 from ppgcheck.language.report import HistoryEntry, Report, print_report
 
 IN_FORCE, PENDING, VOID, SUPERSEDED = "in-force", "pending", "void", "superseded"
@@ -39,109 +39,6 @@ LIVE = (IN_FORCE, PENDING)          # statuses a judge can still void or amend
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@dataclass
-class PenaltyRow:
-    id: int
-    player: str
-    policy: str
-    infraction: str
-    penalty: str | None
-    permitted: list[str]
-    chosen_by: str
-    status: str
-    day: int | None
-    round: int | None
-    table: int | None
-    judge: str
-    time: str
-    notes: str
-    time_extension: int
-    source: str
-    report_id: int | None
-    import_id: int | None
-    replaces: int | None
-
-
-@dataclass
-class AuditRow:
-    id: int
-    at: str
-    judge: str
-    action: str
-    report_id: int | None
-    penalty_id: int | None
-    import_id: int | None
-    reason: str
-    detail: dict
-
-
-@dataclass
-class Submission:
-    """What submitting one report did: the stored ruling and what was recorded."""
-
-    outcome: str                # recorded | already-recorded | amended
-    store: str
-    report_id: int
-    source: str
-    ruling: dict                # the ruling's JSON (render.ruling_dict), as stored
-    text: str                   # render_text, as stored
-    explained: str              # render_text(explain=True), as stored
-    exit_code: int
-    recorded: list[PenaltyRow]  # this report's penalties, as they stand now
-    counted: list[PenaltyRow]   # the earlier penalties its ruling counted
-    superseded: int | None = None
-    judge: str = ""
-    at: str = ""
-
-    @property
-    def upgrades(self) -> list[dict]:
-        """The repeat upgrades the counted penalties caused, from the stored ruling."""
-        return [{"player": r["player"], "infraction": r["infraction"], "to": a["to"],
-                 "reason": a["reason"], "section": a["section"]}
-                for r in self.ruling.get("rulings", []) for a in r.get("adjustments", [])
-                if a.get("kind") == "repeat"]
-
-    def as_dict(self) -> dict:
-        return {"store": self.store, "outcome": self.outcome, "report_id": self.report_id,
-                "judge": self.judge, "at": self.at, "superseded": self.superseded,
-                "recorded": [penalty_dict(p) for p in self.recorded],
-                "counted": [penalty_dict(p) for p in self.counted], "upgrades": self.upgrades}
-
-
-def penalty_dict(p: PenaltyRow) -> dict:
-    return {"id": p.id, "player": p.player, "policy": p.policy, "infraction": p.infraction,
-            "penalty": p.penalty, "permitted": p.permitted, "chosen_by": p.chosen_by, "status": p.status,
-            "day": p.day, "round": p.round, "table": p.table, "judge": p.judge, "time": p.time,
-            "notes": p.notes, "time_extension": p.time_extension, "source": p.source}
-
-
-@dataclass
-class Choice:
-    """A judge's choice among the penalties the guide permits: from the report's
-    `judge call:` line or given with the submission (by infraction id)."""
-    penalty: str
-    origin: str                 # for errors: "judge call" or "--choose"
-    error: Callable[[str], Exception] | None = None
-
-
-@dataclass
-class ImportRow:
-    """One penalty of an import file (exports.py reads CSV, JSON and the old JSONL log)."""
-    line: int
-    policy: str
-    player: str
-    infraction: str
-    penalty: str
-    day: int | None = None
-    round: int | None = None
-    table: int | None = None
-    judge: str = ""
-    time: str = ""
-    notes: str = ""
-    time_extension: int = 0
-    source: str = ""
 
 
 def digest(text: str) -> str:
@@ -562,69 +459,6 @@ class EventStore:
             entry["minutes"] += row["minutes"]
             entry["sources"].append(row["source"])
         return [tables[k] for k in sorted(tables, key=lambda k: (k[0] is None, k[0] or 0, k[1] is None, k[1] or 0))]
-
-# (query, message): each row the query returns breaks an invariant of the store
-_INVARIANTS = [
-    ("SELECT r.id FROM reports r LEFT JOIN rulings g ON g.report_id = r.id WHERE g.id IS NULL",
-     "report #{} has no ruling (a partial write)"),
-    ("SELECT g.report_id, g.issued, COUNT(p.id) FROM rulings g LEFT JOIN penalties p "
-     "ON p.report_id = g.report_id AND p.replaces IS NULL GROUP BY g.id HAVING COUNT(p.id) != g.issued",
-     "report #{}: its ruling issued {} penalties and {} are recorded (a partial write)"),
-    ("SELECT p.id, r.id, r.status FROM penalties p JOIN reports r ON r.id = p.report_id "
-     "WHERE r.status != 'in-force' AND p.status IN ('in-force', 'pending')",
-     "penalty #{} still counts, though its report #{} is {}"),
-    ("SELECT source, COUNT(*) FROM reports WHERE status = 'in-force' GROUP BY source HAVING COUNT(*) > 1",
-     "`{}` has {} reports in force (one should supersede the others)"),
-    ("SELECT p.id FROM penalties p WHERE p.replaces IS NOT NULL AND NOT EXISTS "
-     "(SELECT 1 FROM penalties o WHERE o.id = p.replaces AND o.status = 'superseded')",
-     "penalty #{} replaces a penalty that is not superseded"),
-    ("SELECT r.id FROM reports r WHERE NOT EXISTS (SELECT 1 FROM audit a WHERE a.report_id = r.id "
-     "AND a.action IN ('submit', 'amend-report'))", "report #{} has no audit entry"),
-    ("SELECT p.id FROM penalties p WHERE p.status = 'void' AND NOT EXISTS (SELECT 1 FROM audit a "
-     "WHERE (a.action = 'void' AND a.penalty_id = p.id) OR (a.action = 'void-report' AND a.report_id = p.report_id))",
-     "penalty #{} is void with no audit entry saying who voided it"),
-    ("SELECT p.id FROM penalties p WHERE p.replaces IS NOT NULL AND NOT EXISTS (SELECT 1 FROM audit a "
-     "WHERE a.action = 'amend' AND a.penalty_id = p.id)", "penalty #{} was amended with no audit entry"),
-    ("SELECT id FROM event WHERE id != 1 UNION SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM event)",
-     "the event row is missing or doubled ({})"),
-]
-
-
-def check_store(path: Path) -> tuple[list[str], dict[str, int]]:
-    """`ppgcheck event check`: SQLite's integrity check, the file's marks, then the
-    store's own invariants.  Returns (problems, rows per table); opens nothing for writing."""
-    if not path.is_file():
-        raise StoreError(f"no event store at `{path}`")
-    with schema.sqlite_errors(path, writing=False):
-        try:
-            db = schema.connect(path)
-            try:
-                return _check(db)
-            finally:
-                db.close()
-        except sqlite3.OperationalError:
-            raise
-        except sqlite3.DatabaseError as exc:
-            return [f"not an SQLite database, or damaged beyond reading ({exc})"], {}
-
-
-def _check(db: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
-    problems = [r[0] for r in db.execute("PRAGMA integrity_check") if r[0] != "ok"]
-    version, problem = schema.mark(db)
-    if problem or version == 0:
-        return problems + [problem or "an empty SQLite file, not an event store"], {}
-    problems += [f"foreign key broken: {r[0]} row {r[1]} -> {r[2]}" for r in db.execute("PRAGMA foreign_key_check")]
-    for sql, message in _INVARIANTS:
-        problems += [message.format(*r) for r in db.execute(sql)]
-    for row in db.execute("SELECT report_id, ruling_json FROM rulings"):
-        try:
-            json.loads(row[1])
-        except ValueError:
-            problems.append(f"report #{row[0]}: its stored ruling is not JSON")
-    counts = {name: db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
-              for name in ("reports", "penalties", "persons", "imports", "audit")}
-    return problems, counts
-
 
 def _original(report: Report) -> str:
     """The report's own lines as submitted (a file may hold several reports)."""
