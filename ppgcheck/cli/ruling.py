@@ -15,7 +15,6 @@ from ppgcheck.cli import cli
 from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, rare_cycle_collection, report_files,
                                  report_sources, rules_option)
 from ppgcheck.errors import PpgError, ReportError, StoreError, UsageError
-from ppgcheck.cli.event import submission_json, submission_text
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.language.vocabulary import vocabulary
@@ -115,12 +114,12 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         if more_follows:
             return_free_memory()
 
-    render_submission = {"text": lambda sub: submission_text(sub, explain) + "\n", "json": submission_json,
-                         "jsonl": lambda sub: json.dumps(submission_json(sub), ensure_ascii=False,
-                                                         separators=(",", ":"))}[fmt]
-
     def submit_each(prepared: list[tuple[Report, str]]) -> bool:
         """Submit reports to the event store in order; False when the store can take no more."""
+        from ppgcheck.cli.event import submission_json, submission_text
+        render_submission = {"text": lambda sub: submission_text(sub, explain) + "\n", "json": submission_json,
+                             "jsonl": lambda sub: json.dumps(submission_json(sub), ensure_ascii=False,
+                                                             separators=(",", ":"))}[fmt]
         for report, policy_id in prepared:
             try:
                 sub = submit(report, policy_id)
