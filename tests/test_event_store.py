@@ -577,3 +577,11 @@ def test_event_commands_need_a_store_and_a_judge(tmp_path):
     assert no_judge.exit_code == 2 and no_judge.stderr == "--event needs --judge NAME: who submits the reports\n"
     amend = invoke("rule", report(tmp_path), "--amend")
     assert amend.exit_code == 2 and amend.stderr == "--amend needs --event EVENT.db\n"
+
+
+def test_reports_from_stdin_are_told_apart_by_their_content(tmp_path):
+    event = tmp_path / "event.db"
+    texts = [ALICE.format(policy="fab", day=1, round=r, table=1, name="Alice") for r in (1, 2)]
+    outcomes = [json.loads(invoke("rule", "-", "--event", event, "--judge", "Ann", "--format", "json",
+                                  input=text).stdout)["event"]["outcome"] for text in texts + texts[:1]]
+    assert outcomes == ["recorded", "recorded", "already-recorded"]

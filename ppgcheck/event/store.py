@@ -7,7 +7,8 @@
 - A report is identified by its source name and its canonical print: submitting it
   again returns the stored ruling and writes nothing.  A changed report under the
   same source name supersedes the old one only when asked (`amend`), and the old
-  one's penalties stop counting.
+  one's penalties stop counting.  A source that names no file (`<stdin>`) is only
+  an identity together with the content: such reports never supersede each other.
 - Nothing is deleted: void, amend and supersede change a status, add a row and an
   audit entry.
 - The store is thread-safe: each thread has its own connection, and nothing else is shared.
@@ -92,7 +93,7 @@ class EventStore:
             finally:
                 db.execute("ROLLBACK")
             if version < schema.SCHEMA_VERSION:
-                if not create and self.path.stat().st_size == 0:
+                if version == 0 and not create:        # an empty file, or a creation cut short
                     raise StoreError(f"`{self.path}` is empty, not an event store: {schema.check_hint(self.path)}")
                 db.execute("PRAGMA journal_mode = WAL")
                 schema.migrate(db, self.path, self.path.stem, now())
@@ -161,8 +162,9 @@ class EventStore:
             same = db.execute("SELECT id FROM reports WHERE source = ? AND digest = ?", (source, key)).fetchone()
             if same:
                 return self._submission(db, same["id"], "already-recorded")
-            older = db.execute("SELECT id, position FROM reports WHERE source = ? AND status = 'in-force'",
-                               (source,)).fetchone()
+            # a source that names no file (`<stdin>`, `<report>`) identifies nothing: never superseded
+            older = None if source.startswith("<") else db.execute(
+                "SELECT id, position FROM reports WHERE source = ? AND status = 'in-force'", (source,)).fetchone()
             if older and not amend:
                 raise report.error(f"`{source}` is already in the event with other content (report "
                                    f"#{older['id']}): pass --amend to supersede it", (report.line, 1))
