@@ -117,9 +117,9 @@ def submit_report(event: Path, text: str, judge: str, source: str = "<report>", 
                   choices: dict[str, str] | None = None) -> list[Submission]:
     """Parse every report of a text and submit each to the event store (created when
     missing).  Bad input raises before anything is recorded."""
+    prepared = prepare(parse_reports(text, source), policy, rules)
     store = open_event(event, create=True)
-    return [submit_prepared(store, report, policy_id, judge, rules, amend, choices)
-            for report, policy_id in prepare(parse_reports(text, source), policy, rules)]
+    return [submit_prepared(store, report, policy_id, judge, rules, amend, choices) for report, policy_id in prepared]
 
 
 def import_penalties(event: Path, path: Path, judge: str, rules: Path | None = None) -> tuple[int, int, bool]:

@@ -585,3 +585,18 @@ def test_reports_from_stdin_are_told_apart_by_their_content(tmp_path):
     outcomes = [json.loads(invoke("rule", "-", "--event", event, "--judge", "Ann", "--format", "json",
                                   input=text).stdout)["event"]["outcome"] for text in texts + texts[:1]]
     assert outcomes == ["recorded", "recorded", "already-recorded"]
+
+
+def test_the_library_submits_a_text_and_bad_input_records_nothing(tmp_path):
+    from ppgcheck.errors import ReportError
+    event = tmp_path / "event.db"
+    one = ALICE.format(policy="fab", day=1, round=1, table=1, name="Alice")
+    with pytest.raises(ReportError):
+        api.submit_report(event, one + "---\n" + one.replace("drew 1 extra card", "juggled"), "Ann", "two.txt")
+    assert not event.exists()
+    (sub,) = api.submit_report(event, one, "Ann", "one.txt")
+    assert (sub.outcome, sub.report_id, sub.source, sub.judge) == ("recorded", 1, "one.txt", "Ann")
+    assert sub.ruling["rulings"][0]["penalty"] == "warning" and sub.exit_code == 0
+    assert sub.as_dict()["recorded"][0]["penalty"] == "warning"
+    (again,) = api.submit_report(event, one, "Bea", "one.txt")
+    assert (again.outcome, again.judge, again.ruling) == ("already-recorded", "Ann", sub.ruling)
