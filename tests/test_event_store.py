@@ -600,3 +600,16 @@ def test_the_library_submits_a_text_and_bad_input_records_nothing(tmp_path):
     assert sub.as_dict()["recorded"][0]["penalty"] == "warning"
     (again,) = api.submit_report(event, one, "Bea", "one.txt")
     assert (again.outcome, again.judge, again.ruling) == ("already-recorded", "Ann", sub.ruling)
+
+
+def test_an_older_store_is_migrated_in_place_keeping_its_record(tmp_path, monkeypatch):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    step = "ALTER TABLE reports ADD COLUMN venue TEXT NOT NULL DEFAULT '';"
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, step])
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS) + 1)
+    shown = invoke("event", "show", "--event", event, "--format", "json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)[0]["player"] == "Alice"
+    with sqlite3.connect(event) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert db.execute("SELECT venue FROM reports").fetchall() == [("",)]
