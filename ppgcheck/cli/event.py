@@ -63,10 +63,11 @@ def submission_text(sub, explain: bool) -> str:
     out.extend(f"      {penalty_line(p)}" for p in sub.counted)
     for p in sub.recorded:
         if p.status == "pending":
-            choices = ", ".join(f"`{c}`" for c in p.permitted) or "any penalty of the policy (the guide names none)"
+            choices = (f"one of {', '.join(f'`{c}`' for c in p.permitted)}" if p.permitted
+                       else "a penalty of the policy (the guide names none here)")
             out.append(f"    pending #{p.id} {p.player}: {p.infraction} — the guide names no default penalty; the "
-                       f"judge chooses one of {choices}: "
-                       f"`ppgcheck event amend {p.id} --penalty PENALTY --reason ... --event {sub.store}`")
+                       f"judge chooses {choices}: "
+                       f"`ppgcheck event amend {p.id} --penalty PENALTY --reason ... --judge NAME --event {sub.store}`")
         else:
             chosen = " (the judge's choice)" if p.chosen_by == "judge" else ""
             out.append(f"    {'recorded' if p.status == 'in-force' else p.status} {penalty_line(p)}{chosen}")
