@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.language.report import MAX_HISTORY_REPEATS
 from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
 
 WHO = {"head-judge": "the Head Judge", "judge": "the judge"}
@@ -129,12 +128,6 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
-    if rs.event_log:
-        log = rs.event_log
-        out.append(f"  event log {log.path}: {log.counted} earlier penalt{'y' if log.counted == 1 else 'ies'} "
-                   f"of these persons counted, {log.recorded} recorded"
-                   + (f" ({log.left_out} identical ones beyond {MAX_HISTORY_REPEATS} not counted)"
-                      if log.left_out else ""))
     return "\n".join(out)
 
 
@@ -173,7 +166,6 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
         "questions": [question_dict(q) for q in rs.questions],
-        **({"event_log": asdict(rs.event_log)} if rs.event_log else {}),
     }
 
 

@@ -73,6 +73,12 @@ class PlayerRuling:
     def key(self) -> tuple[int, str, str]:
         return (self.observation, self.player, self.infraction)
 
+    @property
+    def awaits_choice(self) -> bool:
+        """The guide permits penalties here but names no default: the judge must choose
+        (never a related infraction's absorbed penalty, never a header the report omits)."""
+        return self.penalty is None and bool(self.permitted) and not self.absorbed_by and not self.by_value
+
 
 @dataclass
 class NoInfraction:
@@ -92,15 +98,6 @@ class Finding:
 
 
 @dataclass
-class EventLogUse:
-    """What `--event-log` did for one report."""
-    path: str
-    counted: int            # earlier penalties of the report's persons, given to the rules as history
-    left_out: int           # identical ones beyond what one report can count
-    recorded: int           # penalties this ruling issued, appended to the log
-
-
-@dataclass
 class RulingSet:
     report: str
     policy: str
@@ -115,7 +112,6 @@ class RulingSet:
     notes: list[Cited] = field(default_factory=list)
     assumptions: list[Cited] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)   # every question, whoever it concerns
-    event_log: EventLogUse | None = None     # set when the history came from an event log
 
     @property
     def exit_code(self) -> int:
