@@ -220,6 +220,7 @@ def render_comparison_text(comparison) -> str:
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():
         notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]
+        notes += [f"assumed: {a.text}{_cite(a.section)}" for a in rs.assumptions]
         notes += [f"history entry ignored (not an id of this guide): {h}"
                   for h in comparison.ignored.get(policy, [])]
         notes += [f"{f.kind}: {f.message}{_cite(f.section)}" for f in rs.findings if f.observation == 0]
