@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ppgcheck import api  # noqa: E402
-from ppgcheck.cli import BATCH_SIZE  # noqa: E402
+from ppgcheck.cli.ruling import BATCH_SIZE  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
 from ppgcheck.language.facts import build_facts  # noqa: E402
 from ppgcheck.engine.policy import engine  # noqa: E402

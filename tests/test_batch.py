@@ -38,7 +38,7 @@ fix(O, P, drawing_extra_cards, 1, "shuffle the extra cards into the deck", "T 1"
     committed(O, P, drawing_extra_cards).
 """
 
-GOOD = "policy: {policy}\nplayer: {name}\nplayer: Zed\n{name} drew {n} extra cards.\n"
+GOOD = "policy: {policy}\nrel: competitive\nplayer: {name}\nplayer: Zed\n{name} drew {n} extra cards.\n"
 GAP = "policy: mini\nplayer: Alice\nplayer: Bob\nAlice missed a trigger.\n"
 BAD_SYNTAX = "policy: mini\nplayer: Alice\nAlice juggled the deck.\n"
 BAD_NAME = "policy: mini\nplayer: Alice\nMallory drew 1 extra cards.\n"
@@ -269,10 +269,10 @@ def count_groundings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Groundi
     groundings = Groundings(tmp_path / "groundings.log")
     solve_many = policy_module.PolicyEngine.solve_many
 
-    def counted(self, fact_lists):
+    def counted(self, fact_lists, explore=None):
         with groundings.log.open("a") as log:
             log.write(f"{len(fact_lists)} {os.getpid()}\n")
-        return solve_many(self, fact_lists)
+        return solve_many(self, fact_lists, explore)
 
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", counted)
     return groundings
@@ -345,7 +345,7 @@ def test_forked_batches_give_the_output_of_in_process_ones(
 @needs_fork
 def test_a_policy_error_in_a_child_is_the_same_clear_error(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self, fact_lists):
+    def broken(self, fact_lists, explore=None):
         raise policy_module.PolicyError(f"policy `{self.policy}` does not ground: boom")
 
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", broken)

@@ -34,7 +34,7 @@ from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citat
                                         result_dict)
 from ppgcheck.analysis.monotonicity import forked_result, monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
-from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
+from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names, requires_rel
 from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
@@ -136,7 +136,8 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     held_targets = [{target(sym) for sym in part} for part in held_in]
     parts_of = {sym: [i for i, held in enumerate(held_targets) if sym in held] for _, sym in targets}
     ctx.say(f"{ctx.pack.id}: witnesses for {len(targets)} findings")
-    seen = RelsSeen([sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"])
+    rels = rel_names(requires_rel(ctx.pack.program))
+    seen = RelsSeen([sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"], rels)
     witnessed = across_parts(space, ctx.budget, parts_of, seen if seen.at else None)
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if seen.at and not ctx.budget.hit:
@@ -153,7 +154,7 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
         if sym in rels_at:
             finding.rels, known_rels = rels_at[sym]
             # a finding only some RELs have names them
-            if finding.rels and known_rels and len(finding.rels) < len(rel_names()):
+            if finding.rels and known_rels and len(finding.rels) < len(rels):
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         out.append(finding)

@@ -25,16 +25,25 @@ _NO_ANSWER_CHANGE = (ast.ASTType.Minimize, ast.ASTType.Heuristic, ast.ASTType.Sh
                      ast.ASTType.ShowTerm, ast.ASTType.ProjectAtom, ast.ASTType.ProjectSignature)
 
 
-def rel_names() -> list[str]:
-    return ["none", *vocabulary().values.get("rel", ())]   # "none": no `rel:` header
+def rel_names(required: bool = False) -> list[str]:
+    """The RELs a finding can show up at; "none": no `rel:` header, which a pack that
+    tells RELs apart never leaves out of a scenario (scenarios.lp, header_matters/2)."""
+    return [*([] if required else ["none"]), *vocabulary().values.get("rel", ())]
+
+
+def requires_rel(program: Program) -> bool:
+    """The pack tells RELs apart (rel_covered/1, so core's header_matters(rel, _))."""
+    return any(st.kind == ast.ASTType.Rule and st.head_form == "atom" and any(a.name == "rel_covered" for a in st.heads)
+               for st in program.statements)
 
 
 class RelsSeen:
     """The RELs each finding was seen at, from every scenario a search passes through."""
 
-    def __init__(self, targets: list[clingo.Symbol]) -> None:
+    def __init__(self, targets: list[clingo.Symbol], rels: list[str]) -> None:
+        self.rels = rels
         self.at: dict[clingo.Symbol, set[str]] = {t: set() for t in targets}
-        self._header = {clingo.Function("rel", [clingo.Function(r)]): r for r in rel_names()[1:]}
+        self._header = {clingo.Function("rel", [clingo.Function(r)]): r for r in rels if r != "none"}
 
     def __call__(self, atoms: list[clingo.Symbol]) -> None:
         held = set(atoms)
@@ -44,7 +53,7 @@ class RelsSeen:
                 self.at[t].add(rel)
 
     def unseen_somewhere(self, t: clingo.Symbol) -> bool:
-        return len(self.at[t]) < len(rel_names())
+        return len(self.at[t]) < len(self.rels)
 
 
 def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[clingo.Symbol, list[int]],
@@ -52,7 +61,7 @@ def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[
     """The RELs of each finding seen asks about, and whether that is proven
     (every part holding it searched to the end).  program: the core, the
     pack and the one-observation scenario facts, for `blind_to_rel`."""
-    rels = rel_names()
+    rels = seen.rels
     pending = [t for t in seen.at if seen.unseen_somewhere(t)]
     blind = blind_to_rel(program, pending) if pending else set()
     asked = [t for t in seen.at if t not in blind]
@@ -66,7 +75,7 @@ def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[
             # the part's own grounding, its models projected on chk_rel_at/1
             part_ctl.ground([("rel_project", [])])
             rel_ctl = part_ctl
-        for t, (found, done) in _search(rel_ctl, budget, here, seen.at).items():
+        for t, (found, done) in _search(rel_ctl, budget, here, seen.at, rels).items():
             seen.at[t].update(found)
             searched[t].append(done)
     out = {t: ([rel for rel in rels if rel in seen.at[t]], len(searched[t]) == len(parts_of[t]) and all(searched[t]))
@@ -105,7 +114,8 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
 
 
 def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Symbol],
-            seen_before: dict[clingo.Symbol, set[str]] | None = None) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+            seen_before: dict[clingo.Symbol, set[str]] | None = None,
+            rels: list[str] | None = None) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """At which RELs (and without one: "none") each target shows up, and
     whether that is proven: one bounded search per target enumerating one
     scenario per REL (projected on chk_rel_at/1, grounded by the caller).
@@ -113,7 +123,7 @@ def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Sym
     target already seen at every REL needs no search of its own; seen_before:
     the RELs the witness searches' scenarios showed each target at (ctl None:
     every target was seen at every REL)."""
-    rels = rel_names()
+    rels = rels or rel_names()
     seen: dict[clingo.Symbol, set[str]] = {t: set((seen_before or {}).get(t, ())) for t in targets}
     if ctl is None:     # every target seen at every REL already
         return {t: ([rel for rel in rels if rel in seen[t]], True) for t in targets}

@@ -13,18 +13,22 @@ from pathlib import Path
 from ppgcheck import api
 from ppgcheck.errors import PpgError, ReportError, UsageError
 from ppgcheck.language.report import parse_reports
-from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
-        "time_extension": int, "judge_call": str, "error": dict}
+        "time_extension": int, "judge_call": str, "error": dict, "question": list,
+        "assumption_contains": list}
 _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
-           "fix_excludes": list, "note_excludes": list, "head_judge": bool}
+           "fix_excludes": list, "note_excludes": list, "head_judge": bool, "permitted": list,
+           "options": list, "related_to": int, "assumption_contains": list, "assumption_excludes": list,
+           "by_value": dict}
+_QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
 _ERROR = {"line": int, "column": int, "message_contains": str}
 _REQUIRED = {"top": ("description",), "ruling": ("player", "infraction", "penalty"),
-             "no_infraction": ("player",), "finding": ("kind",), "error": ()}
+             "no_infraction": ("player",), "finding": ("kind",), "error": (), "question": ("add_contains",)}
 
 
 class ExpectationError(UsageError):
@@ -61,7 +65,8 @@ def load_expectation(path: Path) -> dict:
     except tomllib.TOMLDecodeError as exc:
         raise ExpectationError(f"{path}: not valid TOML: {exc}") from None
     _check_table(data, _TOP, "the top level", path, _REQUIRED["top"])
-    for key, schema in (("ruling", _RULING), ("no_infraction", _NO_INFRACTION), ("finding", _FINDING)):
+    for key, schema in (("ruling", _RULING), ("no_infraction", _NO_INFRACTION), ("finding", _FINDING),
+                        ("question", _QUESTION)):
         for i, item in enumerate(data.get(key, []), start=1):
             if not isinstance(item, dict):
                 raise ExpectationError(f"{path}: `{key}` must be an array of tables ([[{key}]])")
@@ -122,17 +127,25 @@ def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
         if prepared is not None:
             policy = prepared[0][1] if prepared else ""
             by_policy.setdefault(policy, []).append((result, expected, prepared))
-    for group in by_policy.values():
-        try:
-            rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared], rules)
-        except PpgError as exc:
-            for result, _, _ in group:
-                result.failures.append(f"unexpected error: {exc}")
-            continue
-        for result, expected, prepared in group:
-            result.rulings, rulings = rulings[:len(prepared)], rulings[len(prepared):]
-            _compare_rulings(expected, result)
+    for whole in by_policy.values():
+        for questions in (False, True):    # a case that asks about questions gets them ruled
+            group = [case for case in whole if ("question" in case[1]) == questions]
+            try:
+                rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared], rules,
+                                            questions=questions)
+            except PpgError as exc:
+                for result, _, _ in group:
+                    result.failures.append(f"unexpected error: {exc}")
+                continue
+            for result, expected, prepared in group:
+                result.rulings, rulings = rulings[:len(prepared)], rulings[len(prepared):]
+                _compare_rulings(expected, result)
     return [result for result, _, _ in cases]
+
+
+def _penalty(value: str | None) -> str:
+    """A golden file spells "the guide names no default penalty" `undetermined`."""
+    return UNDETERMINED if value is None else value
 
 
 def _compare_error(expected: dict, exc: ReportError, result: CaseResult) -> None:
@@ -157,56 +170,23 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
     if "exit" in expected and expected["exit"] != exit_code:
         fail(f"exit code: expected {expected['exit']}, got {exit_code}")
     want_keys = Counter((r["player"], r["infraction"], r["penalty"]) for r in expected.get("ruling", []))
-    got_keys = Counter((r.player, r.infraction, r.penalty) for r in actual)
+    got_keys = Counter((r.player, r.infraction, _penalty(r.penalty)) for r in actual)
     for key in want_keys - got_keys:
         fail("missing ruling: {} {} {}".format(*key))
     for key in got_keys - want_keys:
         fail("unexpected ruling: {} {} {}".format(*key))
     for want in expected.get("ruling", []):
-        match = [r for r in actual if (r.player, r.infraction, r.penalty) ==
+        match = [r for r in actual if (r.player, r.infraction, _penalty(r.penalty)) ==
                  (want["player"], want["infraction"], want["penalty"])]
-        if not match:
-            continue
-        got = match[0]
-        label = f"{want['player']} {want['infraction']}"
-        for key in ("issued", "base_penalty", "section"):
-            if key in want and want[key] != getattr(got, key):
-                fail(f"{label}: {key} expected {want[key]!r}, got {getattr(got, key)!r}")
-        if "head_judge" in want and want["head_judge"] != bool(got.head_judge):
-            fail(f"{label}: head_judge expected {want['head_judge']}, got {bool(got.head_judge)}")
-        if "adjustments" in want:
-            steps = [f"{a.kind}:{a.to}" for a in got.adjustments]
-            if steps != want["adjustments"]:
-                fail(f"{label}: adjustments expected {want['adjustments']}, got {steps}")
-        for what, items in (("fix", got.fix), ("note", got.notes)):
-            for needle in want.get(f"{what}_contains", []):
-                if not any(needle.lower() in c.text.lower() for c in items):
-                    fail(f"{label}: no {what} mentions `{needle}`; got "
-                         + "; ".join(c.text for c in items))
-            for needle in want.get(f"{what}_excludes", []):
-                hits = [c.text for c in items if needle.lower() in c.text.lower()]
-                if hits:
-                    fail(f"{label}: a {what} mentions `{needle}`, which it must not: " + "; ".join(hits))
-    if "no_infraction" in expected:
-        got_none = Counter((n.player, n.section) for rs in sets for n in rs.no_infractions)
-        want_none = Counter((n["player"], n.get("section")) for n in expected["no_infraction"])
-        loose = {k for k in want_none if k[1] is None}
-        got_cmp = Counter((p, None) if (p, None) in loose else (p, s) for p, s in got_none.elements())
-        if got_cmp != want_none:
-            fail(f"no-infraction: expected {sorted(want_none.elements(), key=str)}, "
-                 f"got {sorted(got_none.elements(), key=str)}")
-    findings = [f for rs in sets for f in rs.findings]
-    want_findings = expected.get("finding", [])
-    if Counter(f["kind"] for f in want_findings) != Counter(f.kind for f in findings):
-        fail("findings: expected " + (", ".join(f["kind"] for f in want_findings) or "none")
-             + "; got " + ("; ".join(f"{f.kind}: {f.message} ({f.section})" for f in findings) or "none"))
-    else:
-        for want in want_findings:
-            if not any(f.kind == want["kind"]
-                       and want.get("level", f.level) == f.level
-                       and want.get("section_contains", "") in f.section
-                       and want.get("message_contains", "") in f.message for f in findings):
-                fail(f"no {want['kind']} finding matches {want}")
+        if match:
+            _compare_ruling(want, match[0], fail)
+    _compare_no_infractions(expected, sets, fail)
+    _compare_findings(expected, [f for rs in sets for f in rs.findings], fail)
+    _compare_questions(expected, [q for rs in sets for q in rs.questions], fail)
+    assumptions = [a.text for rs in sets for a in rs.assumptions]
+    for needle in expected.get("assumption_contains", []):
+        if not any(needle.lower() in a.lower() for a in assumptions):
+            fail(f"no assumption of the report mentions `{needle}`; got " + ("; ".join(assumptions) or "none"))
     if "time_extension" in expected:
         got_ext = max((rs.time_extension_minutes for rs in sets), default=0)
         if got_ext != expected["time_extension"]:
@@ -217,3 +197,69 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
             fail(f"judge call verdict: expected {expected['judge_call']}, got {sorted(verdicts)}")
 
 
+def _compare_ruling(want: dict, got, fail) -> None:
+    label = f"{want['player']} {want['infraction']}"
+    for key in ("issued", "section", "related_to", "permitted"):
+        if key in want and want[key] != getattr(got, key):
+            fail(f"{label}: {key} expected {want[key]!r}, got {getattr(got, key)!r}")
+    if "base_penalty" in want and want["base_penalty"] != _penalty(got.base_penalty):
+        fail(f"{label}: base_penalty expected {want['base_penalty']!r}, got {_penalty(got.base_penalty)!r}")
+    if "head_judge" in want and want["head_judge"] != bool(got.head_judge):
+        fail(f"{label}: head_judge expected {want['head_judge']}, got {bool(got.head_judge)}")
+    if "adjustments" in want:
+        steps = [f"{a.kind}:{a.to}" for a in got.adjustments]
+        if steps != want["adjustments"]:
+            fail(f"{label}: adjustments expected {want['adjustments']}, got {steps}")
+    if "options" in want:
+        moves = [f"{o.by}:{o.penalty}" for o in got.options]
+        if moves != want["options"]:
+            fail(f"{label}: options expected {want['options']}, got {moves}")
+    if "by_value" in want:
+        got_values = {h: {v: _penalty(p) for v, p in values.items()} for h, values in (got.by_value or {}).items()}
+        if got_values != want["by_value"]:
+            fail(f"{label}: by_value expected {want['by_value']}, got {got_values}")
+    for what, items in (("fix", got.fix), ("note", got.notes), ("assumption", got.assumptions)):
+        for needle in want.get(f"{what}_contains", []):
+            if not any(needle.lower() in c.text.lower() for c in items):
+                fail(f"{label}: no {what} mentions `{needle}`; got " + ("; ".join(c.text for c in items) or "none"))
+        for needle in want.get(f"{what}_excludes", []):
+            hits = [c.text for c in items if needle.lower() in c.text.lower()]
+            if hits:
+                fail(f"{label}: a {what} mentions `{needle}`, which it must not: " + "; ".join(hits))
+
+
+def _compare_no_infractions(expected: dict, sets: list[RulingSet], fail) -> None:
+    if "no_infraction" not in expected:
+        return
+    got_none = Counter((n.player, n.section) for rs in sets for n in rs.no_infractions)
+    want_none = Counter((n["player"], n.get("section")) for n in expected["no_infraction"])
+    loose = {k for k in want_none if k[1] is None}
+    got_cmp = Counter((p, None) if (p, None) in loose else (p, s) for p, s in got_none.elements())
+    if got_cmp != want_none:
+        fail(f"no-infraction: expected {sorted(want_none.elements(), key=str)}, "
+             f"got {sorted(got_none.elements(), key=str)}")
+
+
+def _compare_findings(expected: dict, findings: list, fail) -> None:
+    want_findings = expected.get("finding", [])
+    if Counter(f["kind"] for f in want_findings) != Counter(f.kind for f in findings):
+        fail("findings: expected " + (", ".join(f["kind"] for f in want_findings) or "none")
+             + "; got " + ("; ".join(f"{f.kind}: {f.message} ({f.section})" for f in findings) or "none"))
+        return
+    for want in want_findings:
+        if not any(f.kind == want["kind"]
+                   and want.get("level", f.level) == f.level
+                   and want.get("section_contains", "") in f.section
+                   and want.get("message_contains", "") in f.message for f in findings):
+            fail(f"no {want['kind']} finding matches {want}")
+
+
+def _compare_questions(expected: dict, questions: list, fail) -> None:
+    """Each expected question must be asked (the ruling may ask more, up to five)."""
+    for want in expected.get("question", []):
+        if not any(want["add_contains"].lower() in q.add.lower()
+                   and want.get("player", q.player) == q.player
+                   and want.get("infraction", q.infraction) == q.infraction
+                   and want.get("penalty", _penalty(q.penalty)) == _penalty(q.penalty) for q in questions):
+            fail(f"no question matches {want}; got "
+                 + ("; ".join(f"{q.player}: {q.add} -> {q.infraction}, {q.penalty}" for q in questions) or "none"))

@@ -99,12 +99,14 @@ class _Indexer:
         return statement
 
 
-def index_program(statements: Program | list[ast.AST],
-                  inputs: set[Signature]) -> tuple[list[ast.AST], set[Signature]]:
-    """The rewritten statements (comments dropped) and the set of indexed signatures."""
+def index_program(statements: Program | list[ast.AST], inputs: set[Signature],
+                  switches: frozenset[Signature] = frozenset()) -> tuple[list[ast.AST], set[Signature]]:
+    """The rewritten statements (comments dropped) and the set of indexed signatures.
+    A switch is an `#external` set from Python after grounding (core's `explore`): it
+    becomes one external per report, `#external explore(R) : report_index(R).`"""
     program = as_program(statements)
     rules = {id(st): (st, heads, reads) for st, heads, reads in _rules(program)}
-    dependent = dependent_signatures(program, inputs)
+    dependent = dependent_signatures(program, inputs | switches)
     names = {sig for _, heads, _ in rules.values() for sig in heads}
     for name, arity in dependent:
         if (name, arity + 1) in names - dependent:   # the indexed atom would read as the other predicate
@@ -114,15 +116,29 @@ def index_program(statements: Program | list[ast.AST],
     indexer = _Indexer(dependent)
     out: list[ast.AST] = []
     for statement in program.statements:
-        kind = statement.kind
+        kind, node = statement.kind, statement.node
         if kind is ASTType.Comment:
             continue
         if kind is ASTType.Rule:
             out.append(indexer.rule(*rules[id(statement)]))
         elif kind in (ASTType.ShowSignature, ASTType.Defined):
-            out.append(indexer.signature(statement.node))
+            out.append(indexer.signature(node))
         elif kind in (ASTType.Program, ASTType.Definition):
-            out.append(statement.node)
+            out.append(node)
+        elif kind is ASTType.External and not node.body and _signatures(statement) <= switches:
+            location = node.location
+            guard = ast.Literal(location, ast.Sign.NoSign, ast.SymbolicAtom(
+                ast.Function(location, INDEX_PREDICATE, [ast.Variable(location, INDEX_VARIABLE)], 0)))
+            out.append(node.update(atom=indexer.atom(node.atom), body=[guard]))
+        elif kind is ASTType.External and not node.body and not _signatures(statement) & dependent:
+            out.append(node)
         else:
-            raise UnsupportedConstruct.at(statement.node, "statement")
+            raise UnsupportedConstruct.at(node, "statement")
     return out, dependent
+
+
+def _signatures(external: Statement) -> set[Signature]:
+    """The predicates an `#external` declares (its atom written out, or a pool's alternatives)."""
+    if external.unsupported or any(a.name.startswith("-") for a in external.heads):
+        raise UnsupportedConstruct.at(external.node, "external")
+    return {a.signature for a in external.heads}

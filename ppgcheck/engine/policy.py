@@ -28,7 +28,7 @@ import clingo
 from ppgcheck.cache import cached_json
 from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.errors import PolicyError
-from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug
+from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
 
 if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/pack.py)
@@ -36,6 +36,11 @@ if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
+
+# what the exploring solve adds to a report's atoms (the default solve never derives them)
+EXPLORED = ("permitted/4", "option/7")
+# core's switch for that solve, one per report in a batch (rules/core/penalties.lp)
+SWITCHES = frozenset({("explore", 0)})
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class IndexedProgram:
     indexed: frozenset[tuple[str, int]]     # signatures that carry the report index
     sections: dict[str, str]                # infraction slug -> its citation
     penalties: list[str]                    # penalty slugs (and `none`)
+    ranks: dict[str, int]                   # penalty constant -> its place on the ladder
+    header_values: dict[str, list[str]]     # header -> the values the guide tells apart (header_matters/2)
 
 
 class PolicyEngine:
@@ -88,7 +95,7 @@ class PolicyEngine:
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
                                lambda: self._index(self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
-                              data["sections"], data["penalties"])
+                              data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
     def _index(self, statements: "Program") -> dict:
         from clingo.ast import ASTType
@@ -98,7 +105,7 @@ class PolicyEngine:
             if indexing.INDEX_VARIABLE in self.pack.text(path):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
         try:
-            rewritten, indexed = indexing.index_program(statements, self.pack.inputs)
+            rewritten, indexed = indexing.index_program(statements, self.pack.inputs, SWITCHES)
         except indexing.UnsupportedConstruct as exc:
             raise indexing.UnsupportedConstruct(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: "
                                                 f"{exc.message}", exc.file, exc.line) from None
@@ -111,8 +118,15 @@ class PolicyEngine:
                     for a in atoms.by_signature("section", 2)}
         penalties = [constant_to_slug(a.symbol.arguments[0].name)
                      for a in atoms.by_signature("penalty_id", 1)]
+        ranks = {a.symbol.arguments[0].name: a.symbol.arguments[1].number
+                 for a in atoms.by_signature("penalty_rank", 2)}
+        header_values: dict[str, list[str]] = {}
+        for a in atoms.by_signature("header_matters", 2):
+            header, value = a.symbol.arguments
+            header_values.setdefault(header.name, []).append(str(value))
         return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
-                "penalties": penalties}
+                "penalties": penalties, "ranks": ranks,
+                "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}
 
     @property
     def sections(self) -> dict[str, str]:
@@ -155,9 +169,10 @@ class PolicyEngine:
             return
         def known(value: str, table: list[str], what: str, line: int, column: int) -> None:
             if value not in table:
-                close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
-                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`",
-                                   (line, column), suggestions=close)
+                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`: "
+                                   f"`ppgcheck ids --policy {self.policy}` lists them",
+                                   (line, column), suggestions=self.closest_ids(value, table),
+                                   suggesting="did you mean")
         infractions = sorted(self.sections)
         for entry in report.history:
             known(entry.penalty, self.penalties, "penalty", entry.line, entry.penalty_column)
@@ -168,8 +183,28 @@ class PolicyEngine:
             line, column = report.positions["judge_call_penalty"]
             known(report.judge_call[1], self.penalties, "penalty", line, column)
 
-    def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
-        """For each report's input facts, the shown atoms of its one model; one grounding for all."""
+    def closest_ids(self, value: str, table: list[str]) -> list[str]:
+        """The ids nearest an unknown one: by spelling; else, for an infraction named like
+        an observation (`marked-cards`), the infractions this guide rules that observation as
+        (`sleeves` under yugioh): a one-observation report is ruled to find them."""
+        close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
+        if close or table is self.penalties:
+            return close
+        from ppgcheck.language.facts import build_facts
+        from ppgcheck.language.report import Observation
+        from ppgcheck.language.vocabulary import vocabulary
+        kind = slug_to_constant(value)
+        if kind not in vocabulary().observations:
+            return []
+        probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
+                       observations=[Observation("A", kind, other="B")])
+        committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
+        return sorted({constant_to_slug(i.name) for _, _, i in committed})
+
+    def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
+        """For each report's input facts, the shown atoms of its one model; one grounding for all.
+        A report with a discretion or a base set open is explored too (permitted/4, option/7),
+        unless `explore` says not (a question's variant needs only its default)."""
         if not fact_lists:
             return []
         program = self.program
@@ -183,10 +218,23 @@ class PolicyEngine:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
+        per_report = self._split(models[0], len(fact_lists), alone)
+        wanted = [i for i, atoms in enumerate(per_report) if atoms.get("open_choice/3")
+                  and (explore is None or explore[i])]
+        if wanted:
+            switches = [clingo.Function("explore", [] if alone else [clingo.Number(i)]) for i in wanted]
+            for i, explored in enumerate(self._split(self._explore(ctl, switches), len(fact_lists), alone)):
+                if i in wanted:      # the others' brave atoms are their one model's
+                    for name in EXPLORED:
+                        per_report[i][name] = explored.get(name, [])
+        return per_report
+
+    def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:
+        """Each report's shown atoms (its index stripped), plus those every report shares."""
         shared: ShownAtoms = {}
-        per_report: list[ShownAtoms] = [{} for _ in fact_lists]
-        indexed = frozenset() if alone else program.indexed     # alone, every atom is the report's
-        for sym in models[0]:
+        per_report: list[ShownAtoms] = [{} for _ in range(count)]
+        indexed = frozenset() if alone else self.program.indexed     # alone, every atom is the report's
+        for sym in symbols:
             name, arguments = sym.name, sym.arguments
             arity = len(arguments) - 1
             if (name, arity) in indexed:
@@ -197,6 +245,21 @@ class PolicyEngine:
             for key, rows in shared.items():
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
+
+    def _explore(self, ctl: clingo.Control, switches: list[clingo.Symbol]) -> list[clingo.Symbol]:
+        """The brave consequences with `explore` on for some reports: every course the guide
+        permits, on the same grounding (rules/core/penalties.lp, "discretion").  The reports of
+        a batch are independent, so the batch's brave consequences are each report's own."""
+        for switch in switches:
+            ctl.assign_external(switch, True)
+        ctl.configuration.solve.enum_mode = "brave"
+        ctl.configuration.solve.models = 0
+        last: list[clingo.Symbol] = []
+
+        def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
+            last.extend(model.symbols(shown=True))
+        ctl.solve(on_last=keep)
+        return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""

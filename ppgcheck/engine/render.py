@@ -4,12 +4,56 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.language.report import MAX_HISTORY_REPEATS
-from ppgcheck.engine.ruling import UNDETERMINED, PlayerRuling, RulingSet
+from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
+
+WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer"}
 
 
 def _cite(section: str) -> str:
     return f" ({section})" if section else ""
+
+
+def _loud(penalty: str | None) -> str:
+    return penalty.upper().replace("-", " ").replace("/", " / ") if penalty else "NO PENALTY"
+
+
+def _either(penalties: list[str]) -> str:
+    return " or ".join(_loud(p) for p in penalties)
+
+
+def option_text(option: Option) -> str:
+    """`the Head Judge may make it a GAME LOSS if ...`, in a judge's words."""
+    condition = option.condition
+    return (f"{WHO.get(option.by, option.by)} may make it a {_loud(option.penalty)}"
+            + (f" if {condition}" if condition else "") + _cite(option.section))
+
+
+def question_text(question: Question) -> str:
+    if question.penalty:
+        penalty = _loud(question.penalty)
+    elif question.choose_from:
+        penalty = f"{_either(question.choose_from)} (the guide does not say which)"
+    else:
+        penalty = "no penalty named"
+    outcome = f"{question.infraction}, {penalty}" if question.infraction else "no infraction"
+    return f"{question.asks}? → {question.player}: {outcome}"
+
+
+def penalty_line(r: PlayerRuling) -> str:
+    """The default penalty, or what the guide narrows it to, never a bare UNDETERMINED."""
+    if r.penalty is not None:
+        line = _loud(r.penalty)
+        if r.adjustments or (r.base_penalty is not None and r.base_penalty != r.penalty):
+            line += f" (base {r.base_penalty})"
+        return line
+    if r.by_value:
+        headers = ", ".join(f"`{h}:`" for h in r.by_value)
+        return f"{_either(r.permitted)}: it depends on {headers}, which the report does not give"
+    if len(r.base_choices) > 1:
+        return f"{_either(r.base_choices)} (the guide does not say which)"
+    if len(r.permitted) > 1:
+        return f"{_either(r.permitted)} (the guide does not say which)"
+    return "none: the guide gives no single penalty here (see the findings)"
 
 
 def _observed(rs: RulingSet, index: int) -> str:
@@ -24,12 +68,15 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
         steps.append(f"classified as {ruling.infraction}: {why.text}{_cite(why.section)}")
     if not ruling.because:
         steps.append(f"classified as {ruling.infraction}{_cite(ruling.section)}")
-    if ruling.base_penalty == UNDETERMINED:
-        steps.append("no single base penalty: see the findings")
+    if ruling.base_penalty is None:
+        steps.append("no single base penalty" + (f": one of {', '.join(ruling.permitted)}" if ruling.permitted
+                                                  else ": see the findings"))
     else:
         steps.append(f"base penalty {ruling.base_penalty}{_cite(ruling.base_section or ruling.section)}")
     for adj in ruling.adjustments:
         steps.append(f"{adj.kind} to {adj.to}: {adj.reason}{_cite(adj.section)}")
+    for option in ruling.options:
+        steps.append(f"option: {option_text(option)}")
     if ruling.absorbed_by:
         steps.append(f"not issued: a related infraction carries a higher penalty{_cite(ruling.absorbed_by)}")
     return steps
@@ -38,19 +85,24 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
 def render_text(rs: RulingSet, explain: bool = False) -> str:
     out = [f"{rs.report} — policy {rs.policy}"]
     for r in rs.rulings:
-        head = f"  {r.player}: {r.infraction}{_cite(r.section)}"
-        out.append(head)
-        penalty = r.penalty.upper().replace("-", " ")
-        line = f"    penalty: {penalty}"
-        if r.penalty == UNDETERMINED:
-            line += " — the guide gives no single penalty here: see the findings"
-        elif r.adjustments or r.base_penalty != r.penalty:
-            line += f" (base {r.base_penalty})"
+        out.append(f"  {r.player}: {r.infraction}{_cite(r.section)}")
+        line = f"    penalty: {penalty_line(r)}"
+        if len(r.options) == 1:
+            line += f" — {option_text(r.options[0])}"
         if r.absorbed_by:
-            line += f" — not issued: only the highest penalty of related infractions is given{_cite(r.absorbed_by)}"
+            related = f" (observation {r.related_to})" if r.related_to else ""
+            line += (f" — not issued: only the highest penalty of related infractions is given, "
+                     f"a related one{related} carries it{_cite(r.absorbed_by)}")
         out.append(line)
+        if len(r.options) > 1:
+            out.extend(f"      {option_text(o)}" for o in r.options)
         for adj in r.adjustments:
             out.append(f"      {adj.kind} → {adj.to}: {adj.reason}{_cite(adj.section)}")
+        for header, values in (r.by_value or {}).items():
+            shown = ", ".join(f"{value} {_loud(pen) if pen else '—'}" for value, pen in values.items())
+            out.append(f"    by `{header}:` (the report gives none): {shown}")
+        for assumption in r.assumptions:
+            out.append(f"    assumed: {assumption.text}{_cite(assumption.section)}")
         for i, step in enumerate(r.fix, start=1):
             out.append(f"    fix {i}: {step.text}{_cite(step.section)}")
         for note in r.notes:
@@ -70,17 +122,19 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.append(f"  the guide {verdict} the judge's call: {rs.judge_call[0]}, {rs.judge_call[1]}")
     for note in rs.notes:
         out.append(f"  note: {note.text}{_cite(note.section)}")
+    for assumption in rs.assumptions:
+        out.append(f"  assumed: {assumption.text}{_cite(assumption.section)}")
+    if rs.questions:
+        out.append("  questions that would change this ruling:")
+        out.extend(f"    - {question_text(q)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
-        out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
+        if f.kind == "input":       # the report's gap, not the guide's
+            out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
+        else:
+            out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
-    if rs.event_log:
-        log = rs.event_log
-        out.append(f"  event log {log.path}: {log.counted} earlier penalt{'y' if log.counted == 1 else 'ies'} "
-                   f"of these persons counted, {log.recorded} recorded"
-                   + (f" ({log.left_out} identical ones beyond {MAX_HISTORY_REPEATS} not counted)"
-                      if log.left_out else ""))
     return "\n".join(out)
 
 
@@ -91,7 +145,14 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "player": r.player, "observation": r.observation, "infraction": r.infraction,
             "section": r.section, "base_penalty": r.base_penalty,
             "base_penalty_section": r.base_section, "penalty": r.penalty,
-            "issued": r.issued,
+            "permitted": r.permitted,
+            "choose_from": r.base_choices,
+            "options": [option_dict(o) for o in r.options],
+            "issued": r.issued, "related_to": r.related_to,
+            "assumptions": [asdict(a) for a in r.assumptions],
+            "questions": [question_dict(q) for q in rs.questions
+                          if (q.observation, q.player) == (r.observation, r.player)],
+            "by_value": r.by_value,
             "adjustments": [{"kind": a.kind, "to": a.to, "reason": a.reason, "section": a.section}
                             for a in r.adjustments],
             "fix": [s.text for s in r.fix],
@@ -111,8 +172,19 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "judge_call": ({"infraction": rs.judge_call[0], "penalty": rs.judge_call[1],
                         "verdict": rs.judge_call_verdict} if rs.judge_call else None),
         "notes": [asdict(n) for n in rs.notes],
-        **({"event_log": asdict(rs.event_log)} if rs.event_log else {}),
+        "assumptions": [asdict(a) for a in rs.assumptions],
+        "questions": [question_dict(q) for q in rs.questions],
     }
+
+
+def option_dict(option: Option) -> dict:
+    return {"penalty": option.penalty, "by": option.by, "if": option.condition, "section": option.section}
+
+
+def question_dict(question: Question) -> dict:
+    return {"observation": question.observation, "player": question.player, "add": question.add,
+            "asks": question.asks,
+            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from}
 
 
 def render_json(rs: RulingSet) -> str:
@@ -125,7 +197,7 @@ def render_jsonl(rs: RulingSet) -> str:
 
 def _cell(rs: RulingSet, observation: int) -> list[str]:
     """What one guide says about one observation."""
-    lines = [f"{r.player}: {r.infraction} → {r.penalty}{_cite(r.section)}"
+    lines = [f"{r.player}: {r.infraction} → {_cell_penalty(r)}{_cite(r.section)}"
              + ("" if r.issued else " (not issued: related)")
              for r in rs.rulings if r.observation == observation]
     lines += [f"{n.player}: no infraction{_cite(n.section)}"
@@ -135,6 +207,13 @@ def _cell(rs: RulingSet, observation: int) -> list[str]:
         lines.append("not covered" + _cite(next(f.section for f in gaps if f.kind == "gap")))
     lines += [f"{f.kind}: {f.message}" for f in gaps if f.kind != "gap" or len(lines) > 1]
     return lines or ["not covered"]
+
+
+def _cell_penalty(r: PlayerRuling) -> str:
+    if r.penalty is None:
+        return " or ".join(r.permitted) if r.permitted else "no single penalty"
+    moves = "".join(f", {o.by} may make it {o.penalty}" for o in r.options)
+    return r.penalty + moves
 
 
 def render_comparison_text(comparison) -> str:
@@ -149,6 +228,7 @@ def render_comparison_text(comparison) -> str:
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():
         notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]
+        notes += [f"assumed: {a.text}{_cite(a.section)}" for a in rs.assumptions]
         notes += [f"history entry ignored (not an id of this guide): {h}"
                   for h in comparison.ignored.get(policy, [])]
         notes += [f"{f.kind}: {f.message}{_cite(f.section)}" for f in rs.findings if f.observation == 0]

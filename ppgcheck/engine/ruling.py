@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from ppgcheck.language.facts import Facts, constant_to_slug
+from ppgcheck.language.facts import Facts, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report, print_observation
 
-UNDETERMINED = "undetermined"
+UNDETERMINED = "undetermined"     # how golden files and diffs spell "the guide names no default"
 
 
 @dataclass
@@ -27,21 +27,59 @@ class Cited:
 
 
 @dataclass
+class Option:
+    """A discretionary move away from the default penalty (discretion.md)."""
+    penalty: str            # where the move lands, after every later stage
+    by: str                 # who may make it: head-judge | judge
+    condition: str          # the guide's words for when
+    section: str
+
+
+@dataclass
+class Question:
+    """A fact the report does not state that would change the ruling if added."""
+    observation: int
+    player: str             # whose ruling changes
+    add: str                # the observation as it would read, in report language
+    asks: str               # just the added words (`on purpose`)
+    infraction: str | None  # the infraction with it (None: no infraction)
+    penalty: str | None     # the default penalty with it (None: the guide names none)
+    choose_from: list[str] = field(default_factory=list)   # with no default: the set the guide narrows it to
+
+
+@dataclass
 class PlayerRuling:
     observation: int
     player: str
     infraction: str
     section: str
-    base_penalty: str
-    penalty: str
+    base_penalty: str | None     # None: no single base penalty (a conflict, or the guide narrows to a set)
+    penalty: str | None          # the default; None when the guide names none (see permitted)
     issued: bool
-    absorbed_by: str = ""
+    absorbed_by: str = ""        # the section that combines related infractions
+    related_to: int | None = None   # the related observation whose penalty is issued instead
+    permitted: list[str] = field(default_factory=list)    # every penalty the guide allows, lightest first
+    base_choices: list[str] = field(default_factory=list)  # the set the guide narrows the base to (no default)
+    options: list[Option] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
     fix: list[Cited] = field(default_factory=list)
     notes: list[Cited] = field(default_factory=list)
     because: list[Cited] = field(default_factory=list)
+    assumptions: list[Cited] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    by_value: dict[str, dict[str, str | None]] | None = None   # header -> value -> default penalty
     head_judge: str = ""     # the sections requiring confirmation ("PPG 1.2, PPG 3.7"), "" when not needed
     base_section: str = ""   # the sentence that gives the base penalty
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.observation, self.player, self.infraction)
+
+    @property
+    def awaits_choice(self) -> bool:
+        """The guide permits penalties here but names no default: the judge must choose
+        (never a related infraction's absorbed penalty, never a header the report omits)."""
+        return self.penalty is None and bool(self.permitted) and not self.absorbed_by and not self.by_value
 
 
 @dataclass
@@ -62,15 +100,6 @@ class Finding:
 
 
 @dataclass
-class EventLogUse:
-    """What `--event-log` did for one report."""
-    path: str
-    counted: int            # earlier penalties of the report's persons, given to the rules as history
-    left_out: int           # identical ones beyond what one report can count
-    recorded: int           # penalties this ruling issued, appended to the log
-
-
-@dataclass
 class RulingSet:
     report: str
     policy: str
@@ -83,11 +112,13 @@ class RulingSet:
     judge_call: tuple[str, str] | None = None
     judge_call_verdict: str = ""
     notes: list[Cited] = field(default_factory=list)
-    event_log: EventLogUse | None = None     # set when the history came from an event log
+    assumptions: list[Cited] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)   # every question, whoever it concerns
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.findings else 0
+        """1 when the guide has trouble with this report; the report's own gaps (`input`) are not the guide's."""
+        return 1 if any(f.kind != "input" for f in self.findings) else 0
 
 
 def _text(sym: clingo.Symbol) -> str:
@@ -111,7 +142,7 @@ def _value(sym: clingo.Symbol) -> str:
 
 
 def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report: Report,
-           policy: str) -> RulingSet:
+           policy: str, ranks: dict[str, int] | None = None) -> RulingSet:
     """A RulingSet from one report's shown atoms (PolicyEngine.solve: argument tuples by name/arity)."""
 
     def person(sym: clingo.Symbol) -> str:
@@ -135,9 +166,8 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
         k = key(o, p, i)
         rulings[k] = PlayerRuling(
             observation=o.number, player=person(p), infraction=constant_to_slug(i.name),
-            section=sections.get(i.name, ""), base_penalty=constant_to_slug(base.get(k, "none"))
-            if k in base else UNDETERMINED,
-            penalty=constant_to_slug(final[k]) if k in final else UNDETERMINED,
+            section=sections.get(i.name, ""), base_penalty=constant_to_slug(base[k]) if k in base else None,
+            penalty=constant_to_slug(final[k]) if k in final else None,
             issued=k in issued, base_section=base_sections.get(k, ""))
     for o, p, i, s, kind, to, reason, sec in sorted(by.get("applied/8", []), key=lambda t: t[3].number):
         r = rulings.get(key(o, p, i))
@@ -164,8 +194,17 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
         r = rulings.get(key(o, p, i))
         if r:
             r.absorbed_by = sec.string
+    for o, p, i, o2 in by.get("absorbed_by/4", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.related_to = o2.number
+    for o, p, i, text, sec in by.get("assumption/5", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.assumptions.append(Cited(_text(text), sec.string))
+    _discretion(by, rulings, key, ranks or {})
     for r in rulings.values():
-        for group in (r.notes, r.because):
+        for group in (r.notes, r.because, r.assumptions):
             group.sort(key=lambda c: (c.section, c.text))
     result.rulings = list(rulings.values())
     result.no_infractions = sorted(
@@ -186,6 +225,38 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
     result.judge_call_verdict = verdicts[0][0].name if verdicts else ""
     result.notes = sorted((Cited(_text(t), s.string) for t, s in by.get("report_note/2", [])),
                           key=lambda c: (c.section, c.text))
-    if by.get("assumed/1"):
-        result.notes.append(Cited("no `day:` given: history entries are counted as of day 1", ""))
+    result.assumptions = sorted((Cited(_text(t), s.string) for t, s in by.get("report_assumption/2", [])),
+                                key=lambda c: (c.section, c.text))
     return result
+
+
+def _discretion(by: dict, rulings: dict, key, ranks: dict[str, int]) -> None:
+    """The permitted set and the options, from the exploring solve's brave atoms (when it ran)."""
+    def ordered(penalties: set[str]) -> list[str]:
+        return sorted(penalties, key=lambda pen: (ranks.get(pen, 0), pen))
+
+    permitted: dict[tuple, set[str]] = {}
+    for o, p, i, pen in by.get("permitted/4", []):
+        permitted.setdefault(key(o, p, i), set()).add(pen.name)
+    for k, r in rulings.items():
+        found = permitted.get(k) or ({slug_to_constant(r.penalty)} if r.penalty else set())
+        r.permitted = [constant_to_slug(pen) for pen in ordered(found)]
+    chosen_from: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_choice/5", []):
+        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    for k, members in chosen_from.items():
+        r = rulings.get(k)
+        if r is not None and r.base_penalty is None:
+            r.base_choices = [constant_to_slug(pen) for pen in ordered(members)]
+    moves: dict[tuple, set[tuple]] = {}
+    for o, p, i, pen, who, cond, sec in by.get("option/7", []):
+        moves.setdefault(key(o, p, i), set()).add((pen.name, who.name, _text(cond), sec.string))
+    for k, found in moves.items():
+        r = rulings.get(k)
+        if r is None:
+            continue
+        # a move that lands on the default is no move away from it (discretion.md: "options")
+        r.options = [Option(constant_to_slug(pen), constant_to_slug(who), cond, sec)
+                     for pen, who, cond, sec in sorted(found, key=lambda m: (ranks.get(m[0], 0), m))
+                     if constant_to_slug(pen) != r.penalty]
+

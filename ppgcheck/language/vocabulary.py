@@ -40,6 +40,7 @@ class Vocabulary:
     count_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
     header_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
     values: dict[str, list[str]] = field(default_factory=dict)
+    exclusive: dict[str, str] = field(default_factory=dict)     # modifier -> its group of mutually exclusive ones
 
     def canonical(self, category: str, kind: str) -> Form:
         table = self.observations if category == "observation" else self.modifiers
@@ -87,6 +88,8 @@ def load_vocabulary(path: Path) -> Vocabulary:
             vocab.counted_modifiers[args[0].name] = args[1].name
         elif name == "two_person_observation":
             vocab.two_person.add(args[0].name)
+        elif name == "exclusive":
+            vocab.exclusive[args[1].name] = args[0].name
         elif name == "count_range":
             vocab.count_ranges[args[0].name] = (args[1].number, args[2].number)
         elif name == "header_range":
@@ -126,7 +129,7 @@ def _to_json(vocab: Vocabulary) -> dict:
             "when": {kind: [f.category, f.kind, f.text, f.fact] for kind, f in vocab.when.items()},
             "person_modifiers": sorted(vocab.person_modifiers), "counted_modifiers": vocab.counted_modifiers,
             "two_person": sorted(vocab.two_person), "count_ranges": vocab.count_ranges,
-            "header_ranges": vocab.header_ranges, "values": vocab.values}
+            "header_ranges": vocab.header_ranges, "values": vocab.values, "exclusive": vocab.exclusive}
 
 
 def _from_json(data: dict) -> Vocabulary:
@@ -140,7 +143,7 @@ def _from_json(data: dict) -> Vocabulary:
         two_person=set(data["two_person"]),
         count_ranges={k: (lo, hi) for k, (lo, hi) in data["count_ranges"].items()},
         header_ranges={k: (lo, hi) for k, (lo, hi) in data["header_ranges"].items()},
-        values=data["values"])
+        values=data["values"], exclusive=data["exclusive"])
 
 
 @cache

@@ -1,0 +1,281 @@
+"""What a report leaves open, ruled as variants of it in the same batch.
+
+* `by_value`: a header the guide tells apart (header_matters/2) and the report omits
+  is filled in with each of its values;
+* `questions`: each unstated modifier a rule about the observation reads is added,
+  one at a time, and kept when it changes the infraction or the default penalty.
+
+Python only writes the variant reports and lines their rulings up with the report's;
+every ruling is derived in ASP like any other (rules/core, the pack).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from ppgcheck.language.report import Modifier, Report, print_observation
+from ppgcheck.language.vocabulary import vocabulary
+from ppgcheck.engine.ruling import Finding, PlayerRuling, Question, RulingSet
+
+MAX_QUESTIONS = 5
+
+# report field and value type of each header header_matters/2 can name
+HEADER_FIELDS: dict[str, tuple[str, Callable[[str], object]]] = {
+    "rel": ("rel", str), "tier": ("tier", int), "event": ("event_kind", str),
+    "game": ("game_kind", str), "match": ("best_of", int)}
+
+
+@dataclass
+class Variant:
+    """A report derived from another: under one header value, or with one modifier added."""
+    report: Report
+    header: str | None = None
+    value: str | None = None
+    observation: int = 0          # the observation a question adds to (1-based)
+    add: str = ""                 # the observation as the question would state it
+    asks: str = ""                # the added modifier's words
+
+
+def header_variants(report: Report, header_values: dict[str, list[str]]) -> list[Variant]:
+    """One variant per value of each header the guide tells apart that the report omits."""
+    out: list[Variant] = []
+    order = vocabulary().values
+    for header, values in header_values.items():
+        field_name, convert = HEADER_FIELDS.get(header, (None, str))
+        if field_name is None or getattr(report, field_name) is not None:
+            continue
+        known = order.get({"event": "event_kind", "game": "game_kind"}.get(header, header), [])
+        for value in sorted(values, key=lambda v: (known.index(v) if v in known else len(known), v)):
+            variant = copy.copy(report)
+            setattr(variant, field_name, convert(value))
+            out.append(Variant(variant, header=header, value=value))
+    return out
+
+
+def question_variants(report: Report, relevant: Callable[[str], frozenset[str]]) -> list[Variant]:
+    """One variant per unstated modifier a rule about an observation reads (and that no
+    stated modifier of its group excludes)."""
+    vocab = vocabulary()
+    players = [name for name, role in report.persons if role == "player"]
+    out: list[Variant] = []
+    for index, obs in enumerate(report.observations, start=1):
+        stated = {m.kind for m in obs.modifiers}
+        taken = {vocab.exclusive[m] for m in stated if m in vocab.exclusive}
+        for kind in sorted(relevant(obs.kind)):
+            if kind in stated or vocab.exclusive.get(kind) in taken or kind in vocab.counted_modifiers:
+                continue
+            modifier = Modifier(kind)
+            if kind in vocab.person_modifiers:
+                others = [p for p in players if p != obs.subject]
+                if not others:
+                    continue
+                modifier.person = others[0]
+            variant_obs = copy.copy(obs)
+            variant_obs.modifiers = [*obs.modifiers, modifier]
+            variant = copy.copy(report)
+            variant.observations = [*report.observations[:index - 1], variant_obs, *report.observations[index:]]
+            added = print_observation(variant_obs, vocab)
+            out.append(Variant(variant, observation=index, add=added,
+                               asks=added.removeprefix(print_observation(obs, vocab) + ", ")))
+    return out
+
+
+# --- which modifiers the rules about an observation read ------------------------
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_WORD = re.compile(r"\b[a-z_][A-Za-z0-9_]*\b")
+_HEAD = re.compile(r"^\s*([a-z_][A-Za-z0-9_]*)\(")
+_MODIFIER = re.compile(r"\bmodifier\([A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9_]*)")
+# what a pack derives for the core (rules/core/CONTRACT.md): never a thread to follow
+CONTRACT = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment",
+                      "discretion", "fix", "note", "because", "head_judge", "time_extension", "report_note",
+                      "assumption", "report_assumption", "finding", "section", "combine_related",
+                      "related_infractions", "undefined_infraction", "header_matters"})
+
+# the words of an adjustment's kind and target: shared by every adjustment, so no thread either
+ADJUSTING = frozenset({"upgrade", "downgrade", "repeat", "cap", "replace", "to", "up", "down",
+                       "head_judge", "judge"})
+
+
+@dataclass(frozen=True)
+class _Rule:
+    head: str
+    head_words: frozenset[str]
+    words: frozenset[str]
+    modifiers: frozenset[str]
+
+
+# what a question may change: the infraction and the default penalty
+DECISIVE = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment"})
+
+
+class Relevance:
+    """The modifiers that can change the infraction or the default penalty of an
+    observation kind.  A rule is about the kind when it names it, or names what such a
+    rule derives (an infraction id, a helper like FaB's `repair(O, simple_rewind)`),
+    three steps deep; of those, the ones deriving an infraction, a base penalty or an
+    adjustment count, with the helpers they read (two steps)."""
+
+    def __init__(self, plain: str, core_heads: frozenset[str], penalties: set[str]) -> None:
+        self.rules: list[_Rule] = []
+        for line in plain.split("\n"):
+            if ":-" not in line:
+                continue
+            bare = _STRING.sub("", line)
+            head_text, _, _ = bare.partition(":-")
+            head = _HEAD.match(head_text)
+            self.rules.append(_Rule(head.group(1) if head else "", frozenset(_WORD.findall(head_text)),
+                                    frozenset(_WORD.findall(bare)), frozenset(_MODIFIER.findall(bare))))
+        self.ignored = core_heads | CONTRACT | ADJUSTING | penalties | {"modifier", "observation", "not"}
+        self.defining: dict[str, list[_Rule]] = {}
+        for rule in self.rules:
+            if rule.head and rule.head not in self.ignored:
+                self.defining.setdefault(rule.head, []).append(rule)
+        self._memo: dict[str, frozenset[str]] = {}
+
+    def __call__(self, kind: str) -> frozenset[str]:
+        if kind not in self._memo:
+            anchors = {kind}
+            about: list[_Rule] = []
+            for _ in range(3):
+                about = [r for r in self.rules if r.words & anchors]
+                grown = anchors | {w for r in about for w in r.head_words} - self.ignored
+                if grown == anchors:
+                    break
+                anchors = grown
+            decisive = [r for r in about if r.head in DECISIVE]
+            found = {m for r in decisive for m in r.modifiers}
+            seen: set[str] = set()
+            frontier = {w for r in decisive for w in r.words} & set(self.defining)
+            for _ in range(2):
+                step = [r for name in frontier - seen for r in self.defining[name]]
+                seen |= frontier
+                found |= {m for r in step for m in r.modifiers}
+                frontier = {w for r in step for w in r.words} & set(self.defining)
+            self._memo[kind] = frozenset(found)
+        return self._memo[kind]
+
+
+@cache
+def core_heads(core_text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for line in core_text.split("\n") if (m := _HEAD.match(line)))
+
+
+# --- lining the variants' rulings up with the report's ----------------------------
+
+def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ranks: dict[str, int]) -> None:
+    """Each ruling's default penalty under each value of the headers the report omits.
+    A finding that no value shows is the report's gap, not the guide's (`input`); a
+    finding some values show is listed with them."""
+    if not variants:
+        return
+    def lightest_first(penalties: set[str]) -> list[str]:
+        return sorted(penalties, key=lambda p: (ranks.get(p.replace("/", "__").replace("-", "_"), 0), p))
+
+    headers = sorted({v.header for v, _ in variants})
+    _add_variant_only(rs, variants)
+    for r in rs.rulings:
+        by_value: dict[str, dict[str, str | None]] = {}
+        permitted: set[str] = set(r.permitted)
+        for variant, vrs in variants:
+            match = _same_ruling(vrs, r)
+            by_value.setdefault(variant.header, {})[variant.value] = _label(match, r) if match else None
+            if match and match.infraction == r.infraction:
+                permitted |= set(match.permitted)
+        if any(v != r.penalty for values in by_value.values() for v in values.values()):
+            r.by_value = by_value
+            r.permitted = lightest_first(permitted)
+    where = " or ".join(f"`{h}:`" for h in headers)
+    shown_at: dict[tuple[str, str, int, str, str], list[str]] = {}
+    for variant, vrs in variants:
+        for f in vrs.findings:
+            shown_at.setdefault((f.kind, f.level, f.observation, f.message, f.section), []).append(
+                f"`{variant.header}: {variant.value}`")
+    every = len(variants)
+
+    def at(message: str, values: list[str]) -> str:
+        return message if len(values) == every else f"{message} (at {', '.join(values)})"
+    own = {(f.kind, f.level, f.observation, f.message, f.section) for f in rs.findings}
+    for i, f in enumerate(rs.findings):
+        key = (f.kind, f.level, f.observation, f.message, f.section)
+        if f.kind == "input":
+            continue
+        if key not in shown_at:       # the missing header's doing, not the guide's
+            rs.findings[i] = Finding("input", "warning", f.observation, f"{f.message} without {where}", f.section)
+        else:
+            rs.findings[i] = Finding(f.kind, f.level, f.observation, at(f.message, shown_at[key]), f.section)
+    for (kind, level, observation, message, section), values in shown_at.items():
+        if (kind, level, observation, message, section) not in own and kind != "input":
+            rs.findings.append(Finding(kind, level, observation, at(message, values), section))
+    if any(r.by_value for r in rs.rulings):
+        rs.findings.append(Finding("input", "warning", 0,
+                                   f"no {where} given: the ruling depends on it (shown under each value)", ""))
+
+
+def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
+    """A person's ruling on an observation that only some values give (FFG: a player 7
+    minutes late is absent in a card game, late in a miniatures game, and in no row
+    without `game:`): shown with no default, its fixes and notes those every value
+    giving it shares."""
+    ruled = {(r.observation, r.player) for r in rs.rulings}
+    found: dict[tuple[int, str], list[PlayerRuling]] = {}
+    for _, vrs in variants:
+        for r in vrs.rulings:
+            if (r.observation, r.player) not in ruled:
+                found.setdefault((r.observation, r.player), []).append(r)
+    for (observation, player), seen in sorted(found.items()):
+        first = seen[0]
+        same = [r for r in seen if r.infraction == first.infraction]
+        shared = lambda group: [c for c in group(first) if all(c in group(r) for r in same)]
+        at = sum(1 for r in rs.rulings if r.observation <= observation)    # after its observation's others
+        rs.rulings.insert(at, PlayerRuling(
+            observation=observation, player=player, infraction=first.infraction, section=first.section,
+            base_penalty=None, penalty=None, issued=False,
+            fix=shared(lambda r: r.fix), notes=shared(lambda r: r.notes),
+            assumptions=shared(lambda r: r.assumptions), because=shared(lambda r: r.because)))
+
+
+def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
+    same = [x for x in rs.rulings if (x.observation, x.player) == (r.observation, r.player)]
+    return next((x for x in same if x.infraction == r.infraction), same[0] if same else None)
+
+
+def _label(match: PlayerRuling, r: PlayerRuling) -> str | None:
+    """The variant's default penalty; another infraction's is prefixed with its id."""
+    if match.infraction == r.infraction:
+        return match.penalty
+    return f"{match.infraction}: {match.penalty}"
+
+
+def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
+                   ranks: dict[str, int]) -> list[Question]:
+    """The added facts that change an infraction or a default penalty, most severe first."""
+    found: list[tuple[int, Question]] = []
+    for variant, vrs in variants:
+        before = _outcomes(rs, variant.observation)
+        after = _outcomes(vrs, variant.observation)
+        for player in sorted(set(before) | set(after)):
+            if before.get(player) == after.get(player):
+                continue
+            outcomes = after.get(player) or ((None, None),)
+            for infraction, penalty in outcomes:
+                choices = next((r.base_choices for r in vrs.rulings if (r.observation, r.player, r.infraction)
+                                == (variant.observation, player, infraction)), [])
+                heaviest = penalty or (choices[-1] if choices else "")
+                severity = ranks.get(heaviest.replace("/", "__").replace("-", "_"), -1)
+                found.append((severity, Question(variant.observation, player, variant.add, variant.asks,
+                                                 infraction, penalty, list(choices))))
+    found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
+    return [q for _, q in found[:MAX_QUESTIONS]]
+
+
+def _outcomes(rs: RulingSet, observation: int) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """Per person, the (infraction, default penalty) pairs an observation gives."""
+    out: dict[str, list[tuple[str, str | None]]] = {}
+    for r in rs.rulings:
+        if r.observation == observation:
+            out.setdefault(r.player, []).append((r.infraction, r.penalty))
+    return {player: tuple(sorted(pairs, key=lambda ip: (ip[0], ip[1] or ""))) for player, pairs in out.items()}
