@@ -129,6 +129,35 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>",
     return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
 
 
+def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
+    """A policy's ids: its infractions with their sections, its penalties lightest first,
+    and the headers whose values it tells apart (`ppgcheck ids`, the judge station)."""
+    program = engine(policy_id, rules).program
+    ranks = program.ranks
+    return {
+        "infractions": [{"id": i, "section": s} for i, s in sorted(program.sections.items())],
+        "penalties": sorted(program.penalties, key=lambda p: (ranks.get(p.replace("-", "_"), -1), p)),
+        "sections": sorted(set(program.sections.values())),
+        "headers": program.header_values,
+    }
+
+
+def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[str]]:
+    """For each observation kind, the modifiers the policy's rules about it read
+    (the modifiers a judge is asked about first)."""
+    from ppgcheck.language.vocabulary import vocabulary
+    read = relevance(engine(policy_id, rules))
+    return {kind: sorted(read(kind)) for kind in vocabulary().observations}
+
+
+def vocabulary_catalog() -> dict:
+    """The report language's forms for a report builder, with the words a name must be
+    quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
+    from ppgcheck.language.report import keywords
+    from ppgcheck.language.vocabulary import catalog, vocabulary
+    return {**catalog(vocabulary()), "keywords": sorted(keywords()), "policies": policy_ids()}
+
+
 @dataclass
 class Comparison:
     """One report ruled under every bundled guide."""
@@ -160,5 +189,5 @@ def compare_report(report: Report, policies: list[str] | None = None, rules: Pat
     return Comparison(report, by_policy, ignored)
 
 
-__all__ = ["Comparison", "ReportError", "compare_report", "prepare", "resolve_policy", "rule", "rule_prepared",
+__all__ = ["Comparison", "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare", "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared",
            "rule_report", "rule_with_event_log"]
