@@ -122,7 +122,10 @@
     for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace("{N}", "N") }));
     for (const id of ["#b-rel", "#b-round", "#b-round-kind", "#b-day", "#b-when", "#b-when-n", "#b-minutes",
       "#b-call-infraction", "#b-call-penalty"]) $(id).addEventListener("change", build);
-    $("#b-policy").addEventListener("change", loadPolicy);
+    if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
+      $("#b-policy").value = saved.get("policy");
+    }
+    $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(); });
     $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
     $("#b-player-name").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
@@ -385,8 +388,9 @@
     result.setAttribute("aria-busy", "true");
     try {
       result.innerHTML = await send("/ui/card", { report: $("#report").value, source: "report" }, { html: true });
-      result.prepend(el("p", { class: "hint", text: meta("event")
-        ? "Not yet recorded: the event's earlier penalties count when you submit." : "" }));
+      if (meta("event")) {
+        result.prepend(el("p", { class: "hint", text: "Not recorded yet: the event's earlier penalties count when you submit." }));
+      }
     } catch (err) {
       showError(err);
     } finally {
