@@ -18,8 +18,11 @@ from ppgcheck.errors import UsageError
               help="Address to listen on.  Anything but a loopback address prints a judge token, a Head "
                    "Judge token and a QR code of the page with the judge token.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--workers", type=click.IntRange(0, 64), default=None,
+              help="Processes that rule concurrent requests' batches at once (default: one per CPU, at most 4; "
+                   "0 rules in the server's own process).")
 @fails_cleanly
-def serve(event: Path | None, host: str, port: int) -> None:
+def serve(event: Path | None, host: str, port: int, workers: int | None) -> None:
     """Serve the judge station: a phone-first page and a JSON API over the same library.
 
     Reading rulings needs no token.  Writing to the event needs the judge token,
@@ -31,13 +34,18 @@ def serve(event: Path | None, host: str, port: int) -> None:
       ppgcheck serve --event saturday.db
       ppgcheck serve --event saturday.db --host 0.0.0.0 --port 8000
     """
+    import os
+
     import uvicorn
 
     from ppgcheck.server.access import Access
     from ppgcheck.server.app import create_app
     from ppgcheck.server.base import Station
+    from ppgcheck.server.batching import RulingBatcher
 
-    station = Station(access=Access.for_host(host), event_path=event)
+    if workers is None:
+        workers = min(4, os.cpu_count() or 1) if (os.cpu_count() or 1) > 1 else 0
+    station = Station(access=Access.for_host(host), event_path=event, batcher=RulingBatcher(workers=workers))
     if event is not None:
         from ppgcheck import api
         station.event = api.open_event(event, create=True)
@@ -46,6 +54,7 @@ def serve(event: Path | None, host: str, port: int) -> None:
             port = probe.getsockname()[1]       # port 0: the one the system picked
     except OSError as exc:
         raise UsageError(f"cannot listen on `{host}:{port}`: {exc.strerror or exc}") from None
+    station.batcher.start()
     page = f"http://{_reachable(host)}:{port}/"
     click.echo(f"ppgcheck judge station: {page}" + (f" (event `{event}`)" if event else ""))
     if station.access.tokens_required:
@@ -54,8 +63,11 @@ def serve(event: Path | None, host: str, port: int) -> None:
         judge_url = f"{page}?token={station.access.judge}"
         click.echo(f"  judges open: {judge_url}")
         _qr(judge_url)
-    uvicorn.run(create_app(station), host=host, port=port, log_level="warning", server_header=False,
-                limit_concurrency=256, timeout_keep_alive=30)
+    try:
+        uvicorn.run(create_app(station), host=host, port=port, log_level="warning", server_header=False,
+                    limit_concurrency=256, timeout_keep_alive=30)
+    finally:
+        station.batcher.close()
 
 
 def _reachable(host: str) -> str:

@@ -3,41 +3,80 @@
 Grounding a pack costs most of a single ruling, and a grounding rules a batch of
 reports for little more (ppgcheck/engine/policy.py).  One worker thread rules what
 the requests queued while it was busy as one batch (api.rule_prepared), so twenty
-judges asking at once wait about two groundings, not twenty.  Each request still gets
-exactly its own rulings, in order; where a batch fails, each request is ruled alone,
-so an error reaches only the request that caused it."""
+judges asking at once wait about two groundings, not twenty.  The worker lingers a few
+milliseconds after the first request of a batch: clients answered together ask again
+together, and a batch of one followed by a batch of the rest would double their wait.
+
+With `workers`, a batch is ruled in that many processes at once, one part per policy
+(a large part halved while processes are idle); each process holds its own prepared
+packs (clingo grounds under Python's lock, so threads would rule one after another).
+Dispatching the next batch while one is still being ruled was measured and dropped:
+the batches got smaller and the whole slower.  Each request still gets exactly its
+own rulings, in order; where a batch fails, each request is ruled alone, so an error
+reaches only the request that caused it."""
 from __future__ import annotations
 
+import multiprocessing
 import queue
 import threading
-from concurrent.futures import Future
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ppgcheck import api
 from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.language.report import Report
 
+Prepared = list[tuple[Report, str]]
+
 
 @dataclass
 class _Job:
-    prepared: list[tuple[Report, str]]
+    prepared: Prepared
     questions: bool
     done: Future
 
 
-class RulingBatcher:
-    """A queue of prepared reports and the one thread that rules them."""
+def rule_part(prepared: Prepared, questions: bool) -> list[RulingSet]:
+    """One part of a batch, in a worker process (or in this one)."""
+    return api.rule_prepared(prepared, questions=questions)
 
-    def __init__(self, max_reports: int = 128) -> None:
-        self.max_reports = max_reports
+
+def _warm() -> None:
+    """A worker prepares every bundled pack before its first batch."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.resources import policy_ids
+    for policy in policy_ids():
+        api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")))
+
+
+class RulingBatcher:
+    """A queue of prepared reports, the thread that batches them, and its worker processes."""
+
+    def __init__(self, max_reports: int = 128, linger: float = 0.01, workers: int = 0) -> None:
+        self.max_reports, self.linger, self.workers = max_reports, linger, workers
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def rule(self, prepared: list[tuple[Report, str]], questions: bool = True) -> list[RulingSet]:
+    def start(self) -> None:
+        """Start the worker processes (spawned: the server's threads are not forked) and
+        let each prepare the packs; without them the first batches would wait for it."""
+        with self._lock:
+            if self.workers and self._pool is None:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_warm)
+                for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
+                    f.result()
+
+    def rule(self, prepared: Prepared, questions: bool = True) -> list[RulingSet]:
         """The rulings of these prepared reports (api.prepare), in order; blocks until ruled."""
         job = _Job(prepared, questions, Future())
-        self._start()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="ppgcheck-rulings", daemon=True)
+                self._thread.start()
         self._jobs.put(job)
         return job.done.result()
 
@@ -47,12 +86,9 @@ class RulingBatcher:
                 self._jobs.put(None)
                 self._thread.join()
                 self._thread = None
-
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="ppgcheck-rulings", daemon=True)
-                self._thread.start()
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
 
     def _work(self) -> None:
         while True:
@@ -60,9 +96,10 @@ class RulingBatcher:
             if first is None:
                 return
             jobs, size, stop = [first], len(first.prepared), False
+            until = time.monotonic() + self.linger
             while size < self.max_reports:
                 try:
-                    job = self._jobs.get_nowait()
+                    job = self._jobs.get(timeout=max(0.0, until - time.monotonic()))
                 except queue.Empty:
                     break
                 if job is None:
@@ -75,20 +112,47 @@ class RulingBatcher:
             if stop:
                 return
 
-    @staticmethod
-    def _rule(jobs: list[_Job], questions: bool) -> None:
+    def _rule(self, jobs: list[_Job], questions: bool) -> None:
         if not jobs:
             return
         try:
-            rulings = api.rule_prepared([p for j in jobs for p in j.prepared], questions=questions)
+            rulings = self._rule_batch([p for j in jobs for p in j.prepared], questions)
         except Exception as exc:
-            if len(jobs) > 1:
-                for job in jobs:
-                    RulingBatcher._rule([job], questions)
-            else:                       # the request hears of it, none hangs
-                jobs[0].done.set_exception(exc)
-            return
+            self._failed(jobs, questions, exc)
+        else:
+            self._deliver(jobs, rulings)
+
+    def _rule_batch(self, prepared: Prepared, questions: bool) -> list[RulingSet]:
+        if self._pool is None:
+            return rule_part(prepared, questions)
+        parts = list(api.positions_by_policy(prepared).values())
+        while len(parts) < self.workers and max(len(p) for p in parts) >= 8:
+            largest = max(parts, key=len)       # two groundings at once beat one twice as large
+            parts.remove(largest)
+            parts += [largest[:len(largest) // 2], largest[len(largest) // 2:]]
+        futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
+                   for positions in parts]
+        rulings: list[RulingSet | None] = [None] * len(prepared)
+        for positions, future in futures:
+            for position, rs in zip(positions, future.result()):
+                rulings[position] = rs
+        return rulings  # type: ignore[return-value]  (every position was filled)
+
+    @staticmethod
+    def _deliver(jobs: list[_Job], rulings: list[RulingSet]) -> None:
         start = 0
         for job in jobs:
             job.done.set_result(rulings[start:start + len(job.prepared)])
             start += len(job.prepared)
+
+    @staticmethod
+    def _failed(jobs: list[_Job], questions: bool, exc: BaseException) -> None:
+        """A failed batch: each request ruled alone, here, so only the culprit hears of it."""
+        if len(jobs) == 1:
+            jobs[0].done.set_exception(exc)
+            return
+        for job in jobs:
+            try:
+                job.done.set_result(rule_part(job.prepared, questions))
+            except Exception as own:
+                job.done.set_exception(own)
