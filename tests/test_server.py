@@ -280,3 +280,21 @@ def test_concurrent_requests_each_get_their_own_rulings(client):
         expected = ruling_dict(api.rule_report(f"policy: fab\nplayer: {name}\n{name} was {2 + i % 20} minutes late\n",
                                                source="report", questions=i % 2 == 0)[0])
         assert ruling == json.loads(json.dumps(expected))
+
+
+def test_worker_processes_rule_as_the_library_does():
+    """Batches split over worker processes (one part per policy, a large part halved) come
+    back whole and in order."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    texts = [f"policy: {p}\nrel: competitive\nplayer: P{i}\nP{i} was {1 + i % 9} minutes late\n"
+             for i, p in enumerate(["fab"] * 10 + ["dci", "yugioh", "fab", "ffg"])]
+    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
+    batcher = RulingBatcher(workers=2)
+    batcher.start()
+    try:
+        served = batcher.rule(prepared, questions=True)
+    finally:
+        batcher.close()
+    expected = api.rule_prepared(prepared, questions=True)
+    assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in expected]
