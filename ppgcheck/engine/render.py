@@ -93,7 +93,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         for adj in r.adjustments:
             out.append(f"      {adj.kind} → {adj.to}: {adj.reason}{_cite(adj.section)}")
         for header, values in (r.by_value or {}).items():
-            shown = ", ".join(f"{value} {_loud(pen)}" for value, pen in values.items())
+            shown = ", ".join(f"{value} {_loud(pen) if pen else '—'}" for value, pen in values.items())
             out.append(f"    by `{header}:` (the report gives none): {shown}")
         for assumption in r.assumptions:
             out.append(f"    assumed: {assumption.text}{_cite(assumption.section)}")

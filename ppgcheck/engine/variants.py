@@ -170,6 +170,7 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
         return sorted(penalties, key=lambda p: (ranks.get(p.replace("/", "__").replace("-", "_"), 0), p))
 
     headers = sorted({v.header for v, _ in variants})
+    _add_variant_only(rs, variants)
     for r in rs.rulings:
         by_value: dict[str, dict[str, str | None]] = {}
         permitted: set[str] = set(r.permitted)
@@ -187,16 +188,48 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
         for f in vrs.findings:
             shown_at.setdefault((f.kind, f.level, f.observation, f.message, f.section), []).append(
                 f"`{variant.header}: {variant.value}`")
+    every = len(variants)
+
+    def at(message: str, values: list[str]) -> str:
+        return message if len(values) == every else f"{message} (at {', '.join(values)})"
     own = {(f.kind, f.level, f.observation, f.message, f.section) for f in rs.findings}
     for i, f in enumerate(rs.findings):
-        if (f.kind, f.level, f.observation, f.message, f.section) not in shown_at and f.kind != "input":
+        key = (f.kind, f.level, f.observation, f.message, f.section)
+        if f.kind == "input":
+            continue
+        if key not in shown_at:       # the missing header's doing, not the guide's
             rs.findings[i] = Finding("input", "warning", f.observation, f"{f.message} without {where}", f.section)
+        else:
+            rs.findings[i] = Finding(f.kind, f.level, f.observation, at(f.message, shown_at[key]), f.section)
     for (kind, level, observation, message, section), values in shown_at.items():
         if (kind, level, observation, message, section) not in own and kind != "input":
-            rs.findings.append(Finding(kind, level, observation, f"{message} (at {', '.join(values)})", section))
+            rs.findings.append(Finding(kind, level, observation, at(message, values), section))
     if any(r.by_value for r in rs.rulings):
         rs.findings.append(Finding("input", "warning", 0,
                                    f"no {where} given: the ruling depends on it (shown under each value)", ""))
+
+
+def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
+    """A person's ruling on an observation that only some values give (FFG: a player 7
+    minutes late is absent in a card game, late in a miniatures game, and in no row
+    without `game:`): shown with no default, its fixes and notes those every value
+    giving it shares."""
+    ruled = {(r.observation, r.player) for r in rs.rulings}
+    found: dict[tuple[int, str], list[PlayerRuling]] = {}
+    for _, vrs in variants:
+        for r in vrs.rulings:
+            if (r.observation, r.player) not in ruled:
+                found.setdefault((r.observation, r.player), []).append(r)
+    for (observation, player), seen in sorted(found.items()):
+        first = seen[0]
+        same = [r for r in seen if r.infraction == first.infraction]
+        shared = lambda group: [c for c in group(first) if all(c in group(r) for r in same)]
+        at = sum(1 for r in rs.rulings if r.observation <= observation)    # after its observation's others
+        rs.rulings.insert(at, PlayerRuling(
+            observation=observation, player=player, infraction=first.infraction, section=first.section,
+            base_penalty=None, penalty=None, issued=False,
+            fix=shared(lambda r: r.fix), notes=shared(lambda r: r.notes),
+            assumptions=shared(lambda r: r.assumptions), because=shared(lambda r: r.because)))
 
 
 def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
