@@ -2,7 +2,7 @@
 """The judge station under load, for bench/run's `load` row (run as a child process;
 prints one JSON object).
 
-    python bench/load.py [--clients 20] [--requests 50] [--mode event|rule] [--seed 6]
+    python bench/load.py [--clients 20] [--requests 50] [--mode event|rule] [--policy fab] [--seed 6]
 
 It starts `ppgcheck serve` (a real uvicorn, loopback, a fresh event store) and, in this
 process:
@@ -10,7 +10,8 @@ process:
            reports: submitting to a scratch event store (`event`) or ruling (`rule`);
   load     --clients threads, each with its own HTTP connection, sending --requests
            each, all at once: submitting reports to the event (POST /api/event/reports)
-           or ruling them (POST /api/rule); latency of every request;
+           or ruling them (POST /api/rule); latency of every request.  Each client is
+           a table of its own: its reports name its own players, again and again;
   record   (event mode) the event's record afterwards: every submission's report and
            penalties are there once, and nothing else is.
 """
@@ -34,13 +35,21 @@ for path in (ROOT, ROOT / "bench"):
         sys.path.insert(0, str(path))
 
 
-def _reports(count: int, seed: int) -> list[str]:
-    """Generated reports of every guide, without history blocks (the event gives the history)."""
+def _reports(count: int, seed: int, policy: str) -> list[str]:
+    """Generated reports of the event's guide, without history blocks (the event gives the history)."""
     from gen_reports import generate
     out = []
-    for _, text in generate(count, seed):
-        out.append(text.split("history:")[0])
+    for _, text in generate(count, seed, [policy]):
+        # a judge call is the judge's choice, which the event refuses where the guide does not permit it
+        out.append("".join(line for line in text.split("history:")[0].splitlines(keepends=True)
+                           if not line.startswith("judge call:")))
     return out
+
+
+def _at_table(text: str, k: int) -> str:
+    """The report as client k sends it: its players are that table's (client k's own names),
+    so clients' reports name different persons, and one client's name the same ones again."""
+    return re.sub(r"\b(Alice|Bob|Carol|Dan|Erin|Frank)\b", lambda m: f"{m.group(1)}{k}", text)
 
 
 def _percentile(xs: list[float], q: float) -> float:
@@ -48,8 +57,9 @@ def _percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
 
 
-def inproc(mode: str, reports: list[str], budget: float) -> list[float]:
-    """The same operation, one at a time, in this process (warm: each policy once first)."""
+def inproc(mode: str, reports: list[str], budget: float, requests: int) -> list[float]:
+    """The same operation, one at a time, in this process (warm: each policy once first), on
+    the reports the first clients send, in their order (the same tables, the same histories)."""
     from ppgcheck import api
     from ppgcheck.language.report import parse_reports
     times: list[float] = []
@@ -60,7 +70,7 @@ def inproc(mode: str, reports: list[str], budget: float) -> list[float]:
         started = time.perf_counter()
         for i, text in enumerate(reports):
             t0 = time.perf_counter()
-            prepared = api.prepare(parse_reports(text, f"inproc-{i}"))
+            prepared = api.prepare(parse_reports(_at_table(text, i // requests), f"inproc-{i}"))
             if store is not None:
                 for report, policy_id in prepared:
                     api.submit_prepared(store, report, policy_id, "bench")
@@ -108,7 +118,7 @@ def load(base: str, mode: str, reports: list[str], clients: int, requests: int) 
             http.get("/api/session")            # the connection is open before the clock starts
             start.wait()
             for i in range(requests):
-                text = reports[(k * requests + i) % len(reports)]
+                text = _at_table(reports[(k * requests + i) % len(reports)], k)
                 body = {"report": text, "source": f"load-{k}-{i}", "judge": f"judge {k}"}
                 t0 = time.perf_counter()
                 try:
@@ -161,12 +171,13 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=50)
     ap.add_argument("--mode", choices=["event", "rule"], default="event")
     ap.add_argument("--seed", type=int, default=6)
+    ap.add_argument("--policy", default="fab", help="the event's guide (an event runs under one)")
     ap.add_argument("--inproc-count", type=int, default=100)
     ap.add_argument("--inproc-budget", type=float, default=60)
     args = ap.parse_args()
-    reports = _reports(max(args.clients * args.requests, args.inproc_count), args.seed)
-    result: dict = {"mode": args.mode, "clients": args.clients, "requests": args.requests}
-    inproc_times = inproc(args.mode, reports[:args.inproc_count], args.inproc_budget)
+    reports = _reports(max(args.clients * args.requests, args.inproc_count), args.seed, args.policy)
+    result: dict = {"mode": args.mode, "clients": args.clients, "requests": args.requests, "policy": args.policy}
+    inproc_times = inproc(args.mode, reports[:args.inproc_count], args.inproc_budget, args.requests)
     result["inproc"] = {"n": len(inproc_times), "median_s": statistics.median(inproc_times),
                         "p99_s": _percentile(inproc_times, 0.99)}
     with tempfile.TemporaryDirectory(prefix="ppgload-") as tmp:

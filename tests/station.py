@@ -42,7 +42,7 @@ def running(station: Station) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-        station.batcher.close()
+        station.close()
 
 
 def with_tokens(event: Path | None = None) -> Station:

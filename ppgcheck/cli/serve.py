@@ -67,7 +67,7 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
         uvicorn.run(create_app(station), host=host, port=port, log_level="warning", server_header=False,
                     limit_concurrency=256, timeout_keep_alive=30)
     finally:
-        station.batcher.close()
+        station.close()
 
 
 def _reachable(host: str) -> str:

@@ -6,6 +6,7 @@ column and what was expected); nothing a client sends can produce a traceback.""
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,8 @@ class Station:
     event_path: Path | None = None
     batcher: RulingBatcher = field(default_factory=RulingBatcher)
     event: object | None = None         # the open EventStore
+    _writer: object | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def store(self):
         """The open event store, or a 404 for a station that keeps none."""
@@ -43,6 +46,20 @@ class Station:
             raise RequestRefused(404, "this station keeps no event: start it with `ppgcheck serve --event EVENT.db`",
                                  "event")
         return self.event
+
+    def writer(self):
+        """The one writer of the event (submissions.py)."""
+        from ppgcheck.server.submissions import SubmissionQueue
+        store = self.store()
+        with self._lock:
+            if self._writer is None:
+                self._writer = SubmissionQueue(store, self.batcher)
+            return self._writer
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self.batcher.close()
 
 
 # --- errors --------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 Grounding a pack costs most of a single ruling, and a grounding rules a batch of
 reports for little more (ppgcheck/engine/policy.py).  One worker thread rules what
 the requests queued while it was busy as one batch (api.rule_prepared), so twenty
-judges asking at once wait about two groundings, not twenty.  The worker lingers a few
-milliseconds after the first request of a batch: clients answered together ask again
-together, and a batch of one followed by a batch of the rest would double their wait.
+judges asking at once wait about two groundings, not twenty.  The worker gathers while
+requests keep arriving (each a few milliseconds after the last, for at most 50 ms):
+clients answered together ask again together, and a batch of one followed by a batch
+of the rest would double their wait.
 
 With `workers`, a batch is ruled in that many processes at once, one part per policy
 (a large part halved while processes are idle); each process holds its own prepared
@@ -28,6 +29,26 @@ from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.language.report import Report
 
 Prepared = list[tuple[Report, str]]
+
+
+def gather(jobs: queue.SimpleQueue, first, size, limit: int, gap: float = 0.005, cap: float = 0.05):
+    """The first job and those that follow it closely: each within `gap` seconds of the
+    last, for at most `cap` seconds, until `limit` (by `size`).  Returns (jobs, stop):
+    stop when the queue's end-of-work marker (None) came."""
+    taken, total = [first], size(first)
+    start = last = time.monotonic()
+    while total < limit:
+        wait = min(last + gap, start + cap) - time.monotonic()
+        try:
+            job = jobs.get(timeout=max(0.0, wait))
+        except queue.Empty:
+            return taken, False
+        if job is None:
+            return taken, True
+        taken.append(job)
+        total += size(job)
+        last = time.monotonic()
+    return taken, False
 
 
 @dataclass
@@ -53,8 +74,8 @@ def _warm() -> None:
 class RulingBatcher:
     """A queue of prepared reports, the thread that batches them, and its worker processes."""
 
-    def __init__(self, max_reports: int = 128, linger: float = 0.01, workers: int = 0) -> None:
-        self.max_reports, self.linger, self.workers = max_reports, linger, workers
+    def __init__(self, max_reports: int = 128, workers: int = 0) -> None:
+        self.max_reports, self.workers = max_reports, workers
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._pool: ProcessPoolExecutor | None = None
@@ -95,18 +116,7 @@ class RulingBatcher:
             first = self._jobs.get()
             if first is None:
                 return
-            jobs, size, stop = [first], len(first.prepared), False
-            until = time.monotonic() + self.linger
-            while size < self.max_reports:
-                try:
-                    job = self._jobs.get(timeout=max(0.0, until - time.monotonic()))
-                except queue.Empty:
-                    break
-                if job is None:
-                    stop = True
-                    break
-                jobs.append(job)
-                size += len(job.prepared)
+            jobs, stop = gather(self._jobs, first, lambda j: len(j.prepared), self.max_reports)
             for questions in (True, False):
                 self._rule([j for j in jobs if j.questions is questions], questions)
             if stop:

@@ -65,12 +65,11 @@ async def _submit(request: Request) -> list:
         raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
     if "source" not in data:            # without a name the content names the report: the same text is one report
         source = "station:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    store = station.store()
+    writer = station.writer()
 
     def submit() -> list:
         api.check_judge(judge)
-        return [api.submit_prepared(store, report, policy_id, judge, amend=amend, choices=choices)
-                for report, policy_id in prepared(text, policy, source)]
+        return writer.submit(prepared(text, policy, source), judge, amend, choices)
     return await run_in_threadpool(submit)
 
 
