@@ -4,6 +4,7 @@ a real uvicorn (tests/station.py).  Debian's chromium is used (`apt-get install 
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import os
 import shutil
@@ -22,15 +23,8 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
 PHONE = {"width": 390, "height": 844}
 
 
-def _event_store_present() -> bool:
-    try:
-        import ppgcheck.event.store  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_event = pytest.mark.skipif(not _event_store_present(), reason="the event store (issue 13) is not in this tree")
+needs_event = pytest.mark.skipif(importlib.util.find_spec("ppgcheck.event.store") is None,
+                                 reason="the event store (issue 13) is not in this tree")
 
 
 @pytest.fixture(scope="module")

@@ -69,7 +69,7 @@ def test_every_interface_prints_tokens_and_a_qr_code():
         session = httpx.get(local + "api/session", headers={"Authorization": f"Bearer {judge}"}).json()
         assert session["tokens_required"] is True and session["role"] == "judge"
     finally:
-        rest = stop(proc)
+        stop(proc)
     assert set(out[4].strip()) == {"█"}, "a QR code in the terminal (its quiet zone first)"
 
 

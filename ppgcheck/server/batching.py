@@ -51,6 +51,57 @@ def gather(jobs: queue.SimpleQueue, first, size, limit: int, gap: float = 0.005,
     return taken, False
 
 
+class BatchWorker:
+    """A queue of jobs and the one thread that takes them in batches (`gather`); each job
+    carries a Future (`done`) its request waits on."""
+
+    thread_name = "ppgcheck-batches"
+
+    def __init__(self, max_size: int) -> None:
+        self.max_size = max_size
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def size(self, job) -> int:
+        raise NotImplementedError
+
+    def handle(self, jobs: list) -> None:
+        """Carry out a batch of jobs, settling each one's Future."""
+        raise NotImplementedError
+
+    def wait_for(self, job):
+        """Queue a job (the thread starts with the first) and wait for its result."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name=self.thread_name, daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+        return job.done.result()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                self._jobs.put(None)
+                self._thread.join()
+                self._thread = None
+
+    def _work(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            jobs, stop = gather(self._jobs, first, self.size, self.max_size)
+            try:
+                self.handle(jobs)
+            except BaseException as exc:     # a bug here must not hang the requests
+                for job in jobs:
+                    if not job.done.done():
+                        job.done.set_exception(exc)
+            if stop:
+                return
+
+
 @dataclass
 class _Job:
     prepared: Prepared
@@ -71,15 +122,15 @@ def _warm() -> None:
         api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")))
 
 
-class RulingBatcher:
+class RulingBatcher(BatchWorker):
     """A queue of prepared reports, the thread that batches them, and its worker processes."""
 
+    thread_name = "ppgcheck-rulings"
+
     def __init__(self, max_reports: int = 128, workers: int = 0) -> None:
-        self.max_reports, self.workers = max_reports, workers
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        super().__init__(max_reports)
+        self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
 
     def start(self) -> None:
         """Start the worker processes (spawned: the server's threads are not forked) and
@@ -93,34 +144,21 @@ class RulingBatcher:
 
     def rule(self, prepared: Prepared, questions: bool = True) -> list[RulingSet]:
         """The rulings of these prepared reports (api.prepare), in order; blocks until ruled."""
-        job = _Job(prepared, questions, Future())
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="ppgcheck-rulings", daemon=True)
-                self._thread.start()
-        self._jobs.put(job)
-        return job.done.result()
+        return self.wait_for(_Job(prepared, questions, Future()))
 
     def close(self) -> None:
+        super().close()
         with self._lock:
-            if self._thread is not None:
-                self._jobs.put(None)
-                self._thread.join()
-                self._thread = None
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None
 
-    def _work(self) -> None:
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                return
-            jobs, stop = gather(self._jobs, first, lambda j: len(j.prepared), self.max_reports)
-            for questions in (True, False):
-                self._rule([j for j in jobs if j.questions is questions], questions)
-            if stop:
-                return
+    def size(self, job: _Job) -> int:
+        return len(job.prepared)
+
+    def handle(self, jobs: list[_Job]) -> None:
+        for questions in (True, False):
+            self._rule([j for j in jobs if j.questions is questions], questions)
 
     def _rule(self, jobs: list[_Job], questions: bool) -> None:
         if not jobs:

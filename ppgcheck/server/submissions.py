@@ -16,15 +16,13 @@ Which penalties count, and what is recorded, stays the store's alone."""
 from __future__ import annotations
 
 import copy
-import queue
-import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from ppgcheck import api
 from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.language.report import Report
-from ppgcheck.server.batching import RulingBatcher, gather
+from ppgcheck.server.batching import BatchWorker, RulingBatcher
 
 
 class _Noted(Exception):
@@ -58,14 +56,14 @@ class _Job:
     items: list[_Item] = field(default_factory=list)
 
 
-class SubmissionQueue:
+class SubmissionQueue(BatchWorker):
     """The one writer of a station's event store."""
 
+    thread_name = "ppgcheck-event-writer"
+
     def __init__(self, store, batcher: RulingBatcher, max_reports: int = 64) -> None:
-        self.store, self.batcher, self.max_reports = store, batcher, max_reports
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        super().__init__(max_reports)
+        self.store, self.batcher = store, batcher
 
     def submit(self, prepared: list[tuple[Report, str]], judge: str, amend: bool = False,
                choices: dict[str, str] | None = None) -> list:
@@ -73,41 +71,19 @@ class SubmissionQueue:
         The first error is raised; the reports before it are recorded, as with the CLI."""
         job = _Job(judge, amend, dict(choices or {}))
         job.items = [_Item(report, policy, job) for report, policy in prepared]
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="ppgcheck-event-writer", daemon=True)
-                self._thread.start()
-        self._jobs.put(job)
-        return job.done.result()
+        return self.wait_for(job)
 
-    def close(self) -> None:
-        with self._lock:
-            if self._thread is not None:
-                self._jobs.put(None)
-                self._thread.join()
-                self._thread = None
+    def size(self, job: _Job) -> int:
+        return len(job.items)
 
-    def _work(self) -> None:
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                return
-            jobs, stop = gather(self._jobs, first, lambda j: len(j.items), self.max_reports)
-            try:
-                self._submit_all(jobs)
-            except BaseException as exc:     # a bug here must not hang the requests
-                for job in jobs:
-                    if not job.done.done():
-                        job.done.set_exception(exc)
-            for job in jobs:
-                if not job.done.done():
-                    failed = next((i.error for i in job.items if i.error is not None), None)
-                    if failed is not None:
-                        job.done.set_exception(failed)
-                    else:
-                        job.done.set_result([i.result for i in job.items])
-            if stop:
-                return
+    def handle(self, jobs: list[_Job]) -> None:
+        self._submit_all(jobs)
+        for job in jobs:
+            failed = next((i.error for i in job.items if i.error is not None), None)
+            if failed is not None:
+                job.done.set_exception(failed)
+            else:
+                job.done.set_result([i.result for i in job.items])
 
     def _submit_all(self, jobs: list[_Job]) -> None:
         """Rounds in which no two reports name the same person (under the same policy);
