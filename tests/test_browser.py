@@ -220,9 +220,15 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     assert third.locator(".upgrade").count() >= 1
     upgraded = phone.locator("#result .card .penalty").first.inner_text()
     assert upgraded != "WARNING"
-    # the same report again writes nothing
+    # the same report again writes nothing; an edited one replaces it only when asked
     phone.click("#submit")
     phone.wait_for_selector("#result .submission[data-outcome='already-recorded']")
+    phone.fill("#report", HIDDEN_CARD.format(round=3, table=14))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.click("#amend")
+    phone.wait_for_selector("#result .submission[data-outcome='amended']")
+    assert "Earlier penalties counted (2)" in phone.locator("#result .submission").inner_text()
 
     # the event view: by player, round and table; a judge cannot void, the Head Judge can
     phone.goto(event_station + "/event?player=Alice")
@@ -252,7 +258,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
         head.goto(event_station + "/event")
         head.click("#export-csv")
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
-    assert [(r["player"], r["round"], r["table"]) for r in rows] == [("Alice", "1", "11"), ("Alice", "3", "13")]
+    assert [(r["player"], r["round"], r["table"]) for r in rows] == [("Alice", "1", "11"), ("Alice", "3", "14")]
     head.context.close()
 
 

@@ -83,3 +83,29 @@ def test_a_busy_port_is_a_clear_error():
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith(f"cannot listen on `127.0.0.1:{port}`") and "Traceback" not in done.stderr
+
+
+def test_worker_processes_leave_with_a_killed_server():
+    proc, lines = start("--workers", "1")
+    try:
+        assert "judge station" in lines[0]
+        children = set()
+        for task in os.listdir(f"/proc/{proc.pid}/task"):
+            with open(f"/proc/{proc.pid}/task/{task}/children") as f:
+                children |= {int(c) for c in f.read().split()}
+        assert children, "a worker process rules the batches"
+    finally:
+        proc.kill()
+        proc.communicate()
+    deadline = time.monotonic() + 15
+    while any(os.path.exists(f"/proc/{c}") and _alive(c) for c in children):
+        assert time.monotonic() < deadline, "a worker outlived its server"
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False

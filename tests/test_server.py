@@ -298,3 +298,24 @@ def test_worker_processes_rule_as_the_library_does():
         batcher.close()
     expected = api.rule_prepared(prepared, questions=True)
     assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in expected]
+
+
+def test_a_killed_worker_process_is_replaced():
+    import os
+    import signal
+
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    prepared = api.prepare(parse_reports("policy: fab\nplayer: A\nA was 3 minutes late\n", "r"))
+    batcher = RulingBatcher(workers=1)
+    batcher.start()
+    try:
+        (pid,) = list(batcher._pool._processes)
+        os.kill(pid, signal.SIGKILL)
+        (first,) = batcher.rule(prepared)
+        (second,) = batcher.rule(prepared)
+        assert list(batcher._pool._processes) != [pid]
+    finally:
+        batcher.close()
+    expected = ruling_dict(api.rule_prepared(prepared, questions=True)[0])
+    assert ruling_dict(first) == expected and ruling_dict(second) == expected

@@ -18,10 +18,12 @@ reaches only the request that caused it."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ppgcheck import api
@@ -114,8 +116,14 @@ def rule_part(prepared: Prepared, questions: bool) -> list[RulingSet]:
     return api.rule_prepared(prepared, questions=questions)
 
 
-def _warm() -> None:
-    """A worker prepares every bundled pack before its first batch."""
+def _warm(parent: int) -> None:
+    """A worker leaves when the server does (even killed), and prepares every bundled pack
+    before its first batch."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
     from ppgcheck.language.report import parse_reports
     from ppgcheck.resources import policy_ids
     for policy in policy_ids():
@@ -138,7 +146,7 @@ class RulingBatcher(BatchWorker):
         with self._lock:
             if self.workers and self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_warm)
+                                                 initializer=_warm, initargs=(os.getpid(),))
                 for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
                     f.result()
 
@@ -181,9 +189,16 @@ class RulingBatcher(BatchWorker):
         futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
                    for positions in parts]
         rulings: list[RulingSet | None] = [None] * len(prepared)
-        for positions, future in futures:
-            for position, rs in zip(positions, future.result()):
-                rulings[position] = rs
+        try:
+            for positions, future in futures:
+                for position, rs in zip(positions, future.result()):
+                    rulings[position] = rs
+        except BrokenProcessPool:       # a worker died (killed, out of memory): new ones, and this batch here
+            with self._lock:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            self.start()
+            return rule_part(prepared, questions)
         return rulings  # type: ignore[return-value]  (every position was filled)
 
     @staticmethod

@@ -397,17 +397,23 @@
       result.removeAttribute("aria-busy");
     }
   }
-  async function submitNow() {
+  async function submitNow(amend = false) {
     if (!judge()) { openSettings("#judge-name"); showError(new Error("enter your name under Judge first")); return; }
     const result = $("#result");
     result.setAttribute("aria-busy", "true");
     try {
-      result.innerHTML = await send("/ui/submit", { report: $("#report").value, judge: judge(), source: sourceName() },
+      result.innerHTML = await send("/ui/submit",
+        { report: $("#report").value, judge: judge(), source: sourceName(), amend },
         { write: true, html: true });
       loadRoster();
     } catch (err) {
       showError(err);
       if (err.status === 401 || err.status === 403) openSettings("#token");
+      if (err.status === 422 && /--amend/.test(err.message)) {
+        // this report was submitted before and has been edited since: replacing it is a choice
+        $("#parse-status").append(el("button", { type: "button", id: "amend", class: "primary alt",
+          text: "Replace the recorded report", onclick: () => submitNow(true) }));
+      }
     } finally {
       result.removeAttribute("aria-busy");
     }
@@ -416,7 +422,7 @@
     $("#report").addEventListener("input", onText);
     $("#report").addEventListener("scroll", () => { $("#report-mirror").scrollTop = $("#report").scrollTop; });
     $("#rule").addEventListener("click", ruleNow);
-    if ($("#submit")) $("#submit").addEventListener("click", submitNow);
+    if ($("#submit")) $("#submit").addEventListener("click", () => submitNow(false));
     if ($("#new-report")) $("#new-report").addEventListener("click", () => {
       sessionStorage.removeItem("ppgcheck.source");
       B.observations = [];
