@@ -49,3 +49,8 @@ class PolicyError(PpgError):
 
 class UsageError(PpgError):
     """A command-line request that cannot be carried out (unknown policy, missing file)."""
+
+
+class StoreError(PpgError):
+    """An event store that cannot be opened, read or written (damaged, foreign, locked, full,
+    read-only), or a request it refuses (void a void penalty); nothing was written."""

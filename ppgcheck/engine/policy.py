@@ -270,9 +270,10 @@ class PolicyEngine:
         ctl.configuration.solve.enum_mode = "brave"
         ctl.configuration.solve.models = 0
         last: list[clingo.Symbol] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                last = model.symbols(shown=True)
+
+        def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
+            last.extend(model.symbols(shown=True))
+        ctl.solve(on_last=keep)
         return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:

@@ -4,10 +4,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.language.report import MAX_HISTORY_REPEATS
 from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
 
-WHO = {"head-judge": "the Head Judge", "judge": "the judge"}
+WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer"}
 
 
 def _cite(section: str) -> str:
@@ -45,6 +44,8 @@ def penalty_line(r: PlayerRuling) -> str:
     if r.by_value:
         headers = ", ".join(f"`{h}:`" for h in r.by_value)
         return f"{_either(r.permitted)}: it depends on {headers}, which the report does not give"
+    if len(r.base_choices) > 1:
+        return f"{_either(r.base_choices)} (the guide does not say which)"
     if len(r.permitted) > 1:
         return f"{_either(r.permitted)} (the guide does not say which)"
     return "none: the guide gives no single penalty here (see the findings)"
@@ -129,12 +130,6 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
-    if rs.event_log:
-        log = rs.event_log
-        out.append(f"  event log {log.path}: {log.counted} earlier penalt{'y' if log.counted == 1 else 'ies'} "
-                   f"of these persons counted, {log.recorded} recorded"
-                   + (f" ({log.left_out} identical ones beyond {MAX_HISTORY_REPEATS} not counted)"
-                      if log.left_out else ""))
     return "\n".join(out)
 
 
@@ -146,6 +141,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "section": r.section, "base_penalty": r.base_penalty,
             "base_penalty_section": r.base_section, "penalty": r.penalty,
             "permitted": r.permitted,
+            "choose_from": r.base_choices,
             "options": [option_dict(o) for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
             "assumptions": [asdict(a) for a in r.assumptions],
@@ -173,7 +169,6 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
         "questions": [question_dict(q) for q in rs.questions],
-        **({"event_log": asdict(rs.event_log)} if rs.event_log else {}),
     }
 
 
@@ -228,6 +223,7 @@ def render_comparison_text(comparison) -> str:
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():
         notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]
+        notes += [f"assumed: {a.text}{_cite(a.section)}" for a in rs.assumptions]
         notes += [f"history entry ignored (not an id of this guide): {h}"
                   for h in comparison.ignored.get(policy, [])]
         notes += [f"{f.kind}: {f.message}{_cite(f.section)}" for f in rs.findings if f.observation == 0]
