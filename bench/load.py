@@ -82,9 +82,10 @@ def inproc(mode: str, reports: list[str], budget: float, requests: int) -> list[
     return times
 
 
-def serve(event: Path | None) -> tuple[subprocess.Popen, str]:
+def serve(event: Path | None, workers: int | None) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "ppgcheck", "serve", "--port", "0",
-                             *(["--event", str(event)] if event else [])],
+                             *(["--event", str(event)] if event else []),
+                             *(["--workers", str(workers)] if workers is not None else [])],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = proc.stdout.readline()
@@ -172,6 +173,7 @@ def main() -> None:
     ap.add_argument("--mode", choices=["event", "rule"], default="event")
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--policy", default="fab", help="the event's guide (an event runs under one)")
+    ap.add_argument("--workers", type=int, default=None, help="`serve --workers` (default: serve's own)")
     ap.add_argument("--inproc-count", type=int, default=100)
     ap.add_argument("--inproc-budget", type=float, default=60)
     args = ap.parse_args()
@@ -181,7 +183,7 @@ def main() -> None:
     result["inproc"] = {"n": len(inproc_times), "median_s": statistics.median(inproc_times),
                         "p99_s": _percentile(inproc_times, 0.99)}
     with tempfile.TemporaryDirectory(prefix="ppgload-") as tmp:
-        proc, base = serve(Path(tmp) / "event.db" if args.mode == "event" else None)
+        proc, base = serve(Path(tmp) / "event.db" if args.mode == "event" else None, args.workers)
         try:
             measured = load(base, args.mode, reports, args.clients, args.requests)
         finally:

@@ -19,8 +19,8 @@ from ppgcheck.errors import UsageError
                    "Judge token and a QR code of the page with the judge token.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--workers", type=click.IntRange(0, 64), default=None,
-              help="Processes that rule concurrent requests' batches at once (default: one per CPU, at most 4; "
-                   "0 rules in the server's own process).")
+              help="Processes that rule concurrent requests' batches (default: one per CPU beyond two, at most 4; "
+                   "0, the default on two CPUs or fewer, rules in the server's own process).")
 @fails_cleanly
 def serve(event: Path | None, host: str, port: int, workers: int | None) -> None:
     """Serve the judge station: a phone-first page and a JSON API over the same library.
@@ -43,8 +43,9 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
     from ppgcheck.server.base import Station
     from ppgcheck.server.batching import RulingBatcher
 
-    if workers is None:
-        workers = min(4, os.cpu_count() or 1) if (os.cpu_count() or 1) > 1 else 0
+    if workers is None:     # on two CPUs the server's own threads need one: measured, workers only cost there
+        cpus = os.cpu_count() or 1
+        workers = min(4, cpus - 1) if cpus > 2 else 0
     station = Station(access=Access.for_host(host), event_path=event, batcher=RulingBatcher(workers=workers))
     if event is not None:
         from ppgcheck import api

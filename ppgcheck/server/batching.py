@@ -12,7 +12,9 @@ With `workers`, a batch is ruled in that many processes at once, one part per po
 (a large part halved while processes are idle); each process holds its own prepared
 packs (clingo grounds under Python's lock, so threads would rule one after another).
 Dispatching the next batch while one is still being ruled was measured and dropped:
-the batches got smaller and the whole slower.  Each request still gets exactly its
+the batches got smaller and the whole slower.  On two CPUs shared with the server's
+own threads the processes cost more than they gave (bench/load.py), so `serve` uses
+them only beyond two.  Each request still gets exactly its
 own rulings, in order; where a batch fails, each request is ruled alone, so an error
 reaches only the request that caused it."""
 from __future__ import annotations
