@@ -118,6 +118,15 @@ def rule_part(prepared: Prepared, questions: bool) -> list[RulingSet]:
     return api.rule_prepared(prepared, questions=questions)
 
 
+def prepare_packs() -> None:
+    """Prepare every bundled pack (and the parser) before the first request needs them."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.resources import policy_ids
+    for policy in policy_ids():
+        api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")),
+                          questions=True)
+
+
 def _warm(parent: int) -> None:
     """A worker leaves when the server does (even killed), and prepares every bundled pack
     before its first batch."""
@@ -126,10 +135,7 @@ def _warm(parent: int) -> None:
             time.sleep(1)
         os._exit(0)
     threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
-    from ppgcheck.language.report import parse_reports
-    from ppgcheck.resources import policy_ids
-    for policy in policy_ids():
-        api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")))
+    prepare_packs()
 
 
 class RulingBatcher(BatchWorker):
@@ -143,10 +149,14 @@ class RulingBatcher(BatchWorker):
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
-        """Start the worker processes (spawned: the server's threads are not forked) and
-        let each prepare the packs; without them the first batches would wait for it."""
+        """Prepare the packs where batches are ruled: here, or in worker processes started
+        now (spawned: the server's threads are not forked); else the first batches would
+        wait for it."""
+        if not self.workers:
+            prepare_packs()
+            return
         with self._lock:
-            if self.workers and self._pool is None:
+            if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_warm, initargs=(os.getpid(),))
                 for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
