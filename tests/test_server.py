@@ -319,3 +319,31 @@ def test_a_killed_worker_process_is_replaced():
         batcher.close()
     expected = ruling_dict(api.rule_prepared(prepared, questions=True)[0])
     assert ruling_dict(first) == expected and ruling_dict(second) == expected
+
+
+def test_card_says_what_the_text_ruling_says(client):
+    """For golden reports of every guide, the card's penalty lines and options are the
+    text renderer's, word for word (escaped)."""
+    import html
+    import re
+
+    from ppgcheck.engine.render import render_text
+    paths = sorted((ROOT / "tests" / "golden").glob("*/*.txt"))[::6]
+    assert len(paths) > 20
+    for path in paths:
+        text = path.read_text()
+        response = client.post("/ui/card", json={"report": text, "source": path.name})
+        try:
+            ruled = api.rule_report(text, source=path.name)
+        except api.ReportError as exc:          # a golden case of bad input: the same error
+            assert response.status_code == 422 and response.json()["error"]["message"] == exc.message
+            continue
+        card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(response.text)))
+        for rs in ruled:
+            for line in render_text(rs).splitlines():
+                line = line.strip()
+                if line.startswith("penalty: "):
+                    penalty = line.removeprefix("penalty: ").split(" — ")[0]
+                    assert penalty in card, (path.name, penalty)
+                elif line.startswith(("the Head Judge may", "the judge may")):
+                    assert line in card, (path.name, line)

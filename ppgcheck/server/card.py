@@ -15,7 +15,7 @@ def _player_ruling(r: dict) -> PlayerRuling:
     return PlayerRuling(
         r["observation"], r["player"], r["infraction"], r["section"], r.get("base_penalty"), r.get("penalty"),
         r.get("issued", True), related_to=r.get("related_to"), permitted=list(r.get("permitted") or []),
-        options=_options(r), by_value=r.get("by_value"),
+        base_choices=list(r.get("choose_from") or []), options=_options(r), by_value=r.get("by_value"),
         adjustments=[Adjustment(a["kind"], a["to"], a["reason"], a["section"], 0) for a in r.get("adjustments", [])])
 
 
@@ -30,7 +30,9 @@ def card(data: dict) -> dict:
         pr = _player_ruling(r)
         blocks.append({
             "player": r["player"], "infraction": r["infraction"], "section": r["section"],
-            "penalty": r.get("penalty"), "penalty_line": penalty_line(pr), "issued": r.get("issued", True),
+            "penalty": r.get("penalty"), "penalty_line": penalty_line(pr),
+            # only the highest penalty of related infractions is issued (discretion.md)
+            "absorbed_into": r.get("related_to") if not r.get("issued", True) else None,
             "permitted": pr.permitted, "options": [option_text(o) for o in pr.options],
             "adjustments": [f"{a.kind} → {a.to}: {a.reason}" + (f" ({a.section})" if a.section else "")
                             for a in pr.adjustments],
