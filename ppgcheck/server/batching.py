@@ -198,10 +198,10 @@ class RulingBatcher(BatchWorker):
             largest = max(parts, key=len)       # two groundings at once beat one twice as large
             parts.remove(largest)
             parts += [largest[:len(largest) // 2], largest[len(largest) // 2:]]
-        futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
-                   for positions in parts]
         rulings: list[RulingSet | None] = [None] * len(prepared)
         try:
+            futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
+                       for positions in parts]
             for positions, future in futures:
                 for position, rs in zip(positions, future.result()):
                     rulings[position] = rs
