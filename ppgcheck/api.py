@@ -5,6 +5,7 @@ import copy
 import difflib
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -131,12 +132,14 @@ def open_event(path: Path, create: bool = False) -> EventStore:
 
 def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: str, rules: Path | None = None,
                     amend: bool = False, choices: dict[str, str] | None = None,
-                    questions: bool = False) -> Submission:
+                    questions: bool = False, rule: Callable[[Report], RulingSet] | None = None) -> Submission:
     """Rule one prepared report with its persons' penalties in force at the event as its
     history, and record the ruling and the penalties it issues, in one transaction.
     The same report again returns the stored ruling and writes nothing; a changed one
     under the same source name is refused unless `amend`.  `choices` maps an infraction
-    id to the penalty the judge chooses for it (one of those the guide permits)."""
+    id to the penalty the judge chooses for it (one of those the guide permits).  `rule`
+    rules the report with the history the store hands it (default: on its own, here); the
+    judge station passes one that answers from a batch it ruled (server/submissions.py)."""
     from ppgcheck.event.records import Choice
     check_judge(judge)
     policy_engine = engine(policy_id, rules)
@@ -145,7 +148,10 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
         if penalty not in policy_engine.penalties:
             raise UsageError(f"--choose: unknown penalty `{penalty}` for policy `{policy_id}`")
         picked[infraction] = Choice(penalty, "--choose")
-    return store.submit(report, policy_id, judge, lambda r: rule_prepared([(r, policy_id)], rules, questions)[0],
+    if rule is None:
+        def rule(r: Report) -> RulingSet:
+            return rule_prepared([(r, policy_id)], rules, questions)[0]
+    return store.submit(report, policy_id, judge, rule,
                         rules_version=rules_version(policy_id, rules), version=__version__, amend=amend,
                         choices=picked)
 
@@ -209,6 +215,35 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>",
     return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
 
 
+def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
+    """A policy's ids: its infractions with their sections, its penalties lightest first,
+    and the headers whose values it tells apart (`ppgcheck ids`, the judge station)."""
+    program = engine(policy_id, rules).program
+    ranks = program.ranks
+    return {
+        "infractions": [{"id": i, "section": s} for i, s in sorted(program.sections.items())],
+        "penalties": sorted(program.penalties, key=lambda p: (ranks.get(p.replace("-", "_"), -1), p)),
+        "sections": sorted(set(program.sections.values())),
+        "headers": program.header_values,
+    }
+
+
+def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[str]]:
+    """For each observation kind, the modifiers the policy's rules about it read
+    (the modifiers a judge is asked about first)."""
+    from ppgcheck.language.vocabulary import vocabulary
+    read = relevance(engine(policy_id, rules))
+    return {kind: sorted(read(kind)) for kind in vocabulary().observations}
+
+
+def vocabulary_catalog() -> dict:
+    """The report language's forms for a report builder, with the words a name must be
+    quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
+    from ppgcheck.language.report import keywords
+    from ppgcheck.language.vocabulary import catalog, vocabulary
+    return {**catalog(vocabulary()), "keywords": sorted(keywords()), "policies": policy_ids()}
+
+
 @dataclass
 class Comparison:
     """One report ruled under every bundled guide."""
@@ -240,6 +275,6 @@ def compare_report(report: Report, policies: list[str] | None = None, rules: Pat
     return Comparison(report, by_policy, ignored)
 
 
-__all__ = ["Comparison", "ReportError", "compare_report", "prepare", "resolve_policy", "rule", "rule_prepared",
-           "rule_report", "open_event", "submit_prepared", "submit_report", "rules_version", "import_penalties",
-           "amend_penalty", "void_penalty"]
+__all__ = ["Comparison", "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
+           "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
+           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty"]

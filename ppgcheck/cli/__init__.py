@@ -59,4 +59,4 @@ def main() -> None:
 
 
 # the commands register themselves on `cli`
-from ppgcheck.cli import authoring, reference, ruling  # noqa: E402,F401
+from ppgcheck.cli import authoring, reference, ruling, serve  # noqa: E402,F401

@@ -26,16 +26,12 @@ def ids_command(policy: str | None, fmt: str, rules) -> None:
     Example:
       ppgcheck ids --policy yugioh
     """
-    from ppgcheck.engine.policy import engine
+    from ppgcheck.api import policy_reference
     check_rules_folder(rules)
     listing = {}
     for policy_id in [policy] if policy else policy_ids(rules):
-        program = engine(policy_id, rules).program
-        ranks = program.ranks
-        listing[policy_id] = {
-            "infractions": [{"id": i, "section": s} for i, s in sorted(program.sections.items())],
-            "penalties": sorted(program.penalties, key=lambda p: (ranks.get(p.replace("-", "_"), -1), p)),
-        }
+        reference = policy_reference(policy_id, rules)
+        listing[policy_id] = {"infractions": reference["infractions"], "penalties": reference["penalties"]}
     if fmt == "json":
         click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
         return
