@@ -154,7 +154,7 @@ def submit_report(event: Path, text: str, judge: str, source: str = "<report>", 
                   choices: dict[str, str] | None = None) -> list[Submission]:
     """Parse every report of a text and submit each to the event store (created when
     missing).  Bad input raises before anything is recorded."""
-    prepared = prepare(parse_reports(text, source), policy, rules)
+    prepared = prepare(parse_reports(text, source, policy, rules), policy, rules)
     store = open_event(event, create=True)
     return [submit_prepared(store, report, policy_id, judge, rules, amend, choices) for report, policy_id in prepared]
 
@@ -205,7 +205,7 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>",
                 questions: bool = True) -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
-    return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
+    return rule_prepared(prepare(parse_reports(text, source, policy), policy), questions=questions)
 
 
 @dataclass

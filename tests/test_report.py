@@ -8,8 +8,7 @@ import pytest
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.facts import build_facts
-from ppgcheck.language.report import (Modifier, Observation, grammar_text, parse_report, parse_reports,
-                             print_report)
+from ppgcheck.language.report import Modifier, Observation, parse_report, parse_reports, print_report
 from ppgcheck.language.vocabulary import vocabulary
 
 from conftest import HEADER, fill
@@ -102,15 +101,6 @@ def test_every_vocabulary_form_parses_to_its_listed_fact(category):
             expected = re.sub(r",[A-Z_]+\)", ",2)", expected)
             for fact in expected.split(", "):
                 assert fact in facts, (form.text, fact, facts)
-
-
-def test_grammar_aliases_and_vocabulary_agree():
-    names = set(re.findall(r"->\s*(obs_\w+|mod_\w+)", grammar_text()))
-    vocab = vocabulary()
-    grammar_obs = {n.removeprefix("obs_") for n in names if n.startswith("obs_")}
-    grammar_mod = {n.removeprefix("mod_") for n in names if n.startswith("mod_")}
-    assert grammar_obs == set(vocab.observations)
-    assert grammar_mod == set(vocab.modifiers)
 
 
 def test_keywords_are_case_insensitive_and_names_case_preserving():
