@@ -52,6 +52,14 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         found_text = rest[0] if rest else ""
         found = f"`{found_text}`" if found_text else "the end of the line"
     vocab = lang.vocab
+    names = _declared(lines[:line - 1])
+    keyword = next((n for n in names if n.lower() in lang.must_quote and not n.startswith('"')
+                    and re.search(rf"(?<![\w'\-]){re.escape(n)}(?![\w'\-])", line_text, re.IGNORECASE)), None)
+    if keyword:     # `player: round`, then `round stalled`: the name was read as the keyword
+        at, column = names[keyword]
+        role = _DECLARATION.match(_line(lines, at)).group(1).lower()
+        return ReportError(f"`{keyword}` is a word of the report language: quote the name, `{role}: \"{keyword}\"`, "
+                           "and write it quoted wherever it is used", source, at, column, _line(lines, at))
     declared = _DECLARATION.match(line_text)
     if declared and column > declared.start(2):
         name, role = declared.group(2), declared.group(1).lower()
@@ -63,7 +71,7 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         return ReportError(message, source, line, declared.start(2) + 1, line_text)
     header = _HEADER_START.match(line_text)
     if header and header.group(1).lower() not in header_keys(vocab) and column >= header.end() \
-            and not _is_history_entry(line_text, lines, line):
+            and header.group(1) not in names:
         keys = sorted(header_keys(vocab))
         close = difflib.get_close_matches(header.group(1).lower(), keys, n=3, cutoff=0.5)
         return ReportError(f"unknown header `{header.group(1)}`", source, line, 1, line_text,
@@ -83,9 +91,14 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
                        suggestions=closest_forms(line_text, column, vocab))
 
 
-def _is_history_entry(line_text: str, lines: list[str], line: int) -> bool:
-    """`Alice: warning for slow-play` under `history:` is an entry, not a header."""
-    return any(l.strip().lower().startswith("history") for l in lines[:line - 1])
+def _declared(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """The names declared in these lines (as written), with the line and column of each."""
+    names: dict[str, tuple[int, int]] = {}
+    for number, text in enumerate(lines, start=1):
+        found = _DECLARATION.match(text)
+        if found:
+            names.setdefault(found.group(2), (number, found.start(2) + 1))
+    return names
 
 
 def header_keys(vocab: Vocabulary) -> set[str]:
@@ -133,15 +146,18 @@ def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3
     start = line_text.rfind(",", 0, max(column - 1, 0))
     if start >= 0:  # the error sits in a modifier
         segment = line_text[start + 1:].split(",")[0]
-        candidates = [f.text for forms in vocab.modifiers.values() for f in forms]
+        kinds = [[f.text for f in forms] for forms in vocab.modifiers.values()]
         shaped = _shape(segment)
     else:
         words = line_text.strip().split(None, 1)
         shaped = _shape("P " + words[1]) if len(words) == 2 else _shape(line_text)
-        candidates = ([f.text for forms in vocab.observations.values() for f in forms]
-                      + [f.text for f in vocab.headers])
+        kinds = [[f.text for f in forms] for forms in vocab.observations.values()] + [[f.text] for f in vocab.headers]
         if line_text.lstrip().lower().startswith("it "):
-            candidates = ["It " + f.text for forms in vocab.modifiers.values() for f in forms]
+            kinds = [["It " + f.text for f in forms] for forms in vocab.modifiers.values()]
             shaped = _shape(line_text)
-    scored = sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, shaped, template(c).lower()).ratio())
-    return [template(c) for c in scored[:limit]]
+
+    def score(text: str) -> float:
+        return difflib.SequenceMatcher(None, shaped, template(text).lower()).ratio()
+    # one form of each kind, the one nearest the text (the canonical one on a tie)
+    best = [max(texts, key=lambda t: (score(t), -texts.index(t))) for texts in kinds]
+    return [template(c) for c in sorted(best, key=lambda t: -score(t))[:limit]]
