@@ -251,29 +251,33 @@ def check_vocabulary(vocab: Vocabulary) -> None:
     counted_modifier, two_person_observation, count_range), synonyms of a kind state the
     same facts, and no text is two kinds'.  A pack's mistake is a PolicyError naming it."""
     seen: dict[tuple[str, str], Form] = {}
+
+    def where(form: Form) -> str:
+        return "the core" if form.origin == "core" else f"policy `{vocab.pack}`"
+
     for form in vocab.all_forms():
         if form.category == "header":
             continue
-        where = "the core" if form.origin == "core" else f"policy `{vocab.pack}`"
         problem = _form_problem(form, vocab)
         if problem:
-            raise PolicyError(f"{form.category} form `{form.text}` of {where}: {problem}")
+            raise PolicyError(f"{form.category} form `{form.text}` of {where(form)}: {problem}")
         key = (form.category if form.category != "adverb" else "modifier", _normal(form.text))
         other = seen.setdefault(key, form)
         if other.kind != form.kind:
-            raise PolicyError(f"{form.category} form `{form.text}` of {where} is also a form of `{other.kind}`: "
-                              "one text must mean one fact")
+            raise PolicyError(f"{form.category} form `{form.text}` of {where(form)} is also a form of "
+                              f"`{other.kind}`: one text must mean one fact")
     for table in (vocab.observations, vocab.modifiers):
         for kind, forms in table.items():
             slots = sorted(forms[0].slots)
             for form in forms[1:]:
                 if sorted(form.slots) != slots:
-                    raise PolicyError(f"`{form.text}` states other facts than `{forms[0].text}`, the first form "
-                                      f"of `{kind}`: a synonym must have the same {{slots}}")
-    for kind in vocab.adverbs:
+                    raise PolicyError(f"{form.category} form `{form.text}` of {where(form)} states other facts "
+                                      f"than `{forms[0].text}`, the first form of `{kind}`: a synonym must have "
+                                      "the same {slots}")
+    for kind, forms in vocab.adverbs.items():
         if kind not in vocab.modifiers or kind in vocab.person_modifiers or kind in vocab.counted_modifiers:
-            raise PolicyError(f"adverb of `{kind}`: an adverb stands for a modifier with no person or number, "
-                              "and needs a modifier_form of its own")
+            raise PolicyError(f"adverb form `{forms[0].text}` of {where(forms[0])}: an adverb stands for a "
+                              f"modifier with no person or number, and `{kind}` needs a modifier_form of its own")
 
 
 def _form_problem(form: Form, vocab: Vocabulary) -> str | None:
