@@ -535,11 +535,13 @@ def _rel(path: str, root: Path) -> str:
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,
                  observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
-                 monotonicity: bool = True,
+                 monotonicity: bool = True, sources: Path | None = None,
                  progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Check a bundled policy, a pack folder, or every pack of a rules folder.
     Returns one CheckResult per pack.  Several packs are checked in parallel,
-    one process a core, unless a progress callback wants them one at a time."""
+    one process a core, unless a progress callback wants them one at a time.
+    With `sources` (the folder of the guides' text), every quoted sentence is looked up
+    in it: one that is not there is a `misquote` finding."""
     packs = resolve_pack(policy, path)
     options = dict(observations=observations, timeout=timeout, max_models=max_models,
                    monotonicity=monotonicity)
@@ -548,8 +550,26 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             jobs = [pool.submit(_check_pack, pid, pack, core, progress=None, **options)
                     for pid, pack, core in packs]
-            return [job.result() for job in jobs]
-    return [_check_pack(pid, pack, core, progress=progress, **options) for pid, pack, core in packs]
+            results = [job.result() for job in jobs]
+    else:
+        results = [_check_pack(pid, pack, core, progress=progress, **options) for pid, pack, core in packs]
+    if sources is not None:
+        for result, (_, pack, _) in zip(results, packs):
+            result.findings.extend(_misquote_findings(pack, sources))
+    return results
+
+
+def _misquote_findings(pack: Path, sources: Path) -> list[CheckFinding]:
+    """A sentence a rule quotes that its source does not hold (analysis/quotes.py)."""
+    from ppgcheck.analysis.quotes import misquotes
+    files = sorted(pack.glob("*.lp"))
+    banners = _banners(files)
+    root = Path.cwd()
+    return [CheckFinding("misquote", "error",
+                         f"the quote `{m.missing}` is not in " + " or ".join(f"`{s}`" for s in m.sources),
+                         sections=[s for s in [_section_at(banners, str(m.quote.file), m.quote.line + 1)] if s],
+                         locations=[Location(_rel(str(m.quote.file), root), m.quote.line)])
+            for m in misquotes(files, sources)]
 
 
 def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeout: float,

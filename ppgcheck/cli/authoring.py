@@ -79,15 +79,20 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file of known source holes (policy, kind, message, reason): "
                    "those do not fail the check; any other finding does.")
+@click.option("--sources", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+              help="The folder of the guides' text: each sentence a rule quotes must be in the source it "
+                   "names (a `misquote` finding otherwise).")
 @fails_cleanly
 def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: str, observations: int,
-                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None) -> None:
+                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None,
+                  sources: Path | None) -> None:
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
     rules, repeat upgrades past the cap, monotonicity breaks and missing
     citations; each finding comes with a minimal witness report that
     `ppgcheck rule` reproduces. RULES_DIR is a pack folder or a folder of packs.
+    With --sources, every sentence a rule quotes is looked up in the guide's text.
     Exit code: 0 clean, 1 findings at or above --fail-on (or the time bound or
     model cap stopped the search), 2 usage error.
 
@@ -96,6 +101,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
       ppgcheck check --policy fab
       ppgcheck check tests/fixtures/packs/gap --format sarif > check.sarif
       ppgcheck check --baseline rules/known-findings.toml
+      ppgcheck check --policy fab --sources ../shared/sources
     """
     from ppgcheck.analysis.check import check_policy, render_text, result_dict
     from ppgcheck.ci.sarif import render_sarif
@@ -104,7 +110,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     def progress(message: str) -> None:
         click.echo(f"\r\x1b[2K{message}", nl=False, err=True)
     results = check_policy(policy, rules_dir, observations=observations, timeout=timeout,
-                           max_models=max_models, monotonicity=not no_monotonicity,
+                           max_models=max_models, monotonicity=not no_monotonicity, sources=sources,
                            progress=progress if live else None)
     if live:
         click.echo("\r\x1b[2K", nl=False, err=True)
