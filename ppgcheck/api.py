@@ -82,7 +82,8 @@ def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
                 owners.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
-        models = policy_engine.solve_many([f.inputs for f in facts])
+        models = policy_engine.solve_many([f.inputs for f in facts],
+                                          explore=[v is None or bool(v.header) for _, v in owners])
         ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
         for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
             rs = decode(atoms, report_facts, report, policy_id, program.ranks)

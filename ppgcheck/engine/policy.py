@@ -37,6 +37,8 @@ ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 # what the exploring solve adds to a report's atoms (the default solve never derives them)
 EXPLORED = ("permitted/4", "option/7")
+# core's switch for that solve, one per report in a batch (rules/core/penalties.lp)
+SWITCHES = frozenset({("explore", 0)})
 
 
 def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
@@ -133,7 +135,7 @@ class PolicyEngine:
             if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
         try:
-            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES)
+            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES, SWITCHES)
         except indexing.UnsupportedConstruct as exc:
             raise PolicyError(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: {exc}") from None
         text = "\n".join(str(statement) for statement in rewritten)
@@ -227,8 +229,10 @@ class PolicyEngine:
         committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
         return sorted({constant_to_slug(i.name) for _, _, i in committed})
 
-    def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
-        """For each report's input facts, the shown atoms of its one model; one grounding for all."""
+    def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
+        """For each report's input facts, the shown atoms of its one model; one grounding for all.
+        A report with a discretion or a base set open is explored too (permitted/4, option/7),
+        unless `explore` says not (a question's variant needs only its default)."""
         if not fact_lists:
             return []
         program = self.program
@@ -243,11 +247,14 @@ class PolicyEngine:
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
         per_report = self._split(models[0], len(fact_lists), alone)
-        if any(atoms.get("open_choice/3") for atoms in per_report):
-            for atoms, explored in zip(per_report, self._split(self._explore(ctl), len(fact_lists), alone)):
-                if atoms.get("open_choice/3"):      # the others' brave atoms are their one model's
+        wanted = [i for i, atoms in enumerate(per_report) if atoms.get("open_choice/3")
+                  and (explore is None or explore[i])]
+        if wanted:
+            switches = [clingo.Function("explore", [] if alone else [clingo.Number(i)]) for i in wanted]
+            for i, explored in enumerate(self._split(self._explore(ctl, switches), len(fact_lists), alone)):
+                if i in wanted:      # the others' brave atoms are their one model's
                     for name in EXPLORED:
-                        atoms[name] = explored.get(name, [])
+                        per_report[i][name] = explored.get(name, [])
         return per_report
 
     def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:
@@ -267,17 +274,19 @@ class PolicyEngine:
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
 
-    def _explore(self, ctl: clingo.Control) -> list[clingo.Symbol]:
-        """The brave consequences with `explore` on: every course the guide permits, on the
-        same grounding (rules/core/penalties.lp, "discretion").  The reports of a batch are
-        independent, so the batch's brave consequences are each report's own."""
-        ctl.assign_external(clingo.Function("explore"), True)
+    def _explore(self, ctl: clingo.Control, switches: list[clingo.Symbol]) -> list[clingo.Symbol]:
+        """The brave consequences with `explore` on for some reports: every course the guide
+        permits, on the same grounding (rules/core/penalties.lp, "discretion").  The reports of
+        a batch are independent, so the batch's brave consequences are each report's own."""
+        for switch in switches:
+            ctl.assign_external(switch, True)
         ctl.configuration.solve.enum_mode = "brave"
         ctl.configuration.solve.models = 0
         last: list[clingo.Symbol] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                last = model.symbols(shown=True)
+
+        def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
+            last.extend(model.symbols(shown=True))
+        ctl.solve(on_last=keep)
         return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:

@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
 
-WHO = {"head-judge": "the Head Judge", "judge": "the judge"}
+WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer"}
 
 
 def _cite(section: str) -> str:
@@ -44,6 +44,8 @@ def penalty_line(r: PlayerRuling) -> str:
     if r.by_value:
         headers = ", ".join(f"`{h}:`" for h in r.by_value)
         return f"{_either(r.permitted)}: it depends on {headers}, which the report does not give"
+    if len(r.base_choices) > 1:
+        return f"{_either(r.base_choices)} (the guide does not say which)"
     if len(r.permitted) > 1:
         return f"{_either(r.permitted)} (the guide does not say which)"
     return "none: the guide gives no single penalty here (see the findings)"
@@ -139,6 +141,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "section": r.section, "base_penalty": r.base_penalty,
             "base_penalty_section": r.base_section, "penalty": r.penalty,
             "permitted": r.permitted,
+            "choose_from": r.base_choices,
             "options": [option_dict(o) for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
             "assumptions": [asdict(a) for a in r.assumptions],

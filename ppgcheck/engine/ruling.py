@@ -58,6 +58,7 @@ class PlayerRuling:
     absorbed_by: str = ""        # the section that combines related infractions
     related_to: int | None = None   # the related observation whose penalty is issued instead
     permitted: list[str] = field(default_factory=list)    # every penalty the guide allows, lightest first
+    base_choices: list[str] = field(default_factory=list)  # the set the guide narrows the base to (no default)
     options: list[Option] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
     fix: list[Cited] = field(default_factory=list)
@@ -239,6 +240,13 @@ def _discretion(by: dict, rulings: dict, key, ranks: dict[str, int]) -> None:
     for k, r in rulings.items():
         found = permitted.get(k) or ({slug_to_constant(r.penalty)} if r.penalty else set())
         r.permitted = [constant_to_slug(pen) for pen in ordered(found)]
+    chosen_from: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_choice/5", []):
+        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    for k, members in chosen_from.items():
+        r = rulings.get(k)
+        if r is not None and r.base_penalty is None:
+            r.base_choices = [constant_to_slug(pen) for pen in ordered(members)]
     moves: dict[tuple, set[tuple]] = {}
     for o, p, i, pen, who, cond, sec in by.get("option/7", []):
         moves.setdefault(key(o, p, i), set()).add((pen.name, who.name, _text(cond), sec.string))

@@ -107,11 +107,16 @@ class _Rule:
     modifiers: frozenset[str]
 
 
+# what a question may change: the infraction and the default penalty
+DECISIVE = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment"})
+
+
 class Relevance:
-    """The modifiers the pack's rules about an observation kind read.  A rule is about
-    the kind when it names it, or names what such a rule derives (an infraction id, a
-    helper like FaB's `repair(O, simple_rewind)`), three steps deep; a modifier read
-    by a helper such rules use (two steps) counts too."""
+    """The modifiers that can change the infraction or the default penalty of an
+    observation kind.  A rule is about the kind when it names it, or names what such a
+    rule derives (an infraction id, a helper like FaB's `repair(O, simple_rewind)`),
+    three steps deep; of those, the ones deriving an infraction, a base penalty or an
+    adjustment count, with the helpers they read (two steps)."""
 
     def __init__(self, plain: str, core_heads: frozenset[str], penalties: set[str]) -> None:
         self.rules: list[_Rule] = []
@@ -140,9 +145,10 @@ class Relevance:
                 if grown == anchors:
                     break
                 anchors = grown
-            found = {m for r in about for m in r.modifiers}
+            decisive = [r for r in about if r.head in DECISIVE]
+            found = {m for r in decisive for m in r.modifiers}
             seen: set[str] = set()
-            frontier = {w for r in about for w in r.words} & set(self.defining)
+            frontier = {w for r in decisive for w in r.words} & set(self.defining)
             for _ in range(2):
                 step = [r for name in frontier - seen for r in self.defining[name]]
                 seen |= frontier
