@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import check_rules_folder, fails_cleanly, rules_option, search_options
+from ppgcheck.cli.common import check_rules_folder, complete_policy, fails_cleanly, rules_option, search_options
 from ppgcheck.errors import UsageError
 
 
@@ -69,7 +69,8 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 
 @cli.command("check")
 @click.argument("rules_dir", required=False, type=click.Path(file_okay=False))
-@click.option("--policy", "-p", help="Check this bundled policy (default: every bundled pack).")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Check this bundled policy (default: every bundled pack).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="text grouped by kind, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="error",
@@ -149,7 +150,8 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
               help="Compare the working tree's rules folder with the same folder at this git revision.")
 @click.option("--rules", "rules_path", default="rules", show_default=True, metavar="PATH",
               help="With --base: the rules folder, relative to the current directory.")
-@click.option("--policy", "-p", help="Compare only this pack.")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Compare only this pack.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="text with a witness per change, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 on any change, not only on a new error-level finding.")
@@ -191,3 +193,29 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
     else:
         click.echo(d.render_text(results))
     sys.exit(d.exit_code(results, fail_on_change))
+
+
+@cli.command("new-pack")
+@click.argument("name")
+@click.option("--into", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The rules folder to create the pack in.")
+@click.option("--source", metavar="FILE", help="The file name of the guide's text the pack encodes.")
+@click.option("--title", help="The guide's title, for the README.")
+@fails_cleanly
+def new_pack_command(name: str, into: Path, source: str | None, title: str | None) -> None:
+    """Create a policy pack NAME: a README naming the source, the ladder, one section
+    file with its banner, a vocabulary file and a golden case, which `check` and `test`
+    pass. docs/authoring.md goes on from there.
+
+    \b
+    Example:
+      ppgcheck new-pack acme-snacks --into my-rules --source acme-snacks.txt
+    """
+    from ppgcheck.scaffold import new_pack
+    written = new_pack(name, into, source, title)
+    pack = into / name
+    click.echo(f"created {pack}/: " + ", ".join(str(p.relative_to(pack)) for p in written))
+    click.echo("next:")
+    click.echo(f"  ppgcheck check {pack}")
+    click.echo(f"  ppgcheck test {pack / 'golden'} --rules {into}")
+    click.echo(f"  ppgcheck vocab --policy {name} --rules {into}")

@@ -12,8 +12,8 @@ import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, rare_cycle_collection, report_files,
-                                 report_sources, rules_option)
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, rare_cycle_collection,
+                                 report_files, report_sources, rules_option)
 from ppgcheck.errors import PpgError, ReportError, StoreError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report, parse_reports
@@ -27,7 +27,8 @@ BATCH_SIZE = 256
 
 @cli.command()
 @click.argument("reports", nargs=-1, required=True)
-@click.option("--policy", "-p", help="Rule under this policy, overriding each report's `policy:` line.")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Rule under this policy, overriding each report's `policy:` line.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
               show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
@@ -189,7 +190,8 @@ def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: 
 
 
 @cli.command()
-@click.option("--policy", "-p", help="Add the forms this policy's pack declares to the core's.")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Add the forms this policy's pack declares to the core's.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @rules_option("List the language of a pack under this rules folder (with --policy).")
 @fails_cleanly
@@ -283,7 +285,8 @@ def log_command(args: tuple[str, ...]) -> None:
 
 @cli.command("print")
 @click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--policy", "-p", help="Read the report in this policy's language (default: its `policy:` line).")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Read the report in this policy's language (default: its `policy:` line).")
 @rules_option("Read the report in the language of a pack under this rules folder.")
 @fails_cleanly
 def print_command(report: str, policy: str | None, rules: Path | None) -> None:
