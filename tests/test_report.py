@@ -263,11 +263,22 @@ def test_a_name_that_is_not_one_word_must_be_quoted_and_the_error_says_so(line):
     assert err.message.startswith("quote a name") and f'`{role}: "{name}"`' in err.message
 
 
-@pytest.mark.parametrize("text", ["policy: fab\nplayer: round\n", "policy: fab\nplayer: It\nIt stalled\n"])
-def test_a_name_that_is_a_keyword_must_be_quoted_and_the_error_says_so(text):
+@pytest.mark.parametrize("text", ["policy: fab\nplayer: round\nround stalled\n",
+                                  "policy: fab\nplayer: It\nIt stalled\n",
+                                  "policy: fab\nplayer: A\nplayer: B\nB drew 1 extra card, A had a fair chance to notice\n",
+                                  "policy: fab\nplayer: Day\nDay stalled\nDay drew 2 extar cards\n"])
+def test_a_name_read_as_a_keyword_must_be_quoted_and_the_error_says_so(text):
     err = error_of(text)
     assert (err.line, err.column) == (2, 9)
     assert "is a word of the report language: quote the name" in err.message
+
+
+def test_a_name_that_is_a_keyword_only_elsewhere_stays_bare():
+    report = parse_report("policy: fab\nplayer: A\nplayer: B\nA drew 1 extra card, caught before B's next action\n")
+    assert report.observations[0].subject == "A"
+    assert 'player: "A"' in print_report(report)          # printed quoted: safe wherever it goes
+    err = error_of("policy: fab\nplayer: A\nA drew 2 extar cards\n")
+    assert err.message == "unexpected `extar`"
 
 
 def test_a_quoted_name_without_its_closing_quote_is_named():

@@ -205,18 +205,10 @@ class ReportBuilder(Transformer):
                         "judge_call_penalty": (penalty.line, penalty.column)})
 
     def h_player(self, meta: Meta, children: list[Name]) -> _Header:
-        return self._declare(meta, children[0], "player")
+        return _Header("", meta, person=(children[0], "player"))
 
     def h_spectator(self, meta: Meta, children: list[Name]) -> _Header:
-        return self._declare(meta, children[0], "spectator")
-
-    def _declare(self, meta: Meta, name: Name, role: str) -> _Header:
-        token = name.token
-        if token.type == "NAME" and name.value.lower() in self.language.must_quote:
-            raise self._fail(f"`{name.value}` is a word of the report language: quote the name, "
-                            f"`{role}: \"{name.value}\"`, and write it quoted wherever it is used",
-                            token.line, token.column)
-        return _Header("", meta, person=(name, role))
+        return _Header("", meta, person=(children[0], "spectator"))
 
     # --- statements ------------------------------------------------------------------
     def observation(self, meta: Meta, children: list) -> Observation:

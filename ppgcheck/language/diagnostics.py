@@ -53,9 +53,8 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         found = f"`{found_text}`" if found_text else "the end of the line"
     vocab = lang.vocab
     names = _declared(lines[:line - 1])
-    keyword = next((n for n in names if n.lower() in lang.must_quote and not n.startswith('"')
-                    and re.search(rf"(?<![\w'\-]){re.escape(n)}(?![\w'\-])", line_text, re.IGNORECASE)), None)
-    if keyword:     # `player: round`, then `round stalled`: the name was read as the keyword
+    keyword = _misread_name(lines, line, names, lang)
+    if keyword:
         at, column = names[keyword]
         role = _DECLARATION.match(_line(lines, at)).group(1).lower()
         return ReportError(f"`{keyword}` is a word of the report language: quote the name, `{role}: \"{keyword}\"`, "
@@ -89,6 +88,26 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         message += f" (a name that is a word of the report language is quoted: `\"{found_text}\"`)"
     return ReportError(message, source, line, column, line_text, expected=expected,
                        suggestions=closest_forms(line_text, column, vocab))
+
+
+def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]], lang: Language) -> str | None:
+    """A declared bare name the grammar read as a keyword on the error's line (`player:
+    round`, then `round stalled`): the one whose quoting there and in its declaration
+    lets the parse get past that line."""
+    for name, (at, _) in names.items():
+        word = re.compile(rf"(?<![\w'.\-]){re.escape(name)}(?![\w\-]|'\w|\.\w)")
+        if name.lower() not in lang.must_quote or not word.search(_line(lines, line)):
+            continue
+        fixed = list(lines)
+        for n in (at, line):
+            fixed[n - 1] = word.sub(f'"{name}"', fixed[n - 1])
+        try:
+            lang.parser.parse("\n".join(fixed) + "\n")
+        except lark.exceptions.UnexpectedInput as exc:
+            if not isinstance(getattr(exc, "line", None), int) or exc.line <= line:
+                continue
+        return name
+    return None
 
 
 def _declared(lines: list[str]) -> dict[str, tuple[int, int]]:

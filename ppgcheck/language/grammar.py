@@ -104,7 +104,9 @@ class _Generator:
         return self.numbers.setdefault(key, f"n_{len(self.numbers)}")
 
     def rule(self, name: str, forms: list[Form], adverb: bool = False) -> str:
-        alternatives = [self.alternative(f, adverb) for f in forms]
+        """A rule with an alternative per form (one that never matches when there is none:
+        a core without `game:` values, say)."""
+        alternatives = [self.alternative(f, adverb) for f in forms] or ["_NO_FORM"]
         return f"{name}: " + "\n    | ".join(alternatives) + "\n"
 
     def text(self) -> str:
@@ -119,6 +121,7 @@ class _Generator:
                                           for value in v.values.get(header, [])]))
         rules.append(self.rule("when_value", list(v.when.values())))
         rules += [f"{rule}: INT -> number\n    | number_word -> number\n" for rule in self.numbers.values()]
+        rules.append("_NO_FORM: /(?!)./\n")
         return "\n".join(rules)
 
 
