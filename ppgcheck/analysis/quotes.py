@@ -4,9 +4,10 @@ A quote is a comment line of a pack file whose text starts with `"`, running ove
 following comment lines to its closing `"` (rules/core/CONTRACT.md: each rule sits under
 the sentence it implements), and the quoted heading of a `Source:` line.  It is found in
 the source text modulo whitespace, typographic quotes and apostrophes, and footnote
-marks (`^[3.1]`); `…` (or `...`) splits a quote into pieces each found on its own.  The
-sources a file is checked against are those its `Source:` lines name, else those the
-pack's README names, else every `*.txt` of the sources folder.
+marks (`^[3.1]`); `…` (or `...`, `[...]`) splits a quote into pieces each found on its
+own.  The sources a file is checked against are those its opening comment (its
+`Source:` line) names, else those the pack's README names, else every `*.txt` of the
+sources folder.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 _COMMENT = re.compile(r"\s*%+\s?(.*)$")
 _SOURCE_LINE = re.compile(r"\s*%+\s*Source:\s*(.*)$")
 _SOURCE_FILE = re.compile(r"[\w.-]+\.txt\b")
-_ELLIPSIS = re.compile(r"…|\.\.\.")
+_ELLIPSIS = re.compile(r"\[(?:…|\.\.\.)\]|…|\.\.\.")
 _FOOTNOTE = re.compile(r"\^\[[^\]]*\]")
 _TYPOGRAPHIC = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u00a0": " "})
 
@@ -64,14 +65,13 @@ def quotes_in(path: Path) -> list[Quote]:
 
 
 def named_sources(path: Path) -> list[str]:
-    """The source files a pack file's `Source:` lines name (the lines after one too, while
-    they continue it)."""
+    """The source files a pack file's opening comment names (its `Source:` line and the
+    lines that continue it)."""
     names: list[str] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for i, line in enumerate(lines):
-        found = _SOURCE_LINE.match(line)
-        if found:
-            names += _SOURCE_FILE.findall(found.group(1))
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not _COMMENT.match(line):
+            break
+        names += _SOURCE_FILE.findall(line)
     return [Path(n).name for n in names]
 
 
