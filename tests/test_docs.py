@@ -91,6 +91,8 @@ def test_every_command_has_help_and_a_readme_entry():
 
 
 @pytest.mark.parametrize("command", ["ppgcheck rule examples/fab/hidden-card-error.txt",
+                                     "ppgcheck rule examples/dci/slow-play.txt",
+                                     "ppgcheck rule examples/dci/no-rel.txt",
                                      "ppgcheck compare examples/compare/extra-card.txt"])
 def test_the_readmes_example_output_is_what_the_command_prints(command):
     from click.testing import CliRunner

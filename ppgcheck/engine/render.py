@@ -29,8 +29,13 @@ def option_text(option: Option) -> str:
 
 
 def question_text(question: Question) -> str:
-    outcome = (f"{question.infraction}, {_loud(question.penalty) if question.penalty else 'no default penalty'}"
-               if question.infraction else "no infraction")
+    if question.penalty:
+        penalty = _loud(question.penalty)
+    elif question.choose_from:
+        penalty = f"{_either(question.choose_from)} (the guide does not say which)"
+    else:
+        penalty = "no penalty named"
+    outcome = f"{question.infraction}, {penalty}" if question.infraction else "no infraction"
     return f"{question.asks}? → {question.player}: {outcome}"
 
 
@@ -179,7 +184,7 @@ def option_dict(option: Option) -> dict:
 def question_dict(question: Question) -> dict:
     return {"observation": question.observation, "player": question.player, "add": question.add,
             "asks": question.asks,
-            "infraction": question.infraction, "penalty": question.penalty}
+            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from}
 
 
 def render_json(rs: RulingSet) -> str:

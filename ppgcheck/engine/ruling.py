@@ -44,6 +44,7 @@ class Question:
     asks: str               # just the added words (`on purpose`)
     infraction: str | None  # the infraction with it (None: no infraction)
     penalty: str | None     # the default penalty with it (None: the guide names none)
+    choose_from: list[str] = field(default_factory=list)   # with no default: the set the guide narrows it to
 
 
 @dataclass

@@ -261,8 +261,12 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
                 continue
             outcomes = after.get(player) or ((None, None),)
             for infraction, penalty in outcomes:
-                severity = ranks.get((penalty or "").replace("/", "__").replace("-", "_"), -1)
-                found.append((severity, Question(variant.observation, player, variant.add, variant.asks, infraction, penalty)))
+                choices = next((r.base_choices for r in vrs.rulings if (r.observation, r.player, r.infraction)
+                                == (variant.observation, player, infraction)), [])
+                heaviest = penalty or (choices[-1] if choices else "")
+                severity = ranks.get(heaviest.replace("/", "__").replace("-", "_"), -1)
+                found.append((severity, Question(variant.observation, player, variant.add, variant.asks,
+                                                 infraction, penalty, list(choices))))
     found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
     return [q for _, q in found[:MAX_QUESTIONS]]
 
