@@ -11,7 +11,7 @@ import difflib
 import json
 from dataclasses import dataclass, field
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer
 from lark.tree import Meta
 
 from ppgcheck.errors import ReportError
@@ -62,9 +62,19 @@ def _line(lines: list[str], n: int) -> str:
     return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
-@v_args(meta=True)
 class ReportBuilder(Transformer):
-    """Turns the tree of a file (`start`) into its Reports, validating as it goes."""
+    """Turns the tree of a file (`start`) into its Reports, validating as it goes.  Each
+    rule's method takes (meta, children); a generated `form_<n>` goes to the method of its
+    form's category."""
+
+    def _call_userfunc(self, tree, new_children=None):
+        # Lark's own dispatch (v_args wrappers made per call, an AttributeError per generated
+        # alternative) was a sixth of parsing a report: one lookup in a table instead
+        children = tree.children if new_children is None else new_children
+        method = _RULES.get(tree.data)
+        if method is not None:
+            return method(self, tree.meta, children)
+        return self.__default__(tree.data, children, tree.meta)
 
     def __init__(self, source: str, lines: list[str], language: Language, vocab: Vocabulary) -> None:
         super().__init__(visit_tokens=False)
@@ -296,3 +306,8 @@ class ReportBuilder(Transformer):
             if counts[key] > MAX_HISTORY_REPEATS:
                 raise self._fail(f"the same history entry is repeated more than {MAX_HISTORY_REPEATS} times",
                                 entry.line, 1)
+
+
+# the methods of the grammar's rules (lowercase, not private): Transformer dispatch above
+_RULES = {name: f for name, f in vars(ReportBuilder).items()
+          if callable(f) and name[0].islower() and not name.startswith("_")}

@@ -359,6 +359,11 @@ def _from_json(data: dict, key: str) -> Vocabulary:
 def vocabulary(policy: str | None = None, rules: Path | None = None) -> Vocabulary:
     """The core's vocabulary, with a pack's forms added when `policy` names a pack of the
     rules folder (the bundled one by default).  Read from the on-disk cache when no file changed."""
+    return _policy_vocabulary(policy, Path(rules) if rules is not None else None)
+
+
+@cache
+def _policy_vocabulary(policy: str | None, rules: Path | None) -> Vocabulary:   # once a process, like engines
     pack = pack_dir(policy, rules) if policy else None
     return _vocabulary(core_dir(rules) / "vocabulary.lp", pack)
 
