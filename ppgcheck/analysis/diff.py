@@ -41,6 +41,7 @@ from ppgcheck.analysis.check import (Budget, CheckResult, clingo_logger as _logg
 from ppgcheck.errors import PolicyError, PpgError, UsageError
 from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
 from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.language.vocabulary import vocabulary_of_files
 from ppgcheck.language.report import Report, print_report
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
@@ -196,6 +197,12 @@ def merge_reads(a: PackReads, b: PackReads) -> PackReads:
     out.cap = a.cap or b.cap
     out.section_locations = {**b.section_locations, **a.section_locations}
     out.wildcards = list(dict.fromkeys(a.wildcards + b.wildcards))
+    # scenarios are written in the first version's language: what only the other's forms
+    # say cannot be a scenario of both
+    out.vocab = a.vocab
+    if a.vocab is not None:
+        out.observation_kinds &= set(a.vocab.observations)
+        out.modifiers &= set(a.vocab.modifiers)
     return out
 
 
@@ -612,8 +619,9 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
     old_files, new_files = sorted(old_pack.glob("*.lp")), sorted(new_pack.glob("*.lp"))
     old_stmts = _parse(old_files, f"the old `{policy}`")
     new_stmts = _parse(new_files, f"the new `{policy}`")
-    new_reads = read_pack(new_files)
-    reads = merge_reads(new_reads, read_pack(old_files))
+    new_reads = read_pack(new_files, vocabulary_of_files(new_core / "vocabulary.lp", new_files, policy))
+    reads = merge_reads(new_reads, read_pack(old_files, vocabulary_of_files(old_core / "vocabulary.lp", old_files,
+                                                                            policy)))
     touched = None
     if _same_core(old_core, new_core):
         touched = _touched_infractions(old_stmts, new_stmts,
@@ -662,7 +670,7 @@ def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, ob
             change.location = _edited_location(change, edited) or change.location
             atoms, proven, _ = smallest_witness(ctl, budget, sym)
             if atoms is not None:
-                change.witness = scenario_report(atoms, policy)
+                change.witness = scenario_report(atoms, policy, vocab=new_reads.vocab)
                 change.witness_text = print_report(change.witness)
                 change.minimal = proven
                 if engines:

@@ -28,7 +28,8 @@ from ppgcheck.cache import cached_json
 from ppgcheck.errors import PolicyError, UsageError
 from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
-from ppgcheck.resources import policy_ids, rules_dir
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+from ppgcheck.resources import core_dir, policy_ids, rules_dir
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
@@ -49,7 +50,7 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
         hint = f" (did you mean `{close[0]}`?)" if close else ""
         raise UsageError(f"unknown policy `{policy}`{hint}: known policies are "
                          + ", ".join(f"`{k}`" for k in known))
-    return [root / "core" / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
+    return [core_dir(rules) / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
@@ -86,7 +87,7 @@ class PolicyEngine:
     """One prepared policy pack, reused for every report of the process."""
 
     def __init__(self, policy: str, rules: Path | None = None) -> None:
-        self.policy = policy
+        self.policy, self.rules = policy, rules
         self.files = pack_files(policy, rules)
         self._statements: list[clingo.ast.AST] | None = None
         self._replaced = False        # statements set by a subclass differ from the files'
@@ -102,6 +103,11 @@ class PolicyEngine:
     @statements.setter
     def statements(self, statements: list[clingo.ast.AST]) -> None:
         self._statements, self._program, self._replaced = statements, None, True
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The language of this pack's reports: the core's forms and the pack's."""
+        return vocabulary(self.policy, self.rules)
 
     @property
     def program(self) -> IndexedProgram:
@@ -215,12 +221,11 @@ class PolicyEngine:
             return close
         from ppgcheck.language.facts import build_facts
         from ppgcheck.language.report import Observation
-        from ppgcheck.language.vocabulary import vocabulary
         kind = slug_to_constant(value)
-        if kind not in vocabulary().observations:
+        if kind not in self.vocabulary.observations:
             return []
         probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
-                       observations=[Observation("A", kind, other="B")])
+                       observations=[Observation("A", kind, other="B")], vocab=self.vocabulary)
         committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
         return sorted({constant_to_slug(i.name) for _, _, i in committed})
 
