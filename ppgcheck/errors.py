@@ -1,6 +1,8 @@
 """One root error; each stage's errors say where and what, never a traceback."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 
@@ -45,6 +47,26 @@ class ReportError(PpgError):
 
 class PolicyError(PpgError):
     """A policy pack that does not load, ground or solve to exactly one model."""
+
+
+class ProgramError(PolicyError):
+    """A program that does not parse, or a construct an analysis cannot read, at file:line."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0) -> None:
+        self.file, self.line, self.message = file, line, message
+        super().__init__(f"{file}:{line}: {message}" if file else message)
+
+    @classmethod
+    def unparsed(cls, path, messages: list[str]) -> "ProgramError":
+        """A file clingo could not parse, at the line its messages name."""
+        # clingo says `file:line:column: error: what`: the file and line lead the message
+        said = [_CLINGO_MESSAGE.match(m) for m in messages]
+        line = next((int(m.group(2)) for m in said if m), 0)
+        detail = "; ".join(m.group(3) if m else text for m, text in zip(said, messages)) or "unreadable"
+        return cls(f"policy file does not parse: {detail}", str(path), line)
+
+
+_CLINGO_MESSAGE = re.compile(r"(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (.*)")
 
 
 class UsageError(PpgError):

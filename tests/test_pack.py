@@ -54,14 +54,16 @@ def test_banners_give_each_rule_its_section():
 
 
 def test_the_registry_of_kinds_drives_the_order_and_the_sarif_rules():
-    assert kind_order("check") == ("conflict", "gap", "cap", "monotonicity", "dead-rule", "citation")
+    assert kind_order("check") == ("conflict", "gap", "cap", "monotonicity", "dead-rule", "vocabulary", "citation",
+                                   "misquote")
     check_rules = [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
     diff_rules = [r["id"] for r in diff_to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
     assert check_rules == list(kind_order("check")) and diff_rules == list(sarif_rules("diff"))
     from ppgcheck.analysis import findings
     try:
-        register("misquote", "check", "A rule quotes its source wrongly.")      # a kind another issue adds
-        assert kind_order("check")[-1] == "misquote"
-        assert [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]][-1] == "misquote"
+        register("procedure-hole", "check", "warning", "A procedure the guide leaves open.")   # a kind to come
+        assert kind_order("check")[-1] == "procedure-hole"
+        assert [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]][-1] == "procedure-hole"
+        assert "input" not in kind_order("check")       # a ruling's finding, not the guide's
     finally:
-        findings.KINDS.pop("misquote")
+        findings.KINDS.pop("procedure-hole")

@@ -4,7 +4,8 @@ The pack is grounded over rules/core/scenarios.lp (choice rules over what the
 pack reads: reads.py, scenarios.py) instead of the runtime's inputs, and
 checked in passes, each adding findings (findings.py):
 
-1. citations: rules without their section string or banner (reads.py);
+1. citations: rules without their section string or banner, and facts the
+   rules read that no form of the report language produces (reads.py);
 2. one brave pass over every one-observation scenario collects every finding
    any scenario reaches, and every pack rule some scenario fires;
 3. dead rules: the rules none fires, searched for again with two
@@ -12,7 +13,9 @@ checked in passes, each adding findings (findings.py):
 4. witnesses: the smallest scenario showing each finding (witnesses.py),
    and the RELs it shows up at (rels.py);
 5. monotonicity: one fact made worse never gives a lighter penalty
-   (monotonicity.py; in a forked child beside the others where it can).
+   (monotonicity.py; in a forked child beside the others where it can);
+6. with the guides' text (`--sources`), every quoted sentence is looked up in
+   it (quotes.py).
 
 Every search runs over the scenario space (space.py: whole, or for a large
 pack in parts) within one Budget of time and models (search.py).
@@ -30,8 +33,8 @@ import clingo
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.dead_rules import dead_rules
-from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, render_text,
-                                        result_dict)
+from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, Misquote,
+                                        VocabularyGap, render_text, result_dict)
 from ppgcheck.analysis.monotonicity import forked_result, monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
 from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names, requires_rel
@@ -47,11 +50,13 @@ __all__ = ["LEVELS", "CheckFinding", "CheckResult", "check_pack", "check_policy"
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,
                  observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
-                 monotonicity: bool = True,
+                 monotonicity: bool = True, sources: Path | None = None,
                  progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Check a bundled policy, a pack folder, or every pack of a rules folder.
     Returns one CheckResult per pack.  Several packs are checked in parallel,
-    one process a core, unless a progress callback wants them one at a time."""
+    one process a core, unless a progress callback wants them one at a time.
+    With `sources` (the folder of the guides' text), every quoted sentence is looked up
+    in it: one that is not there is a `misquote` finding."""
     packs = find_packs(policy, path)
     options = dict(observations=observations, timeout=timeout, max_models=max_models,
                    monotonicity=monotonicity)
@@ -59,8 +64,13 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
     if progress is None and workers > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             jobs = [pool.submit(check_pack, pack, progress=None, **options) for pack in packs]
-            return [job.result() for job in jobs]
-    return [check_pack(pack, progress=progress, **options) for pack in packs]
+            results = [job.result() for job in jobs]
+    else:
+        results = [check_pack(pack, progress=progress, **options) for pack in packs]
+    if sources is not None:
+        for result, pack in zip(results, packs):
+            result.findings.extend(misquotes(pack, sources))
+    return results
 
 
 def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
@@ -72,6 +82,7 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     result = CheckResult(pack.id, str(pack.folder))
     result.notes.extend(f"scenario space: {w}" for w in ctx.reads.wildcards)
     result.findings.extend(citations(ctx))
+    result.findings.extend(unproduced(ctx))
     # the monotonicity search needs nothing the others find: a forked child beside them
     child = _start_monotonicity(ctx) if monotonicity and progress is None else None
     say(f"{pack.id}: grounding the scenario space")
@@ -112,6 +123,25 @@ def citations(ctx: Context) -> list[Citation]:
             for level, fname, line, msg in ctx.reads.citation_problems]
 
 
+def unproduced(ctx: Context) -> list[VocabularyGap]:
+    """A fact the rules read that no form of the report language produces: no report can
+    say it, so the rules reading it never fire."""
+    return [VocabularyGap.unproduced(what, name, ctx.pack.id,
+                                     sections=[s for s in [ctx.pack.section_at(file, line)] if s],
+                                     locations=[Location(shown_path(file, ctx.root), line)])
+            for what, name, file, line in ctx.reads.unproduced]
+
+
+def misquotes(pack: Pack, sources: Path) -> list[Misquote]:
+    """A sentence a rule quotes that its source does not hold (quotes.py)."""
+    from ppgcheck.analysis.quotes import misquotes as find
+    root = Path.cwd()
+    return [Misquote.missing(m.missing, m.sources,
+                             sections=[s for s in [pack.section_at(str(m.quote.file), m.quote.line + 1)] if s],
+                             locations=[Location(shown_path(m.quote.file, root), m.quote.line)])
+            for m in find(pack.files, sources, pack.text)]
+
+
 def _brave_pass(ctx: Context, space: Space) -> tuple[list[set[clingo.Symbol]], bool]:
     """The brave consequences of each part of the space, and whether every part's search finished."""
     held_in: list[set[clingo.Symbol]] = []
@@ -145,7 +175,7 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
         facts = Program.parse(scenario_facts(ctx.reads, 1))
         rels_at = finding_rels(seen, Program.join([ctx.pack.core_program(), ctx.pack.program, facts]), space,
                                parts_of, ctx.budget)
-    read = WitnessReports(ctx.pack.id)
+    read = WitnessReports(ctx.pack.id, ctx.reads.vocab)
     out: list[CheckFinding] = []
     for what, sym in targets:
         if sym not in witnessed:

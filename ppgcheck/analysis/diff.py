@@ -203,7 +203,7 @@ def _witnesses(ctl: clingo.Control, budget: Budget, found: set[clingo.Symbol], r
         change.location = _edited_location(change, edited) or change.location
         atoms, proven, _ = optimum(ctl, budget, sym)
         if atoms is not None:
-            change.witness = scenario_report(atoms, new.id)
+            change.witness = scenario_report(atoms, new.id, vocab=new_reads.vocab)
             change.witness_text = print_report(change.witness)
             change.minimal = proven
             notes = change.what in _NOTE_CHANGES

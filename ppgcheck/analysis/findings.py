@@ -1,8 +1,8 @@
 """What `check` and `diff` report, and the one registry of its kinds.
 
-Every kind of finding is registered once, with the tool that reports it and
-what it means: the registry orders a check's findings (and its summary), gives
-each its SARIF rule and maps levels to SARIF's.  A check finding is one class
+Every kind of finding is registered once, with the tool that reports it, its
+usual level and what it means: the registry orders a check's findings (and its
+summary), gives each its SARIF rule and maps levels to SARIF's.  A check finding is one class
 per kind, holding what that kind tells (a monotonicity break its one-step-worse
 report, a core finding the finding `ppgcheck rule` shows for its witness).
 A new kind is a `register` and, for `check`, a class.
@@ -21,15 +21,16 @@ SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 @dataclass(frozen=True)
 class Kind:
     name: str           # shown in the text, the JSON and as the SARIF rule id
-    tool: str           # check | diff
+    tool: str           # check | diff | rule (a ruling's own finding, engine/ruling.py)
+    level: str          # the level it is reported at (a citation or a core finding may say otherwise)
     description: str    # the SARIF rule's short description
 
 
 KINDS: dict[str, Kind] = {}     # in the order findings are listed
 
 
-def register(name: str, tool: str, description: str) -> Kind:
-    KINDS[name] = Kind(name, tool, description)
+def register(name: str, tool: str, level: str, description: str) -> Kind:
+    KINDS[name] = Kind(name, tool, level, description)
     return KINDS[name]
 
 
@@ -104,66 +105,104 @@ class CoreFinding(CheckFinding):
 
 @dataclass
 class Conflict(CoreFinding):
-    KIND = register("conflict", "check", "Two rules of the guide disagree on the same facts.")
+    KIND = register("conflict", "check", "error", "Two rules of the guide disagree on the same facts.")
 
 
 @dataclass
 class Gap(CoreFinding):
-    KIND = register("gap", "check", "The guide says nothing for these facts (uncovered observation, undefined "
-                                    "infraction, no penalty, REL out of scope).")
+    KIND = register("gap", "check", "error", "The guide says nothing for these facts (uncovered observation, undefined "
+                                             "infraction, no penalty, REL out of scope).")
 
 
 @dataclass
 class Cap(CheckFinding):
-    KIND = register("cap", "check", "A repeat upgrade ends above the cap the guide states.")
+    KIND = register("cap", "check", "error", "A repeat upgrade ends above the cap the guide states.")
 
     @classmethod
     def past(cls, infraction: str, before: str, penalty: str, cap: str, **where) -> "Cap":
         """A repeat upgrade taking an infraction from `before` to `penalty`, above the cap (slugs)."""
-        return cls("error", f"a repeat upgrade takes {infraction} from {before} to {penalty}, past the cap {cap}",
-                   **where)
+        return cls(cls.KIND.level,
+                   f"a repeat upgrade takes {infraction} from {before} to {penalty}, past the cap {cap}", **where)
 
 
 @dataclass
 class Monotonicity(CheckFinding):
-    KIND = register("monotonicity", "check", "A worse fact gives a lighter penalty.")
+    KIND = register("monotonicity", "check", "warning", "A worse fact gives a lighter penalty.")
     contrast: Report | None = None      # the witness made one step worse
     contrast_text: str = ""             # (a field here, where the other kinds have none)
 
     @classmethod
     def lighter(cls, step: str, what: str, before: str, after: str, **where) -> "Monotonicity":
         """`step` (made one step worse) takes `what` from penalty `before` to a lighter `after`."""
-        return cls("warning", f"{step} gives a lighter penalty: {what}, {before} → {after}", **where)
+        return cls(cls.KIND.level, f"{step} gives a lighter penalty: {what}, {before} → {after}", **where)
 
 
 @dataclass
 class DeadRule(CheckFinding):
-    KIND = register("dead-rule", "check", "No scenario fires this rule.")
+    KIND = register("dead-rule", "check", "warning", "No scenario fires this rule.")
 
     @classmethod
     def unfired(cls, tag: str, searched: str, **where) -> "DeadRule":
         """The rule at `tag` that no scenario of those `searched` fires."""
-        return cls("warning", f"no scenario {searched} fires the rule at {tag}", **where)
+        return cls(cls.KIND.level, f"no scenario {searched} fires the rule at {tag}", **where)
+
+
+# how a fact the rules read is written, and the form that would produce it
+_READ_AS = {"observation": "observation(O, P, {})", "modifier": "modifier(O, {})", "count": "count(O, {}, N)",
+            "when": "when({})"}
+_FORM_TO_ADD = {"observation": "an `observation_form({}, \"{{P}} ...\")`",
+                "modifier": "a `modifier_form({}, \"...\")`", "count": "a form with a `{{{}}}` slot",
+                "when": "a `when_form({}, \"...\")`"}
+
+
+@dataclass
+class VocabularyGap(CheckFinding):
+    KIND = register("vocabulary", "check", "error",
+                    "The rules read a fact no form of the report language produces.")
+
+    @classmethod
+    def unproduced(cls, what: str, name: str, policy: str, **where) -> "VocabularyGap":
+        """The rules read `name` (an observation kind, a modifier, a count key, a header
+        value: `what`) that no form of the pack's report language produces."""
+        fact = _READ_AS.get(what, what + "({})").format(name)
+        add = _FORM_TO_ADD.get(what, f"a `{what}_value({{}})`").format(name)
+        return cls(cls.KIND.level,
+                   f"the rules read `{fact}` but no form of the report language produces it: add {add} to the "
+                   f"pack (`ppgcheck vocab --policy {policy}` lists the forms)", **where)
 
 
 @dataclass
 class Citation(CheckFinding):
-    KIND = register("citation", "check", "A rule or infraction without its section.")
+    KIND = register("citation", "check", "error", "A rule or infraction without its section.")
 
     @classmethod
     def uncited(cls, infraction: str, **where) -> "Citation":
         """An infraction some scenario derives that has no section (slug)."""
-        return cls("error", f"infraction `{infraction}` is derived but has no section(…, \"Sec\") fact", **where)
+        return cls(cls.KIND.level, f"infraction `{infraction}` is derived but has no section(…, \"Sec\") fact",
+                   **where)
+
+
+@dataclass
+class Misquote(CheckFinding):
+    KIND = register("misquote", "check", "error", "A sentence a rule quotes is not in the source text.")
+
+    @classmethod
+    def missing(cls, text: str, sources: tuple[str, ...], **where) -> "Misquote":
+        """A quoted `text` that none of the `sources` (file names) holds."""
+        return cls(cls.KIND.level, f"the quote `{text}` is not in " + " or ".join(f"`{s}`" for s in sources),
+                   **where)
 
 
 # the classes of the core's finding kinds (findings.lp): a scope finding is listed as a gap
 CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Gap}
 
-register("finding-introduced", "diff",
+register("finding-introduced", "diff", "error",   # (the finding's own level)
          "The change introduces a finding (conflict, gap, ...) that the old rules did not have.")
-register("finding-removed", "diff", "The change removes a finding the old rules had.")
-register("ruling-changed", "diff", "A class of incidents is ruled differently (infraction, penalty, fix).")
-register("pack-changed", "diff", "A pack is added or removed.")
+register("finding-removed", "diff", "info", "The change removes a finding the old rules had.")
+register("ruling-changed", "diff", "info", "A class of incidents is ruled differently (infraction, penalty, fix).")
+register("pack-changed", "diff", "info", "A pack is added or removed.")
+# a ruling's own finding, not the guide's (engine/ruling.py): the report leaves out what the guide asks
+register("input", "rule", "warning", "The report leaves out a header or fact the guide needs to rule.")
 
 
 @dataclass

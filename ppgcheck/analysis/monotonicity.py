@@ -207,8 +207,8 @@ def _finding(ctx: Context, sym: clingo.Symbol, atoms, proven: bool) -> Monotonic
     a, b = constant_to_slug(ia.name), constant_to_slug(ib.name)
     what = a if a == b else f"{a} → {b}"
     sections = sorted({reads.infractions.get(ia.name, ""), reads.infractions.get(ib.name, "")} - {""})
-    witness = scenario_report(atoms, pack.id) if atoms else None
-    contrast = scenario_report(atoms, pack.id, PREFIX) if atoms else None
+    witness = scenario_report(atoms, pack.id, vocab=reads.vocab) if atoms else None
+    contrast = scenario_report(atoms, pack.id, PREFIX, reads.vocab) if atoms else None
     return Monotonicity.lighter(step, what, constant_to_slug(pa.name), constant_to_slug(pb.name),
                                 sections=sections, locations=locations_for(sections, reads, ctx.root),
                                 witness=witness, witness_text=print_report(witness) if witness else "",

@@ -16,7 +16,7 @@ from clingo import ast
 
 from ppgcheck.engine.pack import Pack
 from ppgcheck.engine.program import Program, Statement, constant, ground_facts, symbol_value
-from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+from ppgcheck.language.vocabulary import Vocabulary
 
 HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
 HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
@@ -25,6 +25,8 @@ HISTORY_READERS = {"prior_today", "prior_event", "prior", "history"}
 NOT_THRESHOLDS = {"penalty_rank", "stage", "time_extension", "obs_id", "person_id", "history_nth"}
 # heads whose section string locates the section
 LOCATING_HEADS = ("base_penalty", "adjustment", "not_infraction", "fix", "note")
+# where an input atom names the constant a form of the report language must produce
+_READ_POSITIONS = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1}
 
 
 @dataclass
@@ -48,6 +50,9 @@ class PackReads:
     citation_problems: list[tuple[str, str, int, str]] = field(default_factory=list)
     wildcards: list[str] = field(default_factory=list)
     infraction_heads: list[tuple[str, int, str]] = field(default_factory=list)  # infraction(O,P,const) rules
+    vocab: Vocabulary | None = None      # the language of the pack's reports (the core's and the pack's forms)
+    read_at: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)  # (what, name) -> first read
+    unproduced: list[tuple[str, str, str, int]] = field(default_factory=list)  # (what, name, file, line)
 
     def merged(self, other: "PackReads") -> "PackReads":
         """The scenario bounds of two versions together (`diff`): what either reads."""
@@ -63,6 +68,12 @@ class PackReads:
         out.cap = self.cap or other.cap
         out.section_locations = {**other.section_locations, **self.section_locations}
         out.wildcards = list(dict.fromkeys(self.wildcards + other.wildcards))
+        # scenarios are written in the first version's language: what only the other's forms
+        # say cannot be a scenario of both
+        out.vocab = self.vocab
+        if self.vocab is not None:
+            out.observation_kinds &= set(self.vocab.observations)
+            out.modifiers &= set(self.vocab.modifiers)
         return out
 
 
@@ -148,6 +159,7 @@ class _Reading:
         numeric_vars: dict[str, str] = {}      # variables bound to numeric inputs, by what they count
         wildcard: dict[str, list[str]] = {"observation": [], "modifier": []}
         for read in body:
+            self.note_read(read.atom.name, list(read.atom.terms), st)
             self.atom(read.atom.name, list(read.atom.terms), numeric_vars, wildcard)
         # one hop: a variable kind bound by a helper table
         for key, names in wildcard.items():
@@ -199,6 +211,20 @@ class _Reading:
             if name in ("history", "prior") and arity == 5 and isinstance(constant(args[1]), str):
                 reads.reads_history_penalty.add(constant(args[1]))
 
+    def note_read(self, name: str, args: list[ast.AST], st: Statement) -> None:
+        """Where the rules first read an input constant (an observation kind, a modifier, a count
+        key, a header value), for the finding when no form of the language produces it."""
+        position = _READ_POSITIONS.get((name, len(args)))
+        if position is None and name in HEADER_VALUES + ("when",) and len(args) == 1:
+            position = 0
+        if position is None:
+            return
+        value = constant(args[position])
+        if name == "when" and not isinstance(value, str):
+            value = _function(args[position])[0]
+        if isinstance(value, str) and value:
+            self.reads.read_at.setdefault((name, value), (st.file, st.line))
+
     @staticmethod
     def named(term: ast.AST, found: set[str], variables: list[str]) -> None:
         """A kind read by name is found; one read through a variable is followed (one hop)."""
@@ -243,6 +269,7 @@ class _Reading:
     def finish(self, facts: dict, vocab: Vocabulary) -> PackReads:
         """Resolve the one-hop sources against the pack's fact tables, and read its tables."""
         reads = self.reads
+        reads.vocab = vocab
         for key, found in self.sources.items():
             table = vocab.observations if key == "observation" else vocab.modifiers
             into = reads.observation_kinds if key == "observation" else reads.modifiers
@@ -252,6 +279,7 @@ class _Reading:
                 into.update(n for n in names if n in table)
                 if not names:
                     reads.wildcards.append(f"{key} read through {pred}/{arity} with no fact table")
+        reads.unproduced = _unproduced(reads.read_at, vocab)
         reads.observation_kinds &= set(vocab.observations)
         reads.modifiers &= set(vocab.modifiers)
         for s in facts.get(("section", 2), []):
@@ -270,11 +298,23 @@ class _Reading:
         return reads
 
 
+def _unproduced(read_at: dict[tuple[str, str], tuple[str, int]], vocab: Vocabulary) -> list[tuple[str, str, str, int]]:
+    """The input constants the rules read that no form of the language produces: a rule
+    reading one can never fire from a report."""
+    counted = {s for forms in vocab.observations.values() for f in forms for s in f.slots}
+    counted |= set(vocab.counted_modifiers.values())
+    known = {"observation": set(vocab.observations), "modifier": set(vocab.modifiers), "count": counted,
+             "when": set(vocab.when), **{h: set(vocab.values.get(h, [])) for h in HEADER_VALUES}}
+    return [(what, name, file, line) for (what, name), (file, line) in sorted(read_at.items(), key=lambda i: i[1])
+            if name not in known[what]]
+
+
 def read_pack(pack: Pack, vocab: Vocabulary | None = None) -> PackReads:
-    """What the pack's own rules read (the core's are the same for every pack)."""
+    """What the pack's own rules read (the core's are the same for every pack); `vocab` is
+    the language of its reports (by default the pack's: the core's forms and its own)."""
     program = pack.program
     reading = _Reading(program, pack)
     for st in program.statements:
         if st.kind == ast.ASTType.Rule:
             reading.rule(st)
-    return reading.finish(ground_facts(program), vocab or vocabulary())
+    return reading.finish(ground_facts(program), vocab or pack.vocabulary)

@@ -52,7 +52,7 @@ def _domain(lo: int, hi: int, thresholds: set[int]) -> list[int]:
 def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | None = None) -> str:
     """The `scen_*` facts bounding rules/core/scenarios.lp for this pack (ASP text
     built only from identifiers of the pack and the vocabulary)."""
-    vocab = vocab or vocabulary()
+    vocab = vocab or reads.vocab or vocabulary()
     out: list[str] = [f"scen_max_obs({observations})."]
     kinds = sorted(reads.observation_kinds)
     for k in kinds:
@@ -148,11 +148,10 @@ def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
     out = []
     wanted = reads.when_values
     for kind, form in vocab.when.items():
-        numbered = "{N}" in form.text
         if ("*", None) not in wanted and not any(k == kind for k, _ in wanted):
             continue
-        if numbered:
-            key = "round" if kind == "before_round" else "game"
+        if form.slots:            # `before round {round}`: a number in a header_range
+            key = form.slots[0]
             lo, hi = vocab.header_ranges[key]
             consts = {n for k, n in wanted if k == kind and n is not None}
             values = _domain(lo, hi, consts) if consts else [lo]
@@ -162,15 +161,17 @@ def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
     return out
 
 
-def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -> Report:
-    """The report whose facts are exactly the scenario's input atoms."""
-    vocab = vocabulary()
+def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "",
+                    vocab: Vocabulary | None = None) -> Report:
+    """The report whose facts are exactly the scenario's input atoms, written in `vocab`
+    (the pack's language; by default the bundled policy's)."""
+    vocab = vocab or vocabulary(policy)
     by: dict[str, list[tuple]] = {}
     for sym in atoms:
         if sym.name.startswith(prefix) and sym.name[len(prefix):] in INPUT_NAMES:
             name = sym.name[len(prefix):]
             by.setdefault(f"{name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
-    r = Report(policy=policy)
+    r = Report(policy=policy, vocab=vocab)
     for p, role in sorted(by.get("person/2", []), key=lambda t: t[0].number):
         r.persons.append((NAMES[p.number], role.name))
     single = {"rel/1": "rel", "event_kind/1": "event_kind", "game_kind/1": "game_kind",

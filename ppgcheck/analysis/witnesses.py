@@ -24,6 +24,7 @@ from ppgcheck.analysis.space import Space
 from ppgcheck.engine.pack import shown_path
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import Report, print_report
+from ppgcheck.language.vocabulary import Vocabulary
 
 Witness = tuple[list[clingo.Symbol], bool, list[int]]     # a scenario's atoms, proven minimal, its cost
 OnScenario = Callable[[list[clingo.Symbol]], None] | None
@@ -170,14 +171,14 @@ class WitnessReports:
     scenario, read once: one witness often holds many findings (the pairwise
     conflicts of several rules), and reading a scenario's atoms is slow."""
 
-    def __init__(self, policy: str) -> None:
-        self.policy = policy
+    def __init__(self, policy: str, vocab: Vocabulary | None = None) -> None:
+        self.policy, self.vocab = policy, vocab
         self._read: dict[int, tuple[list, Report | None, str, set[str]]] = {}
 
     def __call__(self, atoms) -> tuple[Report | None, str, set[str]]:
         key = id(atoms)
         if key not in self._read:
-            witness = scenario_report(atoms, self.policy) if atoms is not None else None
+            witness = scenario_report(atoms, self.policy, vocab=self.vocab) if atoms is not None else None
             text = print_report(witness) if witness else ""
             committed = {a.arguments[2].name for a in atoms or [] if a.name == "committed" and len(a.arguments) == 3}
             # (the atoms are kept too, so that no other list takes their id)

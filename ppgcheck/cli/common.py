@@ -83,9 +83,24 @@ def rules_option(help_text: str):
                         metavar="DIR", help=help_text)
 
 
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --policy: the packs of --rules when given, else the bundled ones."""
+    from ppgcheck.resources import policy_ids
+    rules = ctx.params.get("rules")
+    try:
+        known = policy_ids(Path(rules) if rules else None)
+    except OSError:
+        return []
+    return [p for p in known if p.startswith(incomplete)]
+
+
 def check_rules_folder(rules: Path | None) -> None:
-    if rules is not None and not (rules / "core").is_dir():
-        raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
+    """A rules folder holds policy packs (folders of *.lp files), and perhaps its own `core/`
+    (else the bundled core is used)."""
+    from ppgcheck.resources import policy_ids
+    if rules is not None and not (rules / "core").is_dir() and not policy_ids(rules):
+        raise UsageError(f"`{rules}` is not a rules folder: it holds no policy pack (a folder of *.lp files) "
+                         "and no `core/`")
 
 
 def search_options(timeout: float, observations: int):

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 from ppgcheck.errors import UsageError
 from ppgcheck.language.facts import INPUT_SIGNATURES
-from ppgcheck.resources import policy_ids, rules_dir
+from ppgcheck.resources import core_dir, pack_dir, policy_ids, rules_dir
 
 if TYPE_CHECKING:       # clingo.ast is imported only to parse: ruling one report from the cache skips it
     from ppgcheck.engine.program import Program
+    from ppgcheck.language.vocabulary import Vocabulary
 
 # the core a report is ruled with, and the core the scenario searches add scenarios.lp to
 RUNTIME_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -36,7 +37,7 @@ class Pack:
 
     def __init__(self, id: str, folder: Path, core: Path) -> None:
         self.id, self.folder, self.core = id, folder, core
-        self.files: list[Path] = sorted(folder.glob("*.lp"))
+        self.files: list[Path] = pack_files(folder)
         self._texts: dict[Path, str] = {}
         self._parsed: dict[Path, "Program"] = {}
 
@@ -84,6 +85,12 @@ class Pack:
         return self.parsed(self.core_files(names))
 
     @cached_property
+    def vocabulary(self) -> "Vocabulary":
+        """The language of the pack's reports: the core's forms and the pack's own."""
+        from ppgcheck.language.vocabulary import vocabulary_of_files
+        return vocabulary_of_files(self.core / "vocabulary.lp", self.files, self.id)
+
+    @cached_property
     def banners(self) -> dict[str, list[tuple[int, str]]]:
         """The section banners of each pack file (by its name as parsed): (line, section)."""
         out: dict[str, list[tuple[int, str]]] = {}
@@ -115,6 +122,18 @@ def _unknown_policy(policy: str, root: Path) -> UsageError:
                       + ", ".join(f"`{k}`" for k in known))
 
 
+def pack_files(folder: Path) -> list[Path]:
+    """The files of a pack folder, in the order they are read."""
+    return sorted(folder.glob("*.lp"))
+
+
+def language_files(policy: str | None, rules: Path | None = None) -> tuple[Path, list[Path]]:
+    """The files the report language of a policy is read from (the core's vocabulary
+    file and the pack's files; the core's alone for no policy or an unknown one)."""
+    folder = pack_dir(policy, rules) if policy else None
+    return core_dir(rules) / "vocabulary.lp", pack_files(folder) if folder else []
+
+
 def _is_pack(folder: Path) -> bool:
     return folder.is_dir() and folder.name != "core" and any(folder.glob("*.lp"))
 
@@ -125,7 +144,7 @@ def load_pack(policy: str, rules: Path | None = None) -> Pack:
     root = rules or rules_dir()
     if not _is_pack(root / policy):
         raise _unknown_policy(policy, root)
-    return Pack(policy, root / policy, root / "core")
+    return Pack(policy, root / policy, core_dir(rules))
 
 
 def find_packs(policy: str | None = None, path: str | Path | None = None) -> list[Pack]:
@@ -143,17 +162,12 @@ def find_packs(policy: str | None = None, path: str | Path | None = None) -> lis
     if not folder.is_dir():
         raise UsageError(f"no such rules folder: `{path}`")
     if any(folder.glob("*.lp")):
-        return [Pack(folder.name, folder, _core_of(folder.parent))]
-    core = _core_of(folder)
+        return [Pack(folder.name, folder, core_dir(folder.parent))]
+    core = core_dir(folder)
     packs = [Pack(p.name, p, core) for p in sorted(folder.iterdir()) if _is_pack(p)]
     if not packs:
         raise UsageError(f"`{path}` holds no policy pack (*.lp files, or folders of them)")
     return packs
-
-
-def _core_of(root: Path) -> Path:
-    own = root / "core"
-    return own if (own / "penalties.lp").is_file() else rules_dir() / "core"
 
 
 def packs_in(path: Path) -> dict[str, Pack]:

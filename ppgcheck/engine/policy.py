@@ -30,6 +30,7 @@ from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.errors import PolicyError
 from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
+from ppgcheck.language.vocabulary import Vocabulary
 
 if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/pack.py)
     from ppgcheck.engine.program import Program
@@ -77,6 +78,11 @@ class PolicyEngine:
     @statements.setter
     def statements(self, statements: "Program") -> None:
         self._statements, self._program, self._replaced = statements, None, True
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The language of this pack's reports: the core's forms and the pack's."""
+        return self.pack.vocabulary
 
     @property
     def program(self) -> IndexedProgram:
@@ -192,12 +198,11 @@ class PolicyEngine:
             return close
         from ppgcheck.language.facts import build_facts
         from ppgcheck.language.report import Observation
-        from ppgcheck.language.vocabulary import vocabulary
         kind = slug_to_constant(value)
-        if kind not in vocabulary().observations:
+        if kind not in self.vocabulary.observations:
             return []
         probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
-                       observations=[Observation("A", kind, other="B")])
+                       observations=[Observation("A", kind, other="B")], vocab=self.vocabulary)
         committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
         return sorted({constant_to_slug(i.name) for _, _, i in committed})
 

@@ -27,18 +27,10 @@ import clingo
 from clingo import ast
 from clingo.ast import ASTType
 
-from ppgcheck.errors import PolicyError
+from ppgcheck.errors import ProgramError
 
 Term = tuple
 Signature = tuple[str, int]
-
-
-class ProgramError(PolicyError):
-    """A program that does not parse, or a construct an analysis cannot read, at file:line."""
-
-    def __init__(self, message: str, file: str = "", line: int = 0) -> None:
-        self.file, self.line, self.message = file, line, message
-        super().__init__(f"{file}:{line}: {message}" if file else message)
 
 
 class UnsupportedConstruct(ProgramError):
@@ -62,15 +54,8 @@ def parse_files(paths: Iterable[Path]) -> "Program":
         try:
             ast.parse_files([str(path)], nodes.append, logger=logger)
         except RuntimeError:
-            # clingo says `file:line:column: error: what`: the file and line lead the message
-            said = [_CLINGO_MESSAGE.match(m) for m in messages]
-            line = next((int(m.group(2)) for m in said if m), 0)
-            detail = "; ".join(m.group(3) if m else text for m, text in zip(said, messages)) or "unreadable"
-            raise ProgramError(f"policy file does not parse: {detail}", str(path), line) from None
+            raise ProgramError.unparsed(path, messages) from None
     return Program(nodes)
-
-
-_CLINGO_MESSAGE = re.compile(r"(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (.*)")
 
 
 # ---------------------------------------------------------------------------
