@@ -103,7 +103,8 @@ def relevance(policy_engine) -> variants.Relevance:
     """The modifiers the rules about each observation kind read (cached with the engine)."""
     found = getattr(policy_engine, "_relevance", None)
     if found is None:
-        core = "\n".join(f.read_text(encoding="utf-8") for f in policy_engine.files if f.parent.name == "core")
+        pack = policy_engine.pack
+        core = "\n".join(pack.text(f) for f in pack.core_files())
         found = variants.Relevance(policy_engine.program.plain, variants.core_heads(core),
                                    set(policy_engine.program.ranks))
         policy_engine._relevance = found
