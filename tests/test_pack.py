@@ -67,3 +67,20 @@ def test_the_registry_of_kinds_drives_the_order_and_the_sarif_rules():
         assert "input" not in kind_order("check")       # a ruling's finding, not the guide's
     finally:
         findings.KINDS.pop("procedure-hole")
+
+
+def test_the_report_language_of_a_policy_finds_its_files_through_the_resolver(monkeypatch):
+    from ppgcheck.engine import pack as pack_module
+    from ppgcheck.language import vocabulary as vocabulary_module
+    listed: list[Path] = []
+    listing = pack_module.pack_files
+    monkeypatch.setattr(pack_module, "pack_files", lambda folder: listed.append(folder) or listing(folder))
+    vocabulary_module._policy_vocabulary.cache_clear()
+    try:
+        assert "ate_food" in vocabulary_module.vocabulary("acme", PACKS).observations
+        assert listed == [PACKS / "acme"]
+        assert "ate_food" not in vocabulary_module.vocabulary("unknown", PACKS).observations   # the core's alone
+    finally:
+        vocabulary_module._policy_vocabulary.cache_clear()
+    # the Pack's own vocabulary is the same language
+    assert load_pack("acme", PACKS).vocabulary.observations == vocabulary_module.vocabulary("acme", PACKS).observations
