@@ -88,19 +88,15 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules, questions)]
 
     def rule_pending(more_follows: bool) -> None:
-        """Rule the pending reports.  A batch that more input follows is ruled one
-        policy at a time, each in a forked child (ppgcheck/engine/isolation.py), so clingo's
-        symbols do not pile up over a long run and one grounding's memory is live at
-        a time; the last batch (the only one, for a single report) is ruled here."""
-        if more_follows:
-            from ppgcheck.engine.isolation import call_isolated, return_free_memory
-            results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
-            for positions in api.positions_by_policy(pending).values():
-                part = [pending[p] for p in positions]
-                for position, ruled in zip(positions, call_isolated(functools.partial(rendered, part))):
-                    results[position] = ruled
-        else:
-            results = rendered(pending)
+        """Rule the pending reports, one policy at a time, each a job in a forked child
+        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
+        do not pile up over a long run, one grounding's memory live at a time."""
+        from ppgcheck.engine.isolation import return_free_memory
+        results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
+        for positions in api.positions_by_policy(pending).values():
+            part = [pending[p] for p in positions]
+            for position, ruled in zip(positions, api.run_as_job(part, rules, functools.partial(rendered, part))):
+                results[position] = ruled
         for code, out in results:
             emit(code, out)
         pending.clear()

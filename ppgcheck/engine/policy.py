@@ -25,6 +25,7 @@ from pathlib import Path
 import clingo
 
 from ppgcheck.cache import cached_json
+from ppgcheck.engine import confine, isolation, overrun
 from ppgcheck.errors import PolicyError, UsageError
 from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
 from ppgcheck.language.report import Report
@@ -51,7 +52,7 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
-    import clingo.ast   # only when the cache misses: a one-report run does not pay for it
+    """The statements of the files, each file confined (ppgcheck/engine/confine.py)."""
     statements: list[clingo.ast.AST] = []
     messages: list[str] = []
 
@@ -60,7 +61,7 @@ def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
 
     for path in files:
         try:
-            clingo.ast.parse_files([str(path)], statements.append, logger=logger)
+            confine.parse_files([path], statements.append, logger=logger)
         except RuntimeError:
             detail = "; ".join(messages) or "it does not parse"
             raise PolicyError(f"policy file `{path}` does not load: {detail}") from None
@@ -86,6 +87,9 @@ class PolicyEngine:
     def __init__(self, policy: str, rules: Path | None = None) -> None:
         self.policy = policy
         self.files = pack_files(policy, rules)
+        # every file the pack loads, includes too, checked before anything reads one
+        self.sources = confine.check_files(self.files).paths
+        self.where = confine.shown(self.files[-1].parent)
         self._statements: list[clingo.ast.AST] | None = None
         self._replaced = False        # statements set by a subclass differ from the files'
         self._program: IndexedProgram | None = None
@@ -109,13 +113,15 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         if self._replaced:       # not the files' program: the cache key would not describe it
-            data = self._index(self.statements)
+            statements = self.statements
+            data = isolation.call_bounded(lambda: self._index(statements), self.where, self.locate_overrun)
         else:
             from ppgcheck.language import facts
             code = [Path(__file__).with_name("indexing.py"), Path(facts.__file__), Path(__file__)]
             # the parsed statements are not kept: only coverage and diff ask for them
-            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
-                               lambda: self._index(parse_program(self.files)))
+            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
+                               lambda: isolation.call_bounded(lambda: self._index(parse_program(self.files)),
+                                                              self.where, self.locate_overrun))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
@@ -204,26 +210,35 @@ class PolicyEngine:
             known(report.judge_call[1], self.penalties, "penalty", line, column)
 
     def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
-        """For each report's input facts, the shown atoms of its one model; one grounding for all."""
+        """For each report's input facts, the shown atoms of its one model; one grounding for
+        all.  Run it inside a job (isolation.call_bounded, as api.rule_prepared does): the job
+        bounds the grounding, and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        program = self.program
+        return self._solve_many(self.program, fact_lists, f"{self.where}, ruling {len(fact_lists)} report(s)")
+
+    def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
+        """The file whose rules took grounding these reports past the limits, if one did alone."""
+        return overrun.locate(self.files, fact_lists)
+
+    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
+                    where: str) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
+        isolation.phase("grounding")
         ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
-        models: list[list[clingo.Symbol]] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                models.append(model.symbols(shown=True))
+        isolation.phase("solving")
+        models = _models(ctl, where)
         if len(models) != 1:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
         per_report = self._split(models[0], len(fact_lists), alone)
         if any(atoms.get("open_choice/3") for atoms in per_report):
-            for atoms, explored in zip(per_report, self._split(self._explore(ctl), len(fact_lists), alone)):
+            explored = self._split(self._explore(ctl, where), len(fact_lists), alone)
+            for atoms, brave in zip(per_report, explored):
                 if atoms.get("open_choice/3"):      # the others' brave atoms are their one model's
                     for name in EXPLORED:
-                        atoms[name] = explored.get(name, [])
+                        atoms[name] = brave.get(name, [])
         return per_report
 
     def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:
@@ -243,22 +258,34 @@ class PolicyEngine:
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
 
-    def _explore(self, ctl: clingo.Control) -> list[clingo.Symbol]:
+    def _explore(self, ctl: clingo.Control, where: str) -> list[clingo.Symbol]:
         """The brave consequences with `explore` on: every course the guide permits, on the
         same grounding (rules/core/penalties.lp, "discretion").  The reports of a batch are
         independent, so the batch's brave consequences are each report's own."""
         ctl.assign_external(clingo.Function("explore"), True)
         ctl.configuration.solve.enum_mode = "brave"
         ctl.configuration.solve.models = 0
-        last: list[clingo.Symbol] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                last = model.symbols(shown=True)
-        return last
+        models = _models(ctl, where)
+        return models[-1] if models else []
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
         return self.solve_many([facts])[0]
+
+
+def _models(ctl: clingo.Control, where: str) -> list[list[clingo.Symbol]]:
+    """The shown atoms of each model, solving stopped at the job's deadline."""
+    models: list[list[clingo.Symbol]] = []
+    with ctl.solve(yield_=True, async_=True) as handle:
+        while True:
+            handle.resume()
+            if not handle.wait(isolation.remaining()):
+                handle.cancel()
+                raise isolation.out_of_time(where)
+            model = handle.model()
+            if model is None:
+                return models
+            models.append(model.symbols(shown=True))
 
 
 def engine(policy: str, rules: Path | None = None) -> PolicyEngine:
