@@ -79,7 +79,9 @@ def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Cal
     engines = {policy_id: engine(policy_id, rules) for _, policy_id in prepared}
     for policy_engine in engines.values():
         policy_engine.program       # prepared here, and kept for the process's later batches
-    where = ", ".join(e.where for e in engines.values()) + f", ruling {len(prepared)} report(s)"
+    first = prepared[0][0].name
+    where = ", ".join(e.where for e in engines.values()) + (
+        f" (ruling `{first}`)" if len(prepared) == 1 else f" (ruling `{first}` and {len(prepared) - 1} more)")
 
     def locate() -> str | None:
         for policy_id, policy_engine in engines.items():

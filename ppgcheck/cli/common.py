@@ -88,6 +88,30 @@ def check_rules_folder(rules: Path | None) -> None:
         raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
 
 
+def limit_options(timeout: bool):
+    """--memory-limit (and, with `timeout`, --timeout) on a command that grounds a pack: the
+    limits of every job it runs (ppgcheck/engine/isolation.py).  `check` and `diff` have
+    their own --timeout, the time bound of a pack's search, which bounds its grounding too."""
+    from ppgcheck.engine.isolation import DEFAULT_LIMITS
+
+    def add(command):
+        @functools.wraps(command)
+        def limited(*args, memory_limit: int, job_timeout: float | None = None, **kwargs):
+            from ppgcheck.engine import isolation
+            isolation.set_limits(job_timeout, memory_limit, exit_on_overrun=True)
+            return command(*args, **kwargs)
+        limited = click.option(
+            "--memory-limit", type=click.IntRange(min=64), default=DEFAULT_LIMITS.megabytes, show_default=True,
+            metavar="MB", help="Memory (address space) each grounding-and-solving job may use, in MB.")(limited)
+        if timeout:
+            limited = click.option(
+                "--timeout", "job_timeout", type=click.FloatRange(min=0.1), default=DEFAULT_LIMITS.seconds,
+                show_default=True, metavar="SECONDS",
+                help="Wall-clock limit of each grounding-and-solving job (a batch of reports), in seconds.")(limited)
+        return limited
+    return add
+
+
 def search_options(timeout: float, observations: int):
     """The scenario-search bounds `check` and `diff` share."""
     def add(command):
@@ -95,7 +119,7 @@ def search_options(timeout: float, observations: int):
             click.option("--observations", type=click.IntRange(1, 2), default=observations, show_default=True,
                          help="Scenarios with up to this many observations (2 also looks for interactions)."),
             click.option("--timeout", type=click.FloatRange(min=1), default=timeout, show_default=True,
-                         help="Time bound per pack, in seconds."),
+                         help="Time bound per pack, in seconds (its grounding too: past it, the pack fails)."),
             click.option("--max-models", type=click.IntRange(min=1), default=200_000, show_default=True,
                          help="Model cap per pack."),
         ]):

@@ -12,8 +12,8 @@ import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, rare_cycle_collection, report_files,
-                                 report_sources, rules_option)
+from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, limit_options, rare_cycle_collection,
+                                 report_files, report_sources, rules_option)
 from ppgcheck.errors import PpgError, ReportError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report, parse_reports
@@ -41,6 +41,7 @@ BATCH_SIZE = 256
 @click.option("--event-log", "event_log", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Take each report's history from this event's log (JSON Lines, created when missing) "
                    "and append the penalties each ruling issues.  Reports are then ruled one by one, in order.")
+@limit_options(timeout=True)
 @fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
          batch_size: int, rules: Path | None, event_log: Path | None) -> None:

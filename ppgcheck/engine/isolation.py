@@ -65,6 +65,7 @@ class _State:
     exit_on_overrun = False            # the CLI without fork: a runaway grounding ends the process
     deadline: float | None = None      # inside a job: when its work must be done
     job_limits = DEFAULT_LIMITS        # inside a job: its limits
+    where = ""                         # inside a job: what it works on, as its errors name it
     channel: int | None = None         # inside a forked job: where progress frames go
     phase = "grounding"
 
@@ -92,9 +93,9 @@ def remaining() -> float | None:
     return None if _State.deadline is None else max(0.0, _State.deadline - time.monotonic())
 
 
-def out_of_time(where: str) -> LimitExceeded:
+def out_of_time() -> LimitExceeded:
     """The error of a job whose work (solving, say) stopped itself at the deadline."""
-    return _overrun("time", _State.phase, _State.job_limits, where)
+    return _overrun("time", _State.phase, _State.job_limits, _State.where)
 
 
 def phase(name: str) -> None:
@@ -135,7 +136,7 @@ def call_bounded(work: Callable[[], T], where: str, locate: Callable[[], str | N
         return work()
     if not can_fork():
         return _in_process(work, bound, where, grace)
-    child = Forked(work, bound, grace)
+    child = Forked(work, bound, grace, where)
     return child.result(deadline=child.started + bound.seconds + grace, where=where, locate=locate)
 
 
@@ -150,7 +151,8 @@ class Forked:
     whose value is no longer wanted.  With limits the child is a job: its own process
     group (stop() ends whatever it started too), its address space and CPU time capped."""
 
-    def __init__(self, work: Callable[[], object], limits: Limits | None = None, grace: float = GRACE) -> None:
+    def __init__(self, work: Callable[[], object], limits: Limits | None = None, grace: float = GRACE,
+                 where: str = "") -> None:
         read_end, write_end = os.pipe()
         sys.stdout.flush()      # the child must not inherit (and later repeat) buffered output
         sys.stderr.flush()
@@ -162,7 +164,7 @@ class Forked:
             try:
                 os.close(read_end)
                 if limits is not None:
-                    _enter_job(limits, write_end, self.started, grace)
+                    _enter_job(limits, write_end, self.started, grace, where)
                 _write_frame(write_end, _outcome(work))
                 os.close(write_end)
                 status = 0
@@ -255,11 +257,12 @@ class Forked:
         self.stop()
 
 
-def _enter_job(bound: Limits, channel: int, started: float, grace: float) -> None:
+def _enter_job(bound: Limits, channel: int, started: float, grace: float, where: str) -> None:
     """In a forked child: become a job (own process group, capped address space and CPU time)."""
     import resource
     os.setpgid(0, 0)
     _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
+    _State.where = where
     cap = bound.megabytes * 2**20
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
@@ -274,6 +277,7 @@ def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) 
     ends the process when the CLI allows (clingo releases the GIL while grounding, so
     a timer thread runs); the address space is capped where `resource` exists."""
     _State.deadline, _State.phase, _State.job_limits = time.monotonic() + bound.seconds, "grounding", bound
+    _State.where = where
     timer = None
     if _State.exit_on_overrun:
         def stop_process() -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 from ppgcheck.engine import confine, isolation
 from ppgcheck.errors import PolicyError
 
+DIAGNOSIS_SECONDS = 5.0
+
 
 def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isolation.Limits | None = None
            ) -> str | None:
@@ -47,7 +49,11 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
             isolation.progress(k)
         return len(files)
 
-    child = isolation.Forked(ground_prefixes, limits or isolation.limits())
+    bound = limits or isolation.limits()
+    # the prefixes before the culprit ground about as fast as the pack does: a quarter of
+    # the limit tells them from a runaway, and an error does not take twice the limit
+    bound = isolation.Limits(min(bound.seconds, max(DIAGNOSIS_SECONDS, bound.seconds / 4)), bound.megabytes)
+    child = isolation.Forked(ground_prefixes, bound)
     child.on_progress = finished.append       # type: ignore[method-assign]
     try:
         child.result(deadline=child.started + child.limits.seconds + isolation.GRACE)

@@ -215,26 +215,25 @@ class PolicyEngine:
         bounds the grounding, and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        return self._solve_many(self.program, fact_lists, f"{self.where}, ruling {len(fact_lists)} report(s)")
+        return self._solve_many(self.program, fact_lists)
 
     def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
         """The file whose rules took grounding these reports past the limits, if one did alone."""
         return overrun.locate(self.files, fact_lists)
 
-    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
-                    where: str) -> list[ShownAtoms]:
+    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
         isolation.phase("grounding")
         ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
         isolation.phase("solving")
-        models = _models(ctl, where)
+        models = _models(ctl)
         if len(models) != 1:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
         per_report = self._split(models[0], len(fact_lists), alone)
         if any(atoms.get("open_choice/3") for atoms in per_report):
-            explored = self._split(self._explore(ctl, where), len(fact_lists), alone)
+            explored = self._split(self._explore(ctl), len(fact_lists), alone)
             for atoms, brave in zip(per_report, explored):
                 if atoms.get("open_choice/3"):      # the others' brave atoms are their one model's
                     for name in EXPLORED:
@@ -258,14 +257,14 @@ class PolicyEngine:
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
 
-    def _explore(self, ctl: clingo.Control, where: str) -> list[clingo.Symbol]:
+    def _explore(self, ctl: clingo.Control) -> list[clingo.Symbol]:
         """The brave consequences with `explore` on: every course the guide permits, on the
         same grounding (rules/core/penalties.lp, "discretion").  The reports of a batch are
         independent, so the batch's brave consequences are each report's own."""
         ctl.assign_external(clingo.Function("explore"), True)
         ctl.configuration.solve.enum_mode = "brave"
         ctl.configuration.solve.models = 0
-        models = _models(ctl, where)
+        models = _models(ctl)
         return models[-1] if models else []
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
@@ -273,7 +272,7 @@ class PolicyEngine:
         return self.solve_many([facts])[0]
 
 
-def _models(ctl: clingo.Control, where: str) -> list[list[clingo.Symbol]]:
+def _models(ctl: clingo.Control) -> list[list[clingo.Symbol]]:
     """The shown atoms of each model, solving stopped at the job's deadline."""
     models: list[list[clingo.Symbol]] = []
     with ctl.solve(yield_=True, async_=True) as handle:
@@ -281,7 +280,7 @@ def _models(ctl: clingo.Control, where: str) -> list[list[clingo.Symbol]]:
             handle.resume()
             if not handle.wait(isolation.remaining()):
                 handle.cancel()
-                raise isolation.out_of_time(where)
+                raise isolation.out_of_time()
             model = handle.model()
             if model is None:
                 return models
