@@ -26,7 +26,7 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from ppgcheck.errors import PolicyError
+from ppgcheck.errors import ConfinementError
 from ppgcheck.language.facts import INPUT_SIGNATURES
 
 MAX_FILE_BYTES = 4 * 2**20
@@ -38,11 +38,8 @@ _INCLUDE = re.compile(r"#include", re.IGNORECASE)
 _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n]*\.')
 
 
-class ConfinementError(PolicyError):
-    """A rules pack reaching outside its folder, or holding a statement ppgcheck refuses."""
-
-    def __init__(self, file: str, line: int, column: int, message: str) -> None:
-        super().__init__(f"{file}:{line}:{column}: error: {message}")
+def _error(file: str, line: int, column: int, message: str) -> ConfinementError:
+    return _error(f"{file}:{line}:{column}: error: {message}")
 
 
 def shown(path: str | Path) -> str:
@@ -84,7 +81,7 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     file, line, column, written = include or (shown(name), 1, 1, None)
 
     def fail(message: str) -> ConfinementError:
-        return ConfinementError(file, line, column, message)
+        return _error(file, line, column, message)
     if not _inside(real, folder):
         raise fail(_breach(name, folder, written))
     try:
@@ -101,7 +98,7 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[:exc.start].decode("utf-8", "replace")
-        raise ConfinementError(shown(name), *_position(before, len(before)),
+        raise _error(shown(name), *_position(before, len(before)),
                                f"`{shown(name)}` is not UTF-8 text") from None
     approved.real.add(real)
     approved.paths.append(Path(name))
@@ -131,7 +128,7 @@ def _include_target(text: str, match: re.Match, including: str) -> tuple[str, st
     line, column = _position(text, match.start())
 
     def fail(message: str) -> ConfinementError:
-        return ConfinementError(shown(including), line, column, message)
+        return _error(shown(including), line, column, message)
     form = _INCLUDE_TARGET.match(text, match.end())
     if form is None:
         raise fail("`#include` must be followed by a quoted file name and a period "
@@ -184,16 +181,16 @@ def check_statements(statements: Sequence, approved: Approved) -> None:
         if name not in real:
             real[name] = os.path.realpath(name)
             if real[name] not in approved.real:
-                raise ConfinementError(shown(name), begin.line, begin.column,
+                raise _error(shown(name), begin.line, begin.column,
                                        "a statement from a file ppgcheck did not check: refused")
         if st.ast_type is ASTType.Script:
-            raise ConfinementError(shown(name), begin.line, begin.column,
+            raise _error(shown(name), begin.line, begin.column,
                                    "`#script` is not allowed: ppgcheck runs no code from a rules pack")
         if st.ast_type is ASTType.External:
             for signature in _signatures(st.atom.symbol):
                 if signature not in ALLOWED_EXTERNALS:
                     shown_sig = "/".join(map(str, signature)) if signature else str(st.atom.symbol)
-                    raise ConfinementError(shown(name), begin.line, begin.column,
+                    raise _error(shown(name), begin.line, begin.column,
                                            f"`#external {shown_sig}` is not allowed: a pack declares no "
                                            "externals besides the contract's inputs (rules/core/CONTRACT.md)")
         if real[name] in approved.with_at:
@@ -220,7 +217,7 @@ def _no_script_terms(node, file: str) -> None:
         item = stack.pop()
         if item.ast_type is ASTType.Function and item.external:
             begin = item.location.begin
-            raise ConfinementError(file, begin.line, begin.column, f"`@{item.name}` is not allowed: "
+            raise _error(file, begin.line, begin.column, f"`@{item.name}` is not allowed: "
                                    "ppgcheck calls no code from a rules pack")
         for key in item.child_keys:
             child = getattr(item, key)

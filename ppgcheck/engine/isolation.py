@@ -26,7 +26,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from ppgcheck.errors import PolicyError, PpgError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PolicyError, PpgError, UsageError
 
 T = TypeVar("T")
 
@@ -46,14 +46,10 @@ DEFAULT_LIMITS = Limits(seconds=60.0, megabytes=2048)
 GRACE = 1.0
 
 
-class LimitExceeded(PolicyError):
-    """A job went past its time or memory limit (grounding, solving)."""
-
-
 # a PpgError crosses the pipe as (class name, message): subclasses with their own
 # fields do not all survive pickling, and the CLI needs only the message and code
-_ERRORS: dict[str, type[PpgError]] = {"PolicyError": PolicyError, "UsageError": UsageError,
-                                      "LimitExceeded": LimitExceeded, "ConfinementError": PolicyError}
+_ERRORS: dict[str, type[PpgError]] = {cls.__name__: cls for cls in (PolicyError, UsageError, LimitExceeded,
+                                                                    ConfinementError)}
 
 
 class _ChildError(PpgError):
