@@ -4,13 +4,23 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import os
+import pickle
+import stat
 import sys
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import click
 
-from ppgcheck.errors import PpgError, UsageError
+from ppgcheck.errors import PpgError, ReportError, UsageError
+
+if TYPE_CHECKING:
+    from ppgcheck.language.report import Report
+
+T = TypeVar("T")
 
 
 def fails_cleanly(command):
@@ -39,43 +49,92 @@ def rare_cycle_collection():
         gc.unfreeze()
 
 
-def report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], str]]]:
-    """(name, read) for each file, each report file under a directory, and `-` (stdin).
-    Nothing is read until `read()` is called, so a batch holds one file at a time;
-    a missing or non-UTF-8 file raises its UsageError from `read()`."""
-    entries: list[tuple[str, Callable[[], str]]] = []
+def report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]]]]:
+    """(name, reports) for each file, each report file under a directory, and `-` (stdin).
+    Nothing is read until `reports()` is iterated, and then report by report
+    (language/report.py: read_reports), so memory stays flat whatever a file's size;
+    a FIFO or a character device is read as a stream.  A file that cannot be opened
+    raises its UsageError from the iteration."""
+    entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]]]] = []
     for raw in paths:
         if raw == "-":
-            entries.append(("<stdin>", read_stdin))
+            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>")))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-            entries.extend((str(f), functools.partial(read_file, f)) for f in files)
+            entries.extend((str(f), functools.partial(_stream_reports, f, str(f))) for f in files)
         else:
-            entries.append((raw, functools.partial(read_file, path)))
+            entries.append((raw, functools.partial(_stream_reports, path, raw)))
     return entries
 
 
-def read_stdin() -> str:
-    with click.open_file("-", encoding="utf-8") as stdin:
-        return stdin.read()
-
-
-def read_file(path: Path) -> str:
-    if not path.is_file():
-        raise UsageError(f"no such file or directory: `{path}`")
+def _stream_reports(path: Path | None, name: str) -> Iterator[Report | ReportError]:
+    from ppgcheck.language.report import read_reports
+    if path is None:
+        yield from read_reports(_stdin_bytes(), name)
+        return
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"`{path}` is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UsageError(f"no such file or directory: `{path}`") from None
+    except OSError as exc:
+        raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise UsageError(f"`{path}` is not a file reports can be read from (a socket or a block device)")
+    try:
+        stream = open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
+    with stream:
+        yield from read_reports(stream, name)
 
 
-def report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(name, text) of each report file, read now; the first bad file raises."""
-    return [(name, read()) for name, read in report_files(paths)]
+# what a file's checked reports may take in memory before they are kept on disk
+SPOOL_BYTES = 8 * 2**20
+
+
+def read_whole(items: Iterable[T]) -> Iterator[T]:
+    """Every item, all read before the first is returned (so an error in any raises here,
+    before anything is ruled), kept in memory up to SPOOL_BYTES and on disk beyond: a
+    file is ruled whole or not at all, with memory flat whatever its size."""
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    try:
+        for item in items:
+            pickle.dump(item, spool, protocol=pickle.HIGHEST_PROTOCOL)
+        spool.seek(0)
+    except BaseException:
+        spool.close()
+        raise
+    return _replay(spool)
+
+
+def _replay(spool) -> Iterator:
+    with spool:
+        while True:
+            try:
+                yield pickle.load(spool)
+            except EOFError:
+                return
+
+
+def _stdin_bytes():
+    stdin = sys.stdin
+    return getattr(stdin, "buffer", stdin)
+
+
+def report_sources(paths: tuple[str, ...]) -> list[Report]:
+    """Every report of the files (for commands that take one report file): the first
+    bad report's error raised."""
+    out: list[Report] = []
+    for _, reports in report_files(paths):
+        for report in reports():
+            if isinstance(report, ReportError):
+                raise report
+            out.append(report)
+    return out
 
 
 def rules_option(help_text: str):

@@ -6,6 +6,7 @@ import functools
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -13,10 +14,10 @@ import click
 from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, limit_options, rare_cycle_collection,
-                                 report_files, report_sources, rules_option)
-from ppgcheck.errors import PpgError, ReportError, UsageError
+                                 read_whole, report_files, report_sources, rules_option)
+from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
-from ppgcheck.language.report import Report, parse_reports
+from ppgcheck.language.report import Report
 from ppgcheck.language.vocabulary import vocabulary
 
 
@@ -105,29 +106,42 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         if more_follows:
             return_free_memory()
 
+    def prepared(reports: Iterator[Report | ReportError]) -> Iterator[tuple[Report, str]]:
+        """Each report with its policy, its ids checked; the first bad one raises."""
+        for report in reports:
+            if isinstance(report, ReportError):
+                raise report
+            yield from api.prepare([report], policy, rules)
+
+    def take(report: Report, policy_id: str) -> None:
+        """Rule one checked report now (an event log) or with its batch."""
+        if event_log is not None:       # each report sees the penalties of the ones before it
+            try:
+                ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
+            except ReportError as exc:
+                bad_input(exc)
+                return
+            emit(ruled.exit_code, render(ruled))
+            return
+        pending.append((report, policy_id))
+        per_policy[policy_id] += 1
+        if per_policy[policy_id] >= batch_size:
+            rule_pending(more_follows=True)
+
     sources = report_files(reports)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
     with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
                                     if show_progress else contextlib.nullcontext(sources)) as items:
-        for name, read in items:
+        for _, reports in items:
             try:
-                prepared = api.prepare(parse_reports(read(), name), policy, rules)
+                checked = read_whole(prepared(reports()))   # a file is ruled whole or not at all
+            except (ConfinementError, LimitExceeded):
+                raise                           # the pack, not the input: the command stops
             except PpgError as exc:
                 bad_input(exc)
                 continue
-            if event_log is not None:       # each report sees the penalties of the ones before it
-                for report, policy_id in prepared:
-                    try:
-                        ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
-                    except ReportError as exc:
-                        bad_input(exc)
-                        continue
-                    emit(ruled.exit_code, render(ruled))
-                continue
-            pending.extend(prepared)
-            per_policy.update(policy_id for _, policy_id in prepared)
-            if max(per_policy.values()) >= batch_size:
-                rule_pending(more_follows=True)
+            for report, policy_id in checked:
+                take(report, policy_id)
         rule_pending(more_follows=False)
     if fmt == "json":
         click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
@@ -185,8 +199,7 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     from ppgcheck.api import compare_report
     from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
-    name, text = report_sources((report,))[0]
-    results = [compare_report(r, rules=rules) for r in parse_reports(text, name)]
+    results = [compare_report(r, rules=rules) for r in report_sources((report,))]
     if fmt == "json":
         data = [comparison_dict(c) for c in results]
         click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
@@ -236,5 +249,4 @@ def print_command(report: str) -> None:
       ppgcheck print examples/fab/hidden-card-error.txt
     """
     from ppgcheck.language.report import print_reports
-    name, text = report_sources((report,))[0]
-    click.echo(print_reports(parse_reports(text, name)), nl=False)
+    click.echo(print_reports(report_sources((report,))), nl=False)

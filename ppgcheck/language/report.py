@@ -6,10 +6,11 @@ the line with a caret, what was expected and the closest valid forms.
 from __future__ import annotations
 
 import difflib
-import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from typing import BinaryIO
 
 import lark
 from lark import Token, Tree
@@ -73,6 +74,7 @@ class Report:
     lines: list[str] = field(default_factory=list, compare=False, repr=False)
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
     one_of_several: bool = field(default=False, compare=False, repr=False)
+    line_offset: int = field(default=0, compare=False, repr=False)    # lines of the file before `lines`
 
     @property
     def name(self) -> str:
@@ -82,8 +84,11 @@ class Report:
     def error(self, message: str, where: str | tuple[int, int], **extra) -> ReportError:
         """An error located at a recorded position of this report."""
         line, column = self.positions.get(where, (self.line, 1)) if isinstance(where, str) else where
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return ReportError(message, self.source, line, column, text, **extra)
+        return ReportError(message, self.source, line, column, self.line_text(line), **extra)
+
+    def line_text(self, line: int) -> str:
+        """The text of a line of the file (the report holds its own lines only)."""
+        return _line(self.lines, line - self.line_offset)
 
 
 # ---------------------------------------------------------------------------
@@ -112,7 +117,8 @@ def keywords() -> frozenset[str]:
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# control characters, and a byte order mark past the start of a file: invisible, never meant
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]")
 
 _SINGLE_HEADERS = {"h_policy": "policy", "h_rel": "rel", "h_tier": "tier", "h_event": "event",
                    "h_game": "game", "h_round": "round", "h_round_kind": "round",
@@ -121,26 +127,130 @@ _SINGLE_HEADERS = {"h_policy": "policy", "h_rel": "rel", "h_tier": "tier", "h_ev
                    "h_judge_call": "judge call"}
 
 
-def parse_reports(text: str, source: str = "<report>") -> list[Report]:
-    """Parse a file's text into its reports (separated by `---` lines)."""
-    lines = text.splitlines()
+def parse_reports(text: str, source: str = "<report>", first_line: int = 1) -> list[Report]:
+    """Parse a file's text into its reports (separated by `---` lines); `first_line` is the
+    line of the file the text starts at (read_reports parses a file report by report)."""
+    if text.startswith("\ufeff") and first_line == 1:    # a byte order mark: not part of the report
+        text = text[1:]
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    try:
+        reports = _parse_text(text, lines, source)
+    except ReportError as exc:
+        exc.line += first_line - 1
+        raise
+    for report in reports:
+        report.one_of_several = len(reports) > 1
+        if first_line > 1:
+            _shift(report, first_line - 1)
+    return reports
+
+
+def _parse_text(text: str, lines: list[str], source: str) -> list[Report]:
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a report",
-                          source, line, column, _line(lines, line).replace(bad.group(), "?"))
+        what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else \
+            f"control character U+{ord(bad.group()):04X}"
+        raise ReportError(f"{what} is not allowed in a report", source, line, column,
+                          _line(lines, line).replace(bad.group(), "?"))
     if not text.strip():
         raise ReportError("the file holds no report", source, 1, 1, "")
     try:
         tree = _parser().parse(text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, lines, source) from None
-    reports = [_Builder(source, lines, vocabulary()).report(node)
-               for node in tree.children if isinstance(node, Tree) and node.data == "report"]
+    return [_Builder(source, lines, vocabulary()).report(node)
+            for node in tree.children if isinstance(node, Tree) and node.data == "report"]
+
+
+def _shift(report: Report, offset: int) -> None:
+    """Line numbers of a report parsed alone, made the file's."""
+    report.line_offset = offset
+    report.line += offset
+    report.positions = {key: (line + offset, column) for key, (line, column) in report.positions.items()}
+    for item in (*report.observations, *report.history):
+        item.line += offset
+
+
+# ---------------------------------------------------------------------------
+# reading a file report by report
+# ---------------------------------------------------------------------------
+
+MAX_REPORT_BYTES = 64 * 1024
+MAX_REPORT_LINES = 1000
+_BOM = b"\xef\xbb\xbf"
+# a line the grammar reads as a SEPARATOR and its end of line (report.lark: SEPARATOR, _NL)
+_SEPARATOR_LINE = re.compile(rb"[ \t]*---+[ \t]*\.?[ \t]*(#[^\n]*)?\r?\n?\Z")
+
+
+def read_reports(stream: BinaryIO, source: str) -> Iterator[Report | ReportError]:
+    """Each report of a file as it is read, or the error of a bad one: one report in
+    memory at a time, whatever the file's size.  A report past MAX_REPORT_BYTES or
+    MAX_REPORT_LINES is an error found while reading (the first error within what was
+    read, if there is one, else the limit's), and the rest of the file is then not
+    read; so is the rest of a file that is not UTF-8.  A BOM at the start is skipped."""
+    line_no, start, size, first = 0, 1, 0, True
+    lines: list[str] = []
+    while True:
+        raw = stream.readline(MAX_REPORT_BYTES + 1 - size)
+        if line_no == 0 and raw.startswith(_BOM):
+            raw = raw[len(_BOM):]
+        line_no += bool(raw)
+        if not raw or _SEPARATOR_LINE.match(raw):
+            yield from _chunk_reports(lines, start, source, several=bool(raw) or not first, first=first)
+            if not raw:
+                return
+            first, lines, size, start = False, [], 0, line_no + 1
+            continue
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            text = raw[:exc.start].decode("utf-8", "replace")
+            yield ReportError(f"`{source}` is not UTF-8 text: {exc.reason} (the rest of the file is not read)",
+                              source, line_no, len(text) + 1, text)
+            return
+        size += len(raw)
+        if size > MAX_REPORT_BYTES or len(lines) > MAX_REPORT_LINES:
+            yield _overlong(lines, start, line_no, source, size > MAX_REPORT_BYTES)
+            return
+
+
+def _chunk_reports(lines: list[str], start: int, source: str, several: bool,
+                   first: bool) -> Iterator[Report | ReportError]:
+    """The report of the lines between two separators (or its error)."""
+    text = "".join(lines)
+    if not text.strip():
+        message = "the file holds no report" if first and not several else \
+            "empty report: a report needs at least one statement"
+        yield ReportError(message, source, start, 1, "")
+        return
+    try:
+        reports = parse_reports(text, source, first_line=start)
+    except ReportError as exc:
+        yield exc
+        return
     for report in reports:
-        report.one_of_several = len(reports) > 1
-    return reports
+        report.one_of_several = several or len(reports) > 1
+        yield report
+
+
+def _overlong(lines: list[str], start: int, line_no: int, source: str, by_size: bool) -> ReportError:
+    """A report past a limit: the first error within its complete lines (say, too many
+    observations at line 14), else the limit's own."""
+    read = "".join(lines[:-1])
+    if read.strip():
+        try:
+            parse_reports(read, source, first_line=start)
+        except ReportError as exc:
+            if exc.line < line_no:
+                exc.message += " (the rest of the file is not read)"
+                return exc
+    limit = f"{MAX_REPORT_BYTES} bytes" if by_size else f"{MAX_REPORT_LINES} lines"
+    text = lines[-1].rstrip("\r\n")
+    return ReportError(f"the report starting at line {start} is longer than {limit}: a report may be at most "
+                       f"{limit} (the rest of the file is not read)", source, line_no, 1,
+                       text[:200] + ("..." if len(text) > 200 else ""))
 
 
 def parse_report(text: str, source: str = "<report>") -> Report:
@@ -155,8 +265,9 @@ def _line(lines: list[str], n: int) -> str:
     return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
-def _name(token: Token) -> str:
-    return json.loads(token.value) if token.type == "QNAME" else token.value
+_ESCAPE = re.compile(r'\\(["\\])')
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]")     # shown as `?`, so the caret lines up
 
 
 class _Builder:
@@ -167,6 +278,18 @@ class _Builder:
 
     def fail(self, message: str, line: int, column: int, **extra) -> ReportError:
         return ReportError(message, self.source, line, column, _line(self.lines, line), **extra)
+
+    def name(self, token: Token) -> str:
+        """A person's name as written: a bare name, or a quoted one unescaped (\\" and \\\\);
+        a control character in it (a tab, say) is an error at its column."""
+        if token.type != "QNAME":
+            return token.value
+        bad = _NAME_CONTROL.search(token.value)
+        if bad:
+            column = token.column + bad.start()
+            raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a name", self.source,
+                              token.line, column, _CONTROL_SHOWN.sub("?", _line(self.lines, token.line)))
+        return _ESCAPE.sub(r"\1", token.value[1:-1])
 
     def number(self, token: Token, lo: int, hi: int, what: str) -> int:
         value = int(token.value)
@@ -257,7 +380,7 @@ class _Builder:
             report.when = (value.data, number)
         elif kind in ("h_player", "h_spectator"):
             token = args[0].children[0]
-            name = _name(token)
+            name = self.name(token)
             if any(n == name for n, _ in report.persons):
                 raise self.fail(f"`{name}` is declared twice", token.line, token.column)
             if len(report.persons) == MAX_PERSONS:
@@ -311,8 +434,9 @@ class _Builder:
     def person(self, node: Tree) -> str:
         """A person named in a statement (checked against the declarations later)."""
         token = node.children[0]
-        self.uses.append((_name(token), token))
-        return _name(token)
+        name = self.name(token)
+        self.uses.append((name, token))
+        return name
 
     def count(self, node: Tree) -> tuple[str, int]:
         """A number, keyed by the count it fills (`n_cards` -> cards), within its range."""
