@@ -39,7 +39,7 @@ _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n
 
 
 def _error(file: str, line: int, column: int, message: str) -> ConfinementError:
-    return _error(f"{file}:{line}:{column}: error: {message}")
+    return ConfinementError(f"{file}:{line}:{column}: error: {message}")
 
 
 def shown(path: str | Path) -> str:
