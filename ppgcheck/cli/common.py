@@ -157,8 +157,8 @@ def limit_options(timeout: bool):
         @functools.wraps(command)
         def limited(*args, memory_limit: int, job_timeout: float | None = None, **kwargs):
             from ppgcheck.engine import isolation
-            isolation.set_limits(job_timeout, memory_limit, exit_on_overrun=True)
-            return command(*args, **kwargs)
+            with isolation.limits_set(job_timeout, memory_limit, exit_on_overrun=True):
+                return command(*args, **kwargs)
         limited = click.option(
             "--memory-limit", type=click.IntRange(min=64), default=DEFAULT_LIMITS.megabytes, show_default=True,
             metavar="MB", help="Memory (address space) each grounding-and-solving job may use, in MB.")(limited)

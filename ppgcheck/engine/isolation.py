@@ -8,6 +8,13 @@ starts at once: it grounds, solves and renders, sends its result back through a
 pipe (pickled: plain Python values only) and exits, taking its symbols along.
 Where there is no fork (Windows) the work runs in the process itself.
 `PPGCHECK_FORK=off` runs it in the process too (for profiling and debuggers).
+
+A pack is untrusted input, so grounding and solving it is a *job*
+(call_bounded): such a child in a process group of its own, its address space
+capped (RLIMIT_AS) and a CPU-time backstop set, waited for under a wall-clock
+deadline and killed, with whatever it started, past it.  The child tells the
+parent its phase (grounding, solving) and other progress through the same pipe,
+in frames, so a limit hit names what was going on (docs/security.md).
 """
 from __future__ import annotations
 
@@ -70,14 +77,18 @@ def limits() -> Limits:
     return _State.limits
 
 
-def set_limits(seconds: float | None = None, megabytes: int | None = None, *,
-               exit_on_overrun: bool | None = None) -> None:
-    """The limits of every later job of this process (the CLI's --timeout and --memory-limit)."""
-    current = _State.limits
-    _State.limits = Limits(current.seconds if seconds is None else seconds,
-                           current.megabytes if megabytes is None else megabytes)
-    if exit_on_overrun is not None:
-        _State.exit_on_overrun = exit_on_overrun
+@contextlib.contextmanager
+def limits_set(seconds: float | None = None, megabytes: int | None = None, *, exit_on_overrun: bool = False):
+    """The limits of every job started inside (a command's --timeout and --memory-limit);
+    with `exit_on_overrun`, a runaway grounding without fork ends the process (the CLI)."""
+    before = _State.limits, _State.exit_on_overrun
+    _State.limits = Limits(before[0].seconds if seconds is None else seconds,
+                           before[0].megabytes if megabytes is None else megabytes)
+    _State.exit_on_overrun = exit_on_overrun
+    try:
+        yield
+    finally:
+        _State.limits, _State.exit_on_overrun = before
 
 
 def in_job() -> bool:
@@ -167,6 +178,9 @@ class Forked:
             finally:
                 os._exit(status)
         os.close(write_end)
+        if limits is not None:
+            with contextlib.suppress(OSError):      # the child does it too: whichever runs first
+                os.setpgid(self.pid, self.pid)
         self.read_end: int | None = read_end
         self.phase = "grounding"
 
@@ -205,7 +219,7 @@ class Forked:
     def _last_frame(self, deadline: float | None) -> bytes | None:
         """The child's answer (b"" when it ended without one), progress frames noted on
         the way; None when the deadline passed first."""
-        buffer = b""
+        buffer = bytearray()
         answer = b""
         with os.fdopen(self.read_end, "rb", buffering=0) as pipe:
             self.read_end = None
@@ -222,7 +236,8 @@ class Forked:
                     size = struct.unpack("<Q", buffer[:8])[0]
                     if len(buffer) < 8 + size:
                         break
-                    frame, buffer = buffer[8:8 + size], buffer[8 + size:]
+                    frame = bytes(buffer[8:8 + size])
+                    del buffer[:8 + size]
                     kind, value = pickle.loads(frame)
                     if kind == "progress":
                         self.on_progress(value)
@@ -236,13 +251,11 @@ class Forked:
 
     def stop(self) -> None:
         if self.pid:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 if self.limits is not None:
                     os.killpg(self.pid, signal.SIGKILL)      # the job and whatever it started
-                else:
-                    os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             self.pid = None
         if self.read_end is not None:
