@@ -271,7 +271,7 @@ def _enter_job(bound: Limits, channel: int, started: float, grace: float, where:
     import resource
     os.setpgid(0, 0)
     _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
-    _State.where = where
+    _State.where, _State.phase = where, "grounding"
     cap = bound.megabytes * 2**20
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
@@ -305,7 +305,7 @@ def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) 
     finally:
         if timer is not None:
             timer.cancel()
-        _State.deadline = None
+        _State.deadline, _State.phase = None, "grounding"
 
 
 @contextlib.contextmanager
