@@ -84,22 +84,24 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
         return _error(file, line, column, message)
     if not _inside(real, folder):
         raise fail(_breach(name, folder, written))
-    try:
-        info = os.stat(real)
+    try:        # opened without blocking (a FIFO would wait for a writer), then looked at
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise fail(f"`{shown(name)}` cannot be read: {(exc.strerror or 'error').lower()}") from None
+    info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
         raise fail(f"`{shown(name)}` is {_kind(info.st_mode)}, not a regular file: a pack loads only regular files")
     if info.st_size > MAX_FILE_BYTES:
+        os.close(fd)
         raise fail(f"`{shown(name)}` is {info.st_size} bytes: a rules file may be at most {MAX_FILE_BYTES} bytes")
-    with open(real, "rb") as handle:
+    with os.fdopen(fd, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[:exc.start].decode("utf-8", "replace")
-        raise _error(shown(name), *_position(before, len(before)),
-                               f"`{shown(name)}` is not UTF-8 text") from None
+        raise _error(shown(name), *_position(before, len(before)), f"`{shown(name)}` is not UTF-8 text") from None
     approved.real.add(real)
     approved.paths.append(Path(name))
     if "@" in text:
@@ -182,17 +184,17 @@ def check_statements(statements: Sequence, approved: Approved) -> None:
             real[name] = os.path.realpath(name)
             if real[name] not in approved.real:
                 raise _error(shown(name), begin.line, begin.column,
-                                       "a statement from a file ppgcheck did not check: refused")
+                             "a statement from a file ppgcheck did not check: refused")
         if st.ast_type is ASTType.Script:
             raise _error(shown(name), begin.line, begin.column,
-                                   "`#script` is not allowed: ppgcheck runs no code from a rules pack")
+                         "`#script` is not allowed: ppgcheck runs no code from a rules pack")
         if st.ast_type is ASTType.External:
             for signature in _signatures(st.atom.symbol):
                 if signature not in ALLOWED_EXTERNALS:
                     shown_sig = "/".join(map(str, signature)) if signature else str(st.atom.symbol)
                     raise _error(shown(name), begin.line, begin.column,
-                                           f"`#external {shown_sig}` is not allowed: a pack declares no "
-                                           "externals besides the contract's inputs (rules/core/CONTRACT.md)")
+                                 f"`#external {shown_sig}` is not allowed: a pack declares no "
+                                 "externals besides the contract's inputs (rules/core/CONTRACT.md)")
         if real[name] in approved.with_at:
             _no_script_terms(st, shown(name))
 
@@ -217,8 +219,8 @@ def _no_script_terms(node, file: str) -> None:
         item = stack.pop()
         if item.ast_type is ASTType.Function and item.external:
             begin = item.location.begin
-            raise _error(file, begin.line, begin.column, f"`@{item.name}` is not allowed: "
-                                   "ppgcheck calls no code from a rules pack")
+            raise _error(file, begin.line, begin.column,
+                         f"`@{item.name}` is not allowed: ppgcheck calls no code from a rules pack")
         for key in item.child_keys:
             child = getattr(item, key)
             if isinstance(child, AST):
