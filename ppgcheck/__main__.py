@@ -1,3 +1,4 @@
 from ppgcheck.console import run
 
-run()
+if __name__ == "__main__":      # not when a worker process of `serve` imports it
+    run()

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from ppgcheck.errors import ReportError
+from ppgcheck import __version__
+from ppgcheck.errors import ReportError, UsageError
 from ppgcheck.language.facts import build_facts
 from ppgcheck.engine.policy import engine
 from ppgcheck.language.report import Report, parse_reports
@@ -17,6 +21,10 @@ from ppgcheck.engine.isolation import call_bounded
 from ppgcheck.engine.ruling import RulingSet, decode
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
+    from ppgcheck.event.records import Submission
+    from ppgcheck.event.store import EventStore
 
 
 def resolve_policy(report: Report, override: str | None = None, rules: Path | None = None) -> str:
@@ -106,7 +114,8 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, quest
                 owners.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
-        models = policy_engine.solve_many([f.inputs for f in facts])
+        models = policy_engine.solve_many([f.inputs for f in facts],
+                                          explore=[v is None or bool(v.header) for _, v in owners])
         ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
         for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
             rs = decode(atoms, report_facts, report, policy_id, program.ranks)
@@ -132,26 +141,102 @@ def relevance(policy_engine) -> variants.Relevance:
     return found
 
 
-def rule_with_event_log(report: Report, policy_id: str, log: Path, rules: Path | None = None) -> RulingSet:
-    """Rule one prepared report with the penalties an event log holds for its persons as
-    its history, then append the penalties the ruling issues (ppgcheck/event/eventlog.py).
-    The log is locked throughout, so concurrent judges' reports count one after another."""
-    from ppgcheck.event import eventlog
-    from ppgcheck.engine.ruling import EventLogUse
-    if report.history:
-        line = report.history[0].line
-        text = report.lines[line - 1] if 0 < line <= len(report.lines) else ""
-        raise report.error("this report has a `history:` block, and --event-log gives the history: "
-                           "use one of them", (line, len(text) - len(text.lstrip()) + 1))
+def rules_version(policy_id: str, rules: Path | None = None) -> str:
+    """A digest of the rule files a policy is ruled with (the core's and the pack's)."""
+    return _rules_version(tuple(engine(policy_id, rules).files))
+
+
+@functools.cache
+def _rules_version(files: tuple[Path, ...]) -> str:
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(f"{path.parent.name}/{path.name}\0".encode())
+        digest.update(path.read_bytes())
+    return "sha256:" + digest.hexdigest()[:16]
+
+
+def open_event(path: Path, create: bool = False) -> EventStore:
+    """An event store (ppgcheck/event/store.py); `create` starts one where there is none."""
+    from ppgcheck.event.store import EventStore
+    return EventStore(path, create=create)
+
+
+def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: str, rules: Path | None = None,
+                    amend: bool = False, choices: dict[str, str] | None = None,
+                    questions: bool = False, rule: Callable[[Report], RulingSet] | None = None) -> Submission:
+    """Rule one prepared report with its persons' penalties in force at the event as its
+    history, and record the ruling and the penalties it issues, in one transaction.
+    The same report again returns the stored ruling and writes nothing; a changed one
+    under the same source name is refused unless `amend`.  `choices` maps an infraction
+    id to the penalty the judge chooses for it (one of those the guide permits).  `rule`
+    rules the report with the history the store hands it (default: on its own, here); the
+    judge station passes one that answers from a batch it ruled (server/submissions.py)."""
+    from ppgcheck.event.records import Choice
+    check_judge(judge)
     policy_engine = engine(policy_id, rules)
-    with eventlog.locked(log):
-        report.history, left_out = eventlog.history_for(report, policy_id, eventlog.read(log), log,
-                                                         policy_engine.penalties, sorted(policy_engine.sections))
-        (rs,) = rule_prepared([(report, policy_id)], rules)
-        rows = eventlog.issued(rs, report)
-        eventlog.append(log, rows)
-    rs.event_log = EventLogUse(str(log), len(report.history), left_out, len(rows))
-    return rs
+    picked = {}
+    for infraction, penalty in (choices or {}).items():
+        if penalty not in policy_engine.penalties:
+            raise UsageError(f"--choose: unknown penalty `{penalty}` for policy `{policy_id}`")
+        picked[infraction] = Choice(penalty, "--choose")
+    if rule is None:
+        def rule(r: Report) -> RulingSet:
+            return rule_prepared([(r, policy_id)], rules, questions)[0]
+    return store.submit(report, policy_id, judge, rule,
+                        rules_version=rules_version(policy_id, rules), version=__version__, amend=amend,
+                        choices=picked)
+
+
+def submit_report(event: Path, text: str, judge: str, source: str = "<report>", policy: str | None = None,
+                  rules: Path | None = None, amend: bool = False,
+                  choices: dict[str, str] | None = None) -> list[Submission]:
+    """Parse every report of a text and submit each to the event store (created when
+    missing).  Bad input raises before anything is recorded."""
+    prepared = prepare(parse_reports(text, source), policy, rules)
+    store = open_event(event, create=True)
+    return [submit_prepared(store, report, policy_id, judge, rules, amend, choices) for report, policy_id in prepared]
+
+
+def import_penalties(event: Path, path: Path, judge: str, rules: Path | None = None) -> tuple[int, int, bool]:
+    """Import a penalty CSV or JSON (`event export`) or an old JSON Lines event log into the
+    store (created when missing), every row checked against its policy's ids first: a bad
+    row imports nothing.  Returns (import id, rows, new): the same file again writes nothing."""
+    from ppgcheck.event.exports import read_import
+    check_judge(judge)
+    fmt, rows, key = read_import(path)
+    known = policy_ids(rules)
+    for row in rows:
+        if row.policy not in known:
+            raise UsageError(f"{path}:{row.line}: unknown policy `{row.policy}`: known policies are "
+                             + ", ".join(f"`{k}`" for k in known))
+        policy_engine = engine(row.policy, rules)
+        for value, table, what in ((row.penalty, [p for p in policy_engine.penalties if p != "none"], "penalty"),
+                                   (row.infraction, sorted(policy_engine.sections), "infraction")):
+            if value not in table:
+                raise UsageError(f"{path}:{row.line}: unknown {what} `{value}` for policy `{row.policy}`")
+    return open_event(event, create=True).import_rows(rows, str(path), fmt, key, judge)
+
+
+def amend_penalty(event: Path, penalty_id: int, reason: str, judge: str, penalty: str | None = None,
+                  notes: str | None = None, rules: Path | None = None):
+    """Replace a penalty in force or pending by another the guide permits (or other notes)."""
+    check_judge(judge)
+    return open_event(event).amend(penalty_id, reason, judge, penalty, notes,
+                                   known_penalties=lambda policy_id: [
+                                       p for p in engine(policy_id, rules).penalties if p != "none"])
+
+
+def void_penalty(event: Path, penalty_id: int, reason: str, judge: str):
+    """Void a penalty: it stays in the record, and stops counting.  Returns it and the
+    reports whose rulings counted it."""
+    check_judge(judge)
+    return open_event(event).void(penalty_id, reason, judge)
+
+
+def check_judge(judge: str) -> None:
+    """Who submits or changes a record: a name on one line."""
+    if not judge or not judge.strip() or len(judge) > 100 or any(c < " " for c in judge):
+        raise UsageError("a judge's name is needed (`--judge NAME`): one line, at most 100 characters")
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>",
@@ -159,6 +244,35 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>",
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
     return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
+
+
+def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
+    """A policy's ids: its infractions with their sections, its penalties lightest first,
+    and the headers whose values it tells apart (`ppgcheck ids`, the judge station)."""
+    program = engine(policy_id, rules).program
+    ranks = program.ranks
+    return {
+        "infractions": [{"id": i, "section": s} for i, s in sorted(program.sections.items())],
+        "penalties": sorted(program.penalties, key=lambda p: (ranks.get(p.replace("-", "_"), -1), p)),
+        "sections": sorted(set(program.sections.values())),
+        "headers": program.header_values,
+    }
+
+
+def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[str]]:
+    """For each observation kind, the modifiers the policy's rules about it read
+    (the modifiers a judge is asked about first)."""
+    from ppgcheck.language.vocabulary import vocabulary
+    read = relevance(engine(policy_id, rules))
+    return {kind: sorted(read(kind)) for kind in vocabulary().observations}
+
+
+def vocabulary_catalog() -> dict:
+    """The report language's forms for a report builder, with the words a name must be
+    quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
+    from ppgcheck.language.report import keywords
+    from ppgcheck.language.vocabulary import catalog, vocabulary
+    return {**catalog(vocabulary()), "keywords": sorted(keywords()), "policies": policy_ids()}
 
 
 @dataclass
@@ -192,5 +306,6 @@ def compare_report(report: Report, policies: list[str] | None = None, rules: Pat
     return Comparison(report, by_policy, ignored)
 
 
-__all__ = ["Comparison", "ReportError", "compare_report", "prepare", "resolve_policy", "rule", "rule_prepared",
-           "rule_report", "rule_with_event_log"]
+__all__ = ["Comparison", "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
+           "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
+           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty"]

@@ -21,6 +21,7 @@ class ReportError(PpgError):
     line_text: str = ""
     expected: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
+    suggesting: str = "closest valid forms"     # what the suggestions are
 
     def __post_init__(self) -> None:
         super().__init__(self.render())
@@ -34,7 +35,7 @@ class ReportError(PpgError):
         if self.expected:
             out.append("expected: " + ", ".join(self.expected))
         if self.suggestions:
-            out.append("closest valid forms:")
+            out.append(f"{self.suggesting}:")
             out.extend(f"  {s}" for s in self.suggestions)
         return "\n".join(out)
 
@@ -57,3 +58,8 @@ class LimitExceeded(PolicyError):
 
 class UsageError(PpgError):
     """A command-line request that cannot be carried out (unknown policy, missing file)."""
+
+
+class StoreError(PpgError):
+    """An event store that cannot be opened, read or written (damaged, foreign, locked, full,
+    read-only), or a request it refuses (void a void penalty); nothing was written."""

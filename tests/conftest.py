@@ -22,6 +22,15 @@ def fill(form: Form | str, number: int = 2) -> str:
 HEADER = "policy: fab\nplayer: Alice\nplayer: Bob\n"
 
 
+def all_commands() -> dict:
+    """Every command of `ppgcheck`, the groups it imports only when asked for too."""
+    import click
+
+    from ppgcheck.cli import cli
+    ctx = click.Context(cli)
+    return {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory):
     """The suite (and the CLI runs it starts) use their own cache folder, not the user's."""

@@ -31,6 +31,7 @@ def reports(draw, policy: str | None = "fab", with_history_ids: tuple[list[str],
         report.round_kind = draw(st.none() | st.sampled_from(["swiss", "playoff", "draft"]))
     report.best_of = draw(st.none() | st.integers(1, 7))
     report.day = draw(st.none() | st.integers(1, 7))
+    report.table = draw(st.none() | st.integers(1, 9999))
     when = draw(st.none() | st.sampled_from(sorted(vocab.when)))
     if when:
         report.when = (when, draw(st.integers(1, 7)) if when in ("before_round", "during_game") else None)

@@ -268,10 +268,10 @@ def count_groundings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Groundi
     groundings = Groundings(tmp_path / "groundings.log")
     solve_many = policy_module.PolicyEngine.solve_many
 
-    def counted(self, fact_lists):
+    def counted(self, fact_lists, explore=None):
         with groundings.log.open("a") as log:
             log.write(f"{len(fact_lists)} {os.getpid()}\n")
-        return solve_many(self, fact_lists)
+        return solve_many(self, fact_lists, explore)
 
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", counted)
     return groundings
@@ -344,7 +344,7 @@ def test_forked_batches_give_the_output_of_in_process_ones(
 @needs_fork
 def test_a_policy_error_in_a_child_is_the_same_clear_error(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self, fact_lists):
+    def broken(self, fact_lists, explore=None):
         raise policy_module.PolicyError(f"policy `{self.policy}` does not ground: boom")
 
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", broken)

@@ -121,10 +121,16 @@ def test_print_gives_the_canonical_form():
 
 
 def test_every_command_has_help_with_an_example():
-    for name, command in cli.commands.items():
+    from conftest import all_commands
+    for name, command in all_commands().items():
+        if command.hidden:          # a retired spelling that only says what replaced it
+            continue
         result = run(name, "--help")
         assert result.exit_code == 0
         assert command.help and "Example" in command.help, name
+        for sub_name, sub in getattr(command, "commands", {}).items():
+            assert run(name, sub_name, "--help").exit_code == 0
+            assert sub.help and "Example" in sub.help, f"{name} {sub_name}"
 
 
 def _command(*args: str, **kwargs):
@@ -221,3 +227,22 @@ def test_compare_with_an_edited_rules_folder(tmp_path):
     assert set(data["policies"]) == {"fab"}
     assert data["policies"]["fab"]["rulings"][0]["penalty"] == "game-loss"
     assert run("compare", str(report), "--rules", str(tmp_path)).exit_code == 2      # no core/ there
+
+
+def test_ids_lists_infractions_with_sections_and_penalties_lightest_first():
+    result = CliRunner().invoke(cli, ["ids", "--policy", "yugioh", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.output)["yugioh"]
+    assert {"id": "sleeves", "section": "YGO: Sleeves"} in listing["infractions"]
+    penalties = listing["penalties"]
+    assert penalties.index("warning") < penalties.index("game-loss") < penalties.index("match-loss")
+
+
+def test_an_unknown_history_id_named_like_an_observation_suggests_what_the_guide_rules_it_as(tmp_path):
+    report = tmp_path / "r.txt"
+    report.write_text("policy: yugioh\nplayer: Alice\nAlice has marked cards\nhistory:\n"
+                      "  Alice: warning for marked-cards\n")
+    result = CliRunner().invoke(cli, ["rule", str(report)])
+    assert result.exit_code == 2
+    assert "unknown infraction `marked-cards` for policy `yugioh`" in result.output
+    assert "did you mean:\n  sleeves" in result.output

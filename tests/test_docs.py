@@ -84,12 +84,15 @@ def test_every_pack_has_a_readme_naming_its_source(policy):
 
 def test_every_command_has_help_and_a_readme_entry():
     readme = (ROOT / "README.md").read_text()
-    for name, command in cli.commands.items():
+    from conftest import all_commands
+    for name, command in all_commands().items():
         assert command.help, name
         assert f"ppgcheck {name}" in readme, f"README has no entry for `ppgcheck {name}`"
 
 
 @pytest.mark.parametrize("command", ["ppgcheck rule examples/fab/hidden-card-error.txt",
+                                     "ppgcheck rule examples/dci/slow-play.txt",
+                                     "ppgcheck rule examples/dci/no-rel.txt",
                                      "ppgcheck compare examples/compare/extra-card.txt"])
 def test_the_readmes_example_output_is_what_the_command_prints(command):
     from click.testing import CliRunner

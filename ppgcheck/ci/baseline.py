@@ -67,3 +67,25 @@ def split_known(results: list[CheckResult], known: list[KnownFinding]
     checked = {r.policy for r in results}
     stale = [k for k in known if k.policy in checked and k.key not in seen]
     return new, hits, stale
+
+
+# how the README names each bundled guide
+GUIDE_TITLES = {"fab": "Flesh and Blood PPG", "dci": "DCI Universal Penalty Guide",
+                "ffg": "FFG warning guidelines", "yugioh": "Yu-Gi-Oh! penalty guidelines"}
+
+
+def render_markdown(known: list[KnownFinding]) -> str:
+    """The baseline as the README's "What ppgcheck found" lists it: per guide, its
+    conflicts then its gaps, each with the reason it is a hole of the source."""
+    out: list[str] = []
+    policies = sorted({k.policy for k in known}, key=lambda p: (list(GUIDE_TITLES).index(p)
+                                                                 if p in GUIDE_TITLES else len(GUIDE_TITLES), p))
+    for policy in policies:
+        mine = [k for k in known if k.policy == policy]
+        counts = ", ".join(f"{sum(1 for k in mine if k.kind == kind)} {kind}s" for kind in ("conflict", "gap"))
+        out += ["", f"### {GUIDE_TITLES.get(policy, policy)} (`{policy}`): {counts}", ""]
+        for kind in ("conflict", "gap"):
+            out += [f"- **{kind}** — {k.reason}." if not k.reason.endswith(".") else f"- **{kind}** — {k.reason}"
+                    for k in mine if k.kind == kind]
+        out += [f"- **{k.kind}** — {k.reason}" for k in mine if k.kind not in ("conflict", "gap")]
+    return "\n".join(out).lstrip("\n") + "\n"

@@ -21,7 +21,8 @@ _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, 
 _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
            "fix_excludes": list, "note_excludes": list, "head_judge": bool, "permitted": list,
-           "options": list, "related_to": int, "assumption_contains": list, "by_value": dict}
+           "options": list, "related_to": int, "assumption_contains": list, "assumption_excludes": list,
+           "by_value": dict}
 _QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}

@@ -2,13 +2,29 @@
 clear message and exit code 2, never a traceback.  One module per group of commands."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class CommandGroup(click.Group):
+    """The commands; a group a judge rarely needs in the same run as `rule` (`event`) is
+    imported only when it is asked for, so a cold `ppgcheck rule` does not pay for it."""
+
+    lazy = {"event": "ppgcheck.cli.event"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy and name not in self.commands:
+            importlib.import_module(self.lazy[name])        # it registers itself on `cli`
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ppgcheck")
 def cli() -> None:
     """Rule on tournament incidents and check penalty guides, with every step cited.
@@ -43,4 +59,4 @@ def main() -> None:
 
 
 # the commands register themselves on `cli`
-from ppgcheck.cli import authoring, ruling  # noqa: E402,F401
+from ppgcheck.cli import authoring, reference, ruling, serve  # noqa: E402,F401

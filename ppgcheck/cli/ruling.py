@@ -1,4 +1,4 @@
-"""Commands a judge runs: rule, compare, vocab, print, log."""
+"""Commands a judge runs: rule, compare, vocab, print."""
 from __future__ import annotations
 
 import contextlib
@@ -15,7 +15,7 @@ from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, limit_options, rare_cycle_collection,
                                  read_whole, report_files, report_sources, rules_option)
-from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report
 from ppgcheck.language.vocabulary import vocabulary
@@ -39,13 +39,23 @@ BATCH_SIZE = 256
               help="Reports of one policy ruled by one grounding.")
 @rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
                "league's edited copy, instead of the bundled ones.")
-@click.option("--event-log", "event_log", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
-              help="Take each report's history from this event's log (JSON Lines, created when missing) "
-                   "and append the penalties each ruling issues.  Reports are then ruled one by one, in order.")
+@click.option("--event", "event", type=click.Path(dir_okay=False, path_type=Path), metavar="EVENT.db",
+              help="Record at this event (its store, created when missing): each report's history is its persons' "
+                   "penalties in force there, and the penalties each ruling issues are recorded.  Reports are then "
+                   "ruled one by one, in order; the same report again prints its stored ruling and writes nothing.")
+@click.option("--judge", envvar="PPGCHECK_JUDGE", metavar="NAME",
+              help="With --event: who submits the reports (or $PPGCHECK_JUDGE).")
+@click.option("--amend", is_flag=True,
+              help="With --event: a report whose source name is already recorded with other content supersedes it.")
+@click.option("--choose", "choose", multiple=True, metavar="INFRACTION=PENALTY",
+              help="With --event: record this penalty (one the guide permits) for this infraction instead of the "
+                   "guide's default; a report's `judge call:` line chooses the same way.")
+@click.option("--event-log", "event_log", hidden=True, help="Retired: see `ppgcheck event import`.")
 @limit_options(timeout=True)
 @fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
-         batch_size: int, rules: Path | None, event_log: Path | None) -> None:
+         batch_size: int, rules: Path | None, event: Path | None, judge: str | None, amend: bool,
+         choose: tuple[str, ...], event_log: str | None) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
     A file may hold several reports separated by `---`. Exit code: 0 ruled,
@@ -57,14 +67,15 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
       ppgcheck rule examples/fab/hidden-card-error.txt --explain
       cat report.txt | ppgcheck rule - --format json
       ppgcheck rule season/ --rules edited-rules --format jsonl
-      ppgcheck rule r5-t12.txt --event-log event.jsonl
+      ppgcheck rule r5-t12.txt --event event.db --judge Ann
     """
     check_rules_folder(rules)
+    if questions is None:
+        questions = fmt != "jsonl"
+    submit = event_submitter(event, judge, amend, choose, event_log, rules, questions)
     if policy:
         from ppgcheck.engine.policy import engine
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
-    if questions is None:
-        questions = fmt != "jsonl"
     exit_code = 0
     collected: list[dict] = []
     pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
@@ -106,6 +117,25 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         if more_follows:
             return_free_memory()
 
+    def submit_each(prepared: list[tuple[Report, str]]) -> bool:
+        """Submit reports to the event store in order; False when the store can take no more."""
+        from ppgcheck.cli.event import submission_json, submission_text
+        render_submission = {"text": lambda sub: submission_text(sub, explain) + "\n", "json": submission_json,
+                             "jsonl": lambda sub: json.dumps(submission_json(sub), ensure_ascii=False,
+                                                             separators=(",", ":"))}[fmt]
+        for report, policy_id in prepared:
+            try:
+                sub = submit(report, policy_id)
+            except (ReportError, UsageError) as exc:
+                bad_input(exc)
+                continue
+            except StoreError as exc:
+                bad_input(exc)
+                return False
+            emit(sub.exit_code, render_submission(sub))
+            sys.stdout.flush()          # printed means stored: a ruling is printed once committed
+        return True
+
     def prepared(reports: Iterator[Report | ReportError]) -> Iterator[tuple[Report, str]]:
         """Each report with its policy, its ids checked; the first bad one raises."""
         for report in reports:
@@ -113,20 +143,16 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
                 raise report
             yield from api.prepare([report], policy, rules)
 
-    def take(report: Report, policy_id: str) -> None:
-        """Rule one checked report now (an event log) or with its batch."""
-        if event_log is not None:       # each report sees the penalties of the ones before it
-            try:
-                ruled = api.rule_with_event_log(report, policy_id, event_log, rules)
-            except ReportError as exc:
-                bad_input(exc)
-                return
-            emit(ruled.exit_code, render(ruled))
-            return
+    def take(report: Report, policy_id: str) -> bool:
+        """Rule one checked report now (at an event) or with its batch; False when the
+        event's store can take no more."""
+        if submit is not None:       # each report sees the penalties of the ones before it
+            return submit_each([(report, policy_id)])
         pending.append((report, policy_id))
         per_policy[policy_id] += 1
         if per_policy[policy_id] >= batch_size:
             rule_pending(more_follows=True)
+        return True
 
     sources = report_files(reports)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
@@ -140,13 +166,38 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             except PpgError as exc:
                 bad_input(exc)
                 continue
-            for report, policy_id in checked:
-                take(report, policy_id)
+            if not all(take(report, policy_id) for report, policy_id in checked):
+                break
         rule_pending(more_follows=False)
     if fmt == "json":
         click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
                               indent=2, ensure_ascii=False))
     sys.exit(exit_code)
+
+
+def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: tuple[str, ...],
+                    event_log: str | None, rules: Path | None, questions: bool = False):
+    """With --event, the function that submits one prepared report to the store; else None."""
+    if event_log is not None:
+        raise UsageError("--event-log is retired: the event record is an SQLite store now; import the log once with "
+                         f"`ppgcheck event import {event_log} --event EVENT.db --judge NAME`, then rule with "
+                         "`--event EVENT.db --judge NAME`")
+    if event is None:
+        if amend or choose:
+            raise UsageError(("--amend" if amend else "--choose") + " needs --event EVENT.db")
+        return None
+    if not judge:
+        raise UsageError("--event needs --judge NAME: who submits the reports")
+    choices = {}
+    for item in choose:
+        infraction, _, penalty = item.partition("=")
+        if not infraction or not penalty:
+            raise UsageError(f"--choose `{item}`: expected INFRACTION=PENALTY, e.g. `hidden-card-error=game-loss`")
+        choices[infraction.strip()] = penalty.strip()
+    api.check_judge(judge)
+    store = api.open_event(event, create=True)
+    return lambda report, policy_id: api.submit_prepared(store, report, policy_id, judge, rules, amend, choices,
+                                                         questions)
 
 
 @cli.command()
@@ -207,35 +258,13 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
         click.echo("\n\n".join(render_comparison_text(c) for c in results))
 
 
-@cli.command("log")
-@click.argument("event_log", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--player", help="Only this person's penalties.")
-@click.option("--policy", "-p", help="Only this policy's penalties.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@cli.command("log", hidden=True, context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @fails_cleanly
-def log_command(event_log: Path, player: str | None, policy: str | None, fmt: str) -> None:
-    """Show the penalties an event log holds (see `rule --event-log`), as history lines.
-
-    \b
-    Example:
-      ppgcheck log event.jsonl --player Alice
-    """
-    from ppgcheck.event import eventlog
-    from ppgcheck.language.report import print_history_entry
-    if not event_log.exists():
-        raise UsageError(f"no event log at `{event_log}`: `ppgcheck rule REPORT --event-log {event_log}` starts one")
-    rows = [r for r in eventlog.read(event_log)
-            if (player is None or r.player == player) and (policy is None or r.policy == policy)]
-    if fmt == "json":
-        click.echo(json.dumps([eventlog.as_row(r) for r in rows], indent=2, ensure_ascii=False))
-        return
-    click.echo(f"{event_log}: {len(rows)} penalt{'y' if len(rows) == 1 else 'ies'}"
-               + (f" of {player}" if player else "") + (f" under {policy}" if policy else ""))
-    for policy_id in sorted({r.policy for r in rows}):
-        click.echo(f"policy: {policy_id}")
-        for r in rows:
-            if r.policy == policy_id:
-                click.echo(f"  {print_history_entry(eventlog.as_history(r))}" + (f"   # {r.report}" if r.report else ""))
+def log_command(args: tuple[str, ...]) -> None:
+    """Retired: the event record is an SQLite store (`ppgcheck event show`)."""
+    raise UsageError("`ppgcheck log` is retired with --event-log: import the log with `ppgcheck event import LOG "
+                     "--event EVENT.db --judge NAME`, then `ppgcheck event show --event EVENT.db`")
 
 
 @cli.command("print")

@@ -146,9 +146,12 @@ class _Indexer:
         return statement
 
 
-def index_program(statements: list[ast.AST], inputs: set[Signature]) -> tuple[list[ast.AST], set[Signature]]:
-    """The rewritten statements (comments dropped) and the set of indexed signatures."""
-    dependent = dependent_signatures(statements, inputs)
+def index_program(statements: list[ast.AST], inputs: set[Signature],
+                  switches: frozenset[Signature] = frozenset()) -> tuple[list[ast.AST], set[Signature]]:
+    """The rewritten statements (comments dropped) and the set of indexed signatures.
+    A switch is an `#external` set from Python after grounding (core's `explore`): it
+    becomes one external per report, `#external explore(R) : report_index(R).`"""
+    dependent = dependent_signatures(statements, inputs | switches)
     names = {sig for st in statements if st.ast_type is ASTType.Rule
              for atom in _head_atoms(st) for sig in _atom_signatures(atom)}
     for name, arity in dependent:
@@ -168,9 +171,14 @@ def index_program(statements: list[ast.AST], inputs: set[Signature]) -> tuple[li
             out.append(indexer.signature(statement))
         elif kind in (ASTType.Program, ASTType.Definition):
             out.append(statement)
+        elif kind is ASTType.External and not statement.body and set(_atom_signatures(statement.atom)) <= switches:
+            location = statement.location
+            guard = ast.Literal(location, ast.Sign.NoSign, ast.SymbolicAtom(
+                ast.Function(location, INDEX_PREDICATE, [ast.Variable(location, INDEX_VARIABLE)], 0)))
+            out.append(statement.update(atom=indexer.atom(statement.atom), body=[guard]))
         elif kind is ASTType.External and not statement.body and not (
                 set(_atom_signatures(statement.atom)) & dependent):
-            out.append(statement)     # a switch every report shares (core's `explore`)
+            out.append(statement)
         else:
             raise UnsupportedConstruct(f"statement `{statement}`")
     return out, dependent

@@ -27,7 +27,7 @@ import clingo
 from ppgcheck.cache import cached_json
 from ppgcheck.engine import confine, isolation, overrun
 from ppgcheck.errors import PolicyError, UsageError
-from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug
+from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
 from ppgcheck.resources import policy_ids, rules_dir
 
@@ -37,6 +37,8 @@ ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 CORE_FILES = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 # what the exploring solve adds to a report's atoms (the default solve never derives them)
 EXPLORED = ("permitted/4", "option/7")
+# core's switch for that solve, one per report in a batch (rules/core/penalties.lp)
+SWITCHES = frozenset({("explore", 0)})
 
 
 def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
@@ -133,7 +135,7 @@ class PolicyEngine:
             if indexing.INDEX_VARIABLE in path.read_text(encoding="utf-8"):
                 raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
         try:
-            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES)
+            rewritten, indexed = indexing.index_program(statements, INPUT_SIGNATURES, SWITCHES)
         except indexing.UnsupportedConstruct as exc:
             raise PolicyError(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: {exc}") from None
         text = "\n".join(str(statement) for statement in rewritten)
@@ -196,9 +198,10 @@ class PolicyEngine:
             return
         def known(value: str, table: list[str], what: str, line: int, column: int) -> None:
             if value not in table:
-                close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
-                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`",
-                                   (line, column), suggestions=close)
+                raise report.error(f"unknown {what} `{value}` for policy `{self.policy}`: "
+                                   f"`ppgcheck ids --policy {self.policy}` lists them",
+                                   (line, column), suggestions=self.closest_ids(value, table),
+                                   suggesting="did you mean")
         infractions = sorted(self.sections)
         for entry in report.history:
             known(entry.penalty, self.penalties, "penalty", entry.line, entry.penalty_column)
@@ -209,19 +212,45 @@ class PolicyEngine:
             line, column = report.positions["judge_call_penalty"]
             known(report.judge_call[1], self.penalties, "penalty", line, column)
 
-    def solve_many(self, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
-        """For each report's input facts, the shown atoms of its one model; one grounding for
-        all.  Run it inside a job (isolation.call_bounded, as api.rule_prepared does): the job
-        bounds the grounding, and the solving stops itself at the job's deadline."""
+    def closest_ids(self, value: str, table: list[str]) -> list[str]:
+        """The ids nearest an unknown one: by spelling; else, for an infraction named like
+        an observation (`marked-cards`), the infractions this guide rules that observation as
+        (`sleeves` under yugioh): a one-observation report is ruled to find them (a job)."""
+        close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
+        if close or table is self.penalties:
+            return close
+        from ppgcheck.language.facts import build_facts
+        from ppgcheck.language.report import Observation
+        from ppgcheck.language.vocabulary import vocabulary
+        kind = slug_to_constant(value)
+        if kind not in vocabulary().observations:
+            return []
+        probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
+                       observations=[Observation("A", kind, other="B")])
+        facts = build_facts(probe).inputs
+        self.program        # noqa: B018 (prepared here, for the job and what follows)
+
+        def ruled_as() -> list[str]:
+            committed = self.solve(facts).get("committed/3", [])
+            return sorted({constant_to_slug(i.name) for _, _, i in committed})
+        return isolation.call_bounded(ruled_as, self.where, lambda: self.locate_overrun([facts]))
+
+    def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
+        """For each report's input facts, the shown atoms of its one model; one grounding for all.
+        A report with a discretion or a base set open is explored too (permitted/4, option/7),
+        unless `explore` says not (a question's variant needs only its default).  Run it inside
+        a job (isolation.call_bounded, as api.rule_prepared does): the job bounds the grounding,
+        and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        return self._solve_many(self.program, fact_lists)
+        return self._solve_many(self.program, fact_lists, explore)
 
     def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
         """The file whose rules took grounding these reports past the limits, if one did alone."""
         return overrun.locate(self.files, fact_lists)
 
-    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]]) -> list[ShownAtoms]:
+    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
+                    explore: Sequence[bool] | None) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
         isolation.phase("grounding")
         ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
@@ -232,12 +261,14 @@ class PolicyEngine:
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
                               "(a bug in the pack)")
         per_report = self._split(models[0], len(fact_lists), alone)
-        if any(atoms.get("open_choice/3") for atoms in per_report):
-            explored = self._split(self._explore(ctl), len(fact_lists), alone)
-            for atoms, brave in zip(per_report, explored):
-                if atoms.get("open_choice/3"):      # the others' brave atoms are their one model's
+        wanted = [i for i, atoms in enumerate(per_report) if atoms.get("open_choice/3")
+                  and (explore is None or explore[i])]
+        if wanted:
+            switches = [clingo.Function("explore", [] if alone else [clingo.Number(i)]) for i in wanted]
+            for i, explored in enumerate(self._split(self._explore(ctl, switches), len(fact_lists), alone)):
+                if i in wanted:      # the others' brave atoms are their one model's
                     for name in EXPLORED:
-                        atoms[name] = brave.get(name, [])
+                        per_report[i][name] = explored.get(name, [])
         return per_report
 
     def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:
@@ -257,15 +288,20 @@ class PolicyEngine:
                 atoms[key] = atoms.get(key, []) + rows
         return per_report
 
-    def _explore(self, ctl: clingo.Control) -> list[clingo.Symbol]:
-        """The brave consequences with `explore` on: every course the guide permits, on the
-        same grounding (rules/core/penalties.lp, "discretion").  The reports of a batch are
-        independent, so the batch's brave consequences are each report's own."""
-        ctl.assign_external(clingo.Function("explore"), True)
+    def _explore(self, ctl: clingo.Control, switches: list[clingo.Symbol]) -> list[clingo.Symbol]:
+        """The brave consequences with `explore` on for some reports: every course the guide
+        permits, on the same grounding (rules/core/penalties.lp, "discretion").  The reports of
+        a batch are independent, so the batch's brave consequences are each report's own."""
+        for switch in switches:
+            ctl.assign_external(switch, True)
         ctl.configuration.solve.enum_mode = "brave"
         ctl.configuration.solve.models = 0
-        models = _models(ctl)
-        return models[-1] if models else []
+        last: list[clingo.Symbol] = []
+
+        def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
+            last.extend(model.symbols(shown=True))
+        _solve_within(ctl, on_last=keep)
+        return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
@@ -273,18 +309,18 @@ class PolicyEngine:
 
 
 def _models(ctl: clingo.Control) -> list[list[clingo.Symbol]]:
-    """The shown atoms of each model, solving stopped at the job's deadline."""
+    """The shown atoms of each model."""
     models: list[list[clingo.Symbol]] = []
-    with ctl.solve(yield_=True, async_=True) as handle:
-        while True:
-            handle.resume()
-            if not handle.wait(isolation.remaining()):
-                handle.cancel()
-                raise isolation.out_of_time()
-            model = handle.model()
-            if model is None:
-                return models
-            models.append(model.symbols(shown=True))
+    _solve_within(ctl, on_model=lambda model: models.append(model.symbols(shown=True)))
+    return models
+
+
+def _solve_within(ctl: clingo.Control, **callbacks) -> None:
+    """Solve, stopped at the job's deadline (isolation.remaining)."""
+    with ctl.solve(async_=True, **callbacks) as handle:
+        if not handle.wait(isolation.remaining()):
+            handle.cancel()
+            raise isolation.out_of_time()
 
 
 def engine(policy: str, rules: Path | None = None) -> PolicyEngine:

@@ -4,10 +4,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.language.report import MAX_HISTORY_REPEATS
 from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
 
-WHO = {"head-judge": "the Head Judge", "judge": "the judge"}
+WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer"}
 
 
 def _cite(section: str) -> str:
@@ -30,8 +29,13 @@ def option_text(option: Option) -> str:
 
 
 def question_text(question: Question) -> str:
-    outcome = (f"{question.infraction}, {_loud(question.penalty) if question.penalty else 'no default penalty'}"
-               if question.infraction else "no infraction")
+    if question.penalty:
+        penalty = _loud(question.penalty)
+    elif question.choose_from:
+        penalty = f"{_either(question.choose_from)} (the guide does not say which)"
+    else:
+        penalty = "no penalty named"
+    outcome = f"{question.infraction}, {penalty}" if question.infraction else "no infraction"
     return f"{question.asks}? → {question.player}: {outcome}"
 
 
@@ -45,6 +49,8 @@ def penalty_line(r: PlayerRuling) -> str:
     if r.by_value:
         headers = ", ".join(f"`{h}:`" for h in r.by_value)
         return f"{_either(r.permitted)}: it depends on {headers}, which the report does not give"
+    if len(r.base_choices) > 1:
+        return f"{_either(r.base_choices)} (the guide does not say which)"
     if len(r.permitted) > 1:
         return f"{_either(r.permitted)} (the guide does not say which)"
     return "none: the guide gives no single penalty here (see the findings)"
@@ -93,7 +99,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         for adj in r.adjustments:
             out.append(f"      {adj.kind} → {adj.to}: {adj.reason}{_cite(adj.section)}")
         for header, values in (r.by_value or {}).items():
-            shown = ", ".join(f"{value} {_loud(pen)}" for value, pen in values.items())
+            shown = ", ".join(f"{value} {_loud(pen) if pen else '—'}" for value, pen in values.items())
             out.append(f"    by `{header}:` (the report gives none): {shown}")
         for assumption in r.assumptions:
             out.append(f"    assumed: {assumption.text}{_cite(assumption.section)}")
@@ -123,15 +129,12 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.extend(f"    - {question_text(q)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
-        out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
+        if f.kind == "input":       # the report's gap, not the guide's
+            out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
+        else:
+            out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
     if not (rs.rulings or rs.no_infractions or rs.findings):
         out.append("  nothing to rule")
-    if rs.event_log:
-        log = rs.event_log
-        out.append(f"  event log {log.path}: {log.counted} earlier penalt{'y' if log.counted == 1 else 'ies'} "
-                   f"of these persons counted, {log.recorded} recorded"
-                   + (f" ({log.left_out} identical ones beyond {MAX_HISTORY_REPEATS} not counted)"
-                      if log.left_out else ""))
     return "\n".join(out)
 
 
@@ -143,6 +146,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "section": r.section, "base_penalty": r.base_penalty,
             "base_penalty_section": r.base_section, "penalty": r.penalty,
             "permitted": r.permitted,
+            "choose_from": r.base_choices,
             "options": [option_dict(o) for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
             "assumptions": [asdict(a) for a in r.assumptions],
@@ -170,7 +174,6 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
         "questions": [question_dict(q) for q in rs.questions],
-        **({"event_log": asdict(rs.event_log)} if rs.event_log else {}),
     }
 
 
@@ -181,7 +184,7 @@ def option_dict(option: Option) -> dict:
 def question_dict(question: Question) -> dict:
     return {"observation": question.observation, "player": question.player, "add": question.add,
             "asks": question.asks,
-            "infraction": question.infraction, "penalty": question.penalty}
+            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from}
 
 
 def render_json(rs: RulingSet) -> str:
@@ -225,6 +228,7 @@ def render_comparison_text(comparison) -> str:
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():
         notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]
+        notes += [f"assumed: {a.text}{_cite(a.section)}" for a in rs.assumptions]
         notes += [f"history entry ignored (not an id of this guide): {h}"
                   for h in comparison.ignored.get(policy, [])]
         notes += [f"{f.kind}: {f.message}{_cite(f.section)}" for f in rs.findings if f.observation == 0]

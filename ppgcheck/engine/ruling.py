@@ -44,6 +44,7 @@ class Question:
     asks: str               # just the added words (`on purpose`)
     infraction: str | None  # the infraction with it (None: no infraction)
     penalty: str | None     # the default penalty with it (None: the guide names none)
+    choose_from: list[str] = field(default_factory=list)   # with no default: the set the guide narrows it to
 
 
 @dataclass
@@ -58,6 +59,7 @@ class PlayerRuling:
     absorbed_by: str = ""        # the section that combines related infractions
     related_to: int | None = None   # the related observation whose penalty is issued instead
     permitted: list[str] = field(default_factory=list)    # every penalty the guide allows, lightest first
+    base_choices: list[str] = field(default_factory=list)  # the set the guide narrows the base to (no default)
     options: list[Option] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
     fix: list[Cited] = field(default_factory=list)
@@ -72,6 +74,12 @@ class PlayerRuling:
     @property
     def key(self) -> tuple[int, str, str]:
         return (self.observation, self.player, self.infraction)
+
+    @property
+    def awaits_choice(self) -> bool:
+        """The guide permits penalties here but names no default: the judge must choose
+        (never a related infraction's absorbed penalty, never a header the report omits)."""
+        return self.penalty is None and bool(self.permitted) and not self.absorbed_by and not self.by_value
 
 
 @dataclass
@@ -92,15 +100,6 @@ class Finding:
 
 
 @dataclass
-class EventLogUse:
-    """What `--event-log` did for one report."""
-    path: str
-    counted: int            # earlier penalties of the report's persons, given to the rules as history
-    left_out: int           # identical ones beyond what one report can count
-    recorded: int           # penalties this ruling issued, appended to the log
-
-
-@dataclass
 class RulingSet:
     report: str
     policy: str
@@ -115,7 +114,6 @@ class RulingSet:
     notes: list[Cited] = field(default_factory=list)
     assumptions: list[Cited] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)   # every question, whoever it concerns
-    event_log: EventLogUse | None = None     # set when the history came from an event log
 
     @property
     def exit_code(self) -> int:
@@ -243,6 +241,13 @@ def _discretion(by: dict, rulings: dict, key, ranks: dict[str, int]) -> None:
     for k, r in rulings.items():
         found = permitted.get(k) or ({slug_to_constant(r.penalty)} if r.penalty else set())
         r.permitted = [constant_to_slug(pen) for pen in ordered(found)]
+    chosen_from: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_choice/5", []):
+        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    for k, members in chosen_from.items():
+        r = rulings.get(k)
+        if r is not None and r.base_penalty is None:
+            r.base_choices = [constant_to_slug(pen) for pen in ordered(members)]
     moves: dict[tuple, set[tuple]] = {}
     for o, p, i, pen, who, cond, sec in by.get("option/7", []):
         moves.setdefault(key(o, p, i), set()).add((pen.name, who.name, _text(cond), sec.string))

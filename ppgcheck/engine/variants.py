@@ -108,11 +108,16 @@ class _Rule:
     modifiers: frozenset[str]
 
 
+# what a question may change: the infraction and the default penalty
+DECISIVE = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment"})
+
+
 class Relevance:
-    """The modifiers the pack's rules about an observation kind read.  A rule is about
-    the kind when it names it, or names what such a rule derives (an infraction id, a
-    helper like FaB's `repair(O, simple_rewind)`), three steps deep; a modifier read
-    by a helper such rules use (two steps) counts too."""
+    """The modifiers that can change the infraction or the default penalty of an
+    observation kind.  A rule is about the kind when it names it, or names what such a
+    rule derives (an infraction id, a helper like FaB's `repair(O, simple_rewind)`),
+    three steps deep; of those, the ones deriving an infraction, a base penalty or an
+    adjustment count, with the helpers they read (two steps)."""
 
     def __init__(self, plain: str, core_heads: frozenset[str], penalties: set[str]) -> None:
         self.rules: list[_Rule] = []
@@ -141,9 +146,10 @@ class Relevance:
                 if grown == anchors:
                     break
                 anchors = grown
-            found = {m for r in about for m in r.modifiers}
+            decisive = [r for r in about if r.head in DECISIVE]
+            found = {m for r in decisive for m in r.modifiers}
             seen: set[str] = set()
-            frontier = {w for r in about for w in r.words} & set(self.defining)
+            frontier = {w for r in decisive for w in r.words} & set(self.defining)
             for _ in range(2):
                 step = [r for name in frontier - seen for r in self.defining[name]]
                 seen |= frontier
@@ -170,6 +176,7 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
         return sorted(penalties, key=lambda p: (ranks.get(p.replace("/", "__").replace("-", "_"), 0), p))
 
     headers = sorted({v.header for v, _ in variants})
+    _add_variant_only(rs, variants)
     for r in rs.rulings:
         by_value: dict[str, dict[str, str | None]] = {}
         permitted: set[str] = set(r.permitted)
@@ -187,17 +194,48 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
         for f in vrs.findings:
             shown_at.setdefault((f.kind, f.level, f.observation, f.message, f.section), []).append(
                 f"`{variant.header}: {variant.value}`")
+    every = len(variants)
+
+    def at(message: str, values: list[str]) -> str:
+        return message if len(values) == every else f"{message} (at {', '.join(values)})"
     own = {(f.kind, f.level, f.observation, f.message, f.section) for f in rs.findings}
     for i, f in enumerate(rs.findings):
-        if (f.kind, f.level, f.observation, f.message, f.section) not in shown_at and f.kind != "input":
-            rs.findings[i] = Finding("input", "warning", f.observation,
-                                     f"{f.message} without {where}, which the report does not give", f.section)
+        key = (f.kind, f.level, f.observation, f.message, f.section)
+        if f.kind == "input":
+            continue
+        if key not in shown_at:       # the missing header's doing, not the guide's
+            rs.findings[i] = Finding("input", "warning", f.observation, f"{f.message} without {where}", f.section)
+        else:
+            rs.findings[i] = Finding(f.kind, f.level, f.observation, at(f.message, shown_at[key]), f.section)
     for (kind, level, observation, message, section), values in shown_at.items():
         if (kind, level, observation, message, section) not in own and kind != "input":
-            rs.findings.append(Finding(kind, level, observation, f"{message} (at {', '.join(values)})", section))
+            rs.findings.append(Finding(kind, level, observation, at(message, values), section))
     if any(r.by_value for r in rs.rulings):
         rs.findings.append(Finding("input", "warning", 0,
-                                   f"no {where} given: the ruling depends on it and is shown under each value", ""))
+                                   f"no {where} given: the ruling depends on it (shown under each value)", ""))
+
+
+def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
+    """A person's ruling on an observation that only some values give (FFG: a player 7
+    minutes late is absent in a card game, late in a miniatures game, and in no row
+    without `game:`): shown with no default, its fixes and notes those every value
+    giving it shares."""
+    ruled = {(r.observation, r.player) for r in rs.rulings}
+    found: dict[tuple[int, str], list[PlayerRuling]] = {}
+    for _, vrs in variants:
+        for r in vrs.rulings:
+            if (r.observation, r.player) not in ruled:
+                found.setdefault((r.observation, r.player), []).append(r)
+    for (observation, player), seen in sorted(found.items()):
+        first = seen[0]
+        same = [r for r in seen if r.infraction == first.infraction]
+        shared = lambda group: [c for c in group(first) if all(c in group(r) for r in same)]
+        at = sum(1 for r in rs.rulings if r.observation <= observation)    # after its observation's others
+        rs.rulings.insert(at, PlayerRuling(
+            observation=observation, player=player, infraction=first.infraction, section=first.section,
+            base_penalty=None, penalty=None, issued=False,
+            fix=shared(lambda r: r.fix), notes=shared(lambda r: r.notes),
+            assumptions=shared(lambda r: r.assumptions), because=shared(lambda r: r.because)))
 
 
 def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
@@ -224,8 +262,12 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
                 continue
             outcomes = after.get(player) or ((None, None),)
             for infraction, penalty in outcomes:
-                severity = ranks.get((penalty or "").replace("/", "__").replace("-", "_"), -1)
-                found.append((severity, Question(variant.observation, player, variant.add, variant.asks, infraction, penalty)))
+                choices = next((r.base_choices for r in vrs.rulings if (r.observation, r.player, r.infraction)
+                                == (variant.observation, player, infraction)), [])
+                heaviest = penalty or (choices[-1] if choices else "")
+                severity = ranks.get(heaviest.replace("/", "__").replace("-", "_"), -1)
+                found.append((severity, Question(variant.observation, player, variant.add, variant.asks,
+                                                 infraction, penalty, list(choices))))
     found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
     return [q for _, q in found[:MAX_QUESTIONS]]
 

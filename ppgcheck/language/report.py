@@ -63,6 +63,7 @@ class Report:
     round_kind: str | None = None
     best_of: int | None = None
     day: int | None = None
+    table: int | None = None        # for the event record only: no rule reads it
     when: tuple[str, int | None] | None = None
     persons: list[tuple[str, str]] = field(default_factory=list)
     ruling_minutes: int | None = None
@@ -123,7 +124,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]")
 _SINGLE_HEADERS = {"h_policy": "policy", "h_rel": "rel", "h_tier": "tier", "h_event": "event",
                    "h_game": "game", "h_round": "round", "h_round_kind": "round",
                    "h_draft": "round", "h_best_of": "match", "h_single_game": "match",
-                   "h_day": "day", "h_when": "when", "h_ruling_minutes": "the ruling took",
+                   "h_day": "day", "h_table": "table", "h_when": "when", "h_ruling_minutes": "the ruling took",
                    "h_judge_call": "judge call"}
 
 
@@ -371,6 +372,8 @@ class _Builder:
             report.best_of = 1
         elif kind == "h_day":
             report.day = self.header_number(args[0], "day", "day")
+        elif kind == "h_table":
+            report.table = self.header_number(args[0], "table", "table")
         elif kind == "h_when":
             value = args[0]
             number = None
@@ -612,6 +615,8 @@ def print_report(report: Report) -> str:
         out.append("match: single game" if report.best_of == 1 else f"match: best of {report.best_of}")
     if report.day is not None:
         out.append(f"day: {report.day}")
+    if report.table is not None:
+        out.append(f"table: {report.table}")
     if report.when:
         kind, number = report.when
         out.append("when: " + vocab.when[kind].text.replace("{N}", str(number)))

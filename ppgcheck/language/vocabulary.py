@@ -121,6 +121,24 @@ def load_vocabulary(path: Path) -> Vocabulary:
     return vocab
 
 
+def catalog(vocab: Vocabulary) -> dict:
+    """The forms as a report builder offers them: each observation and modifier kind with
+    its canonical text (first) and its synonyms, the header values and ranges."""
+    def kinds(table: dict[str, list[Form]], **flags) -> list[dict]:
+        return [{"kind": kind, "text": group[0].text, "slots": group[0].slots,
+                 "synonyms": [f.text for f in group[1:]],
+                 **{name: test(kind) for name, test in flags.items()}}
+                for kind, group in table.items()]
+    return {
+        "observations": kinds(vocab.observations, two_person=lambda k: k in vocab.two_person),
+        "modifiers": kinds(vocab.modifiers, person=lambda k: k in vocab.person_modifiers,
+                           group=lambda k: vocab.exclusive.get(k)),
+        "headers": [{"kind": f.kind, "text": f.text, "fact": f.fact} for f in vocab.headers],
+        "when": [{"kind": f.kind, "text": f.text} for f in vocab.when.values()],
+        "values": vocab.values, "count_ranges": vocab.count_ranges, "header_ranges": vocab.header_ranges,
+    }
+
+
 def _to_json(vocab: Vocabulary) -> dict:
     def forms(table: dict[str, list[Form]]) -> dict:
         return {kind: [[f.category, f.kind, f.text, f.fact] for f in group] for kind, group in table.items()}

@@ -1,0 +1,313 @@
+"""`ppgcheck event ...`: read, correct, export and check an event's record (ppgcheck/event/).
+
+Every command takes `--event EVENT.db` (or $PPGCHECK_EVENT); a command that changes
+the record takes `--judge NAME` (or $PPGCHECK_JUDGE) and a `--reason`.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ppgcheck.cli import cli
+from ppgcheck.cli.common import fails_cleanly, rules_option
+from ppgcheck.errors import UsageError
+
+
+def event_option(command):
+    return click.option("--event", "event", required=True, envvar="PPGCHECK_EVENT", metavar="EVENT.db",
+                        type=click.Path(dir_okay=False, path_type=Path),
+                        help="The event's store (or $PPGCHECK_EVENT).")(command)
+
+
+def judge_option(command):
+    return click.option("--judge", required=True, envvar="PPGCHECK_JUDGE", metavar="NAME",
+                        help="Who makes the change (or $PPGCHECK_JUDGE).")(command)
+
+
+def reason_option(command):
+    return click.option("--reason", required=True, help="Why: kept in the event's history.")(command)
+
+
+# --- what a submission prints ---------------------------------------------------------
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def penalty_line(p, with_status: bool = False) -> str:
+    """One penalty as a judge reads it: `#3 Alice: warning for hidden-card-error, day 2 (r1.txt)`."""
+    where = ", ".join(f"{k} {v}" for k, v in (("day", p.day), ("round", p.round), ("table", p.table)) if v is not None)
+    what = p.penalty if p.penalty else "PENDING"
+    status = f" [{p.status}]" if with_status and p.status != "in-force" else ""
+    return f"#{p.id} {p.player}: {what} for {p.infraction}" + (f", {where}" if where else "") + f" ({p.source}){status}"
+
+
+def submission_text(sub, explain: bool) -> str:
+    """The stored ruling, then what the event store did with it."""
+    out = [(sub.explained if explain else sub.text)]
+    if sub.outcome == "already-recorded":
+        out.append(f"  event {sub.store}: already recorded as report #{sub.report_id} by {sub.judge} at {sub.at}: "
+                   "nothing written")
+    else:
+        head = f"  event {sub.store}: recorded as report #{sub.report_id}"
+        if sub.superseded:
+            head += f", superseding report #{sub.superseded} (its penalties no longer count)"
+        out.append(head)
+    out.append(f"    counted {_plural(len(sub.counted), 'earlier penalty')}"
+               + (":" if sub.counted else " of these persons"))
+    out.extend(f"      {penalty_line(p)}" for p in sub.counted)
+    for p in sub.recorded:
+        if p.status == "pending":
+            choices = (f"one of {', '.join(f'`{c}`' for c in p.permitted)}" if p.permitted
+                       else "a penalty of the policy (the guide names none here)")
+            out.append(f"    pending #{p.id} {p.player}: {p.infraction} — the guide names no default penalty; the "
+                       f"judge chooses {choices}: "
+                       f"`ppgcheck event amend {p.id} --penalty PENALTY --reason ... --judge NAME --event {sub.store}`")
+        else:
+            chosen = " (the judge's choice)" if p.chosen_by == "judge" else ""
+            out.append(f"    {'recorded' if p.status == 'in-force' else p.status} {penalty_line(p)}{chosen}")
+    return "\n".join(out)
+
+
+def submission_json(sub) -> dict:
+    return {**sub.ruling, "event": sub.as_dict()}
+
+
+# --- the commands -----------------------------------------------------------------------
+
+@cli.group("event")
+def event_group() -> None:
+    """Read, correct, export and check an event's record (see `rule --event`).
+
+    \b
+    Example:
+      ppgcheck rule r5-t12.txt --event event.db --judge Ann
+      ppgcheck event show --event event.db --player Alice
+      ppgcheck event void 2 --reason "wrong player" --judge Ann --event event.db
+      ppgcheck event export --format csv --event event.db > penalties.csv
+    """
+
+
+@event_group.command("show")
+@event_option
+@click.option("--player", help="Only this person's penalties.")
+@click.option("--day", type=click.IntRange(1), help="Only this day's.")
+@click.option("--round", "round_", type=click.IntRange(1), help="Only this round's.")
+@click.option("--table", type=click.IntRange(1), help="Only this table's.")
+@click.option("--all", "everything", is_flag=True, help="Also void and superseded penalties.")
+@click.option("--report", "report_id", type=click.IntRange(1), help="One report: its stored ruling and penalties.")
+@click.option("--time-extensions", is_flag=True, help="The time extensions per round and table.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fails_cleanly
+def show(event: Path, player: str | None, day: int | None, round_: int | None, table: int | None,
+         everything: bool, report_id: int | None, time_extensions: bool, fmt: str) -> None:
+    """Show the event's penalties (by player, day, round, table), a report, or time extensions.
+
+    \b
+    Example:
+      ppgcheck event show --event event.db --player Alice
+      ppgcheck event show --event event.db --report 3
+      ppgcheck event show --event event.db --time-extensions
+    """
+    from ppgcheck.api import open_event
+    from ppgcheck.event.records import penalty_dict
+    from ppgcheck.event.store import IN_FORCE, PENDING, SUPERSEDED, VOID
+    store = open_event(event)
+    if report_id is not None:
+        sub = store.report(report_id)
+        click.echo(json.dumps(submission_json(sub), indent=2, ensure_ascii=False) if fmt == "json"
+                   else submission_text(sub, explain=False))
+        return
+    if time_extensions:
+        rows = store.time_extensions()
+        if fmt == "json":
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+            return
+        click.echo(f"{event}: time extensions of {_plural(len(rows), 'table')}")
+        for row in rows:
+            where = (f"round {row['round']}" if row["round"] else "no round") + ", " + \
+                    (f"table {row['table']}" if row["table"] else "no table")
+            click.echo(f"  {where}: {row['minutes']} minutes ({', '.join(row['sources'])})")
+        return
+    statuses = (IN_FORCE, PENDING, VOID, SUPERSEDED) if everything else (IN_FORCE, PENDING)
+    rows = store.penalties(player, day, round_, table, statuses)
+    if fmt == "json":
+        click.echo(json.dumps([penalty_dict(p) for p in rows], indent=2, ensure_ascii=False))
+        return
+    filters = ", ".join(f"{k} {v}" for k, v in (("player", player), ("day", day), ("round", round_),
+                                                ("table", table)) if v is not None)
+    click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "penalty")
+               + (f" of {filters}" if filters else ""))
+    for p in rows:
+        click.echo(f"  {penalty_line(p, with_status=True)} — {p.judge}, {p.time}")
+
+
+@event_group.command("void")
+@click.argument("penalty_id", type=click.IntRange(1), required=False)
+@click.option("--report", "report_id", type=click.IntRange(1), help="Void a whole report and its penalties instead.")
+@reason_option
+@judge_option
+@event_option
+@fails_cleanly
+def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str, event: Path) -> None:
+    """Void a penalty (PENALTY_ID, as `event show` lists it) or a whole report: it stays in
+    the record and stops counting for repeats.
+
+    \b
+    Example:
+      ppgcheck event void 2 --reason "ruled on the wrong player" --judge Ann --event event.db
+    """
+    from ppgcheck import api
+    if (penalty_id is None) == (report_id is None):
+        raise UsageError("give a penalty id or --report ID (one of them)")
+    if report_id is not None:
+        api.check_judge(judge)
+        voided = api.open_event(event).void_report(report_id, reason, judge)
+        click.echo(f"voided report #{report_id} and {_plural(len(voided), 'penalty')}")
+        for p in voided:
+            click.echo(f"  {penalty_line(p, with_status=True)}")
+        return
+    row, counted_by = api.void_penalty(event, penalty_id, reason, judge)
+    click.echo(f"voided {penalty_line(row)}")
+    if counted_by:
+        click.echo("  counted by the rulings of report " + ", ".join(f"#{r}" for r in counted_by)
+                   + ": their penalties stand until a judge amends them")
+
+
+@event_group.command("amend")
+@click.argument("penalty_id", type=click.IntRange(1))
+@click.option("--penalty", help="The penalty the judge chooses (one the guide permits for it).")
+@click.option("--notes", help="New notes for the penalty.")
+@reason_option
+@judge_option
+@event_option
+@rules_option("The rules folder the event was ruled with (for the penalties a policy knows).")
+@fails_cleanly
+def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, judge: str, event: Path,
+          rules: Path | None) -> None:
+    """Change a penalty in force or pending: another penalty the guide permits, or its notes.
+    The old row stays in the record, superseded by the new one.
+
+    To correct the report itself, rule the corrected report with `rule --event ... --amend`.
+
+    \b
+    Example:
+      ppgcheck event amend 4 --penalty game-loss --reason "Head Judge upgraded" --judge Ann --event event.db
+    """
+    from ppgcheck import api
+    if penalty is None and notes is None:
+        raise UsageError("nothing to amend: give --penalty and/or --notes")
+    row = api.amend_penalty(event, penalty_id, reason, judge, penalty, notes, rules)
+    click.echo(f"amended #{penalty_id}: now {penalty_line(row)}")
+
+
+@event_group.command("history")
+@event_option
+@click.option("--penalty", "penalty_id", type=click.IntRange(1), help="Only this penalty's line of changes.")
+@click.option("--report", "report_id", type=click.IntRange(1), help="Only this report's.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fails_cleanly
+def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str) -> None:
+    """Show who changed what and when: every submission, amendment, void and import.
+
+    \b
+    Example:
+      ppgcheck event history --event event.db --penalty 2
+    """
+    from dataclasses import asdict
+
+    from ppgcheck.api import open_event
+    rows = open_event(event).audit(penalty_id, report_id)
+    if fmt == "json":
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    for r in rows:
+        target = " ".join(f"{kind} #{value}" for kind, value in (("report", r.report_id), ("penalty", r.penalty_id),
+                                                                 ("import", r.import_id)) if value is not None)
+        detail = ", ".join(f"{k}: {v}" for k, v in r.detail.items())
+        click.echo(f"{r.at}  {r.judge}: {r.action} {target}" + (f" — {r.reason}" if r.reason else "")
+                   + (f" ({detail})" if detail else ""))
+
+
+@event_group.command("export")
+@event_option
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not to stdout.")
+@fails_cleanly
+def export(event: Path, fmt: str, output: Path | None) -> None:
+    """Export the penalties in force, in the fields tournament platforms import: player,
+    round, table, infraction, penalty, judge, time, notes, time_extension (then policy,
+    day and report, for `event import`).  Pending penalties are left out, and said.
+
+    \b
+    Example:
+      ppgcheck event export --format csv --event event.db > penalties.csv
+    """
+    from ppgcheck.api import open_event
+    from ppgcheck.event.exports import to_csv, to_json
+    from ppgcheck.event.store import IN_FORCE, PENDING
+    store = open_event(event)
+    rows = store.penalties(statuses=(IN_FORCE,))
+    text = to_csv(rows) if fmt == "csv" else to_json(rows)
+    if output:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write `{output}`: {exc.strerror}") from None
+    else:
+        click.echo(text, nl=False)
+    pending = store.penalties(statuses=(PENDING,))
+    if pending:
+        click.echo(f"{_plural(len(pending), 'pending penalty')} not exported "
+                   "(no penalty chosen yet): " + ", ".join(f"#{p.id}" for p in pending), err=True)
+
+
+@event_group.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@judge_option
+@event_option
+@rules_option("Check the rows against the packs under this rules folder instead of the bundled ones.")
+@fails_cleanly
+def import_command(file: Path, judge: str, event: Path, rules: Path | None) -> None:
+    """Import penalties: a CSV or JSON that `event export` wrote, or the JSON Lines log of
+    the retired `rule --event-log`.  Every row is checked first; a bad row imports nothing,
+    and the same file again writes nothing.
+
+    \b
+    Example:
+      ppgcheck event import day1.jsonl --judge Ann --event event.db
+    """
+    from ppgcheck.api import import_penalties
+    import_id, rows, new = import_penalties(event, file, judge, rules)
+    if new:
+        click.echo(f"imported {_plural(rows, 'penalty')} from {file} "
+                   f"(import #{import_id})")
+    else:
+        click.echo(f"{file} was already imported (import #{import_id}): nothing written")
+
+
+@event_group.command("check")
+@event_option
+@fails_cleanly
+def check(event: Path) -> None:
+    """Check an event store: SQLite's integrity check and the store's own invariants
+    (every report has its ruling and all its penalties, nothing void still counts, every
+    change has its audit entry).  Exit 1 when something is wrong.
+
+    \b
+    Example:
+      ppgcheck event check --event event.db
+    """
+    from ppgcheck.event.integrity import check_store
+    problems, counts = check_store(event)
+    if problems:
+        click.echo(f"{event}: {_plural(len(problems), 'problem')}")
+        for problem in problems:
+            click.echo(f"  {problem}")
+        sys.exit(1)
+    click.echo(f"{event}: ok — " + ", ".join(f"{n} {name}" for name, n in counts.items()))

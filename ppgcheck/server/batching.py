@@ -1,0 +1,233 @@
+"""Rule the reports of concurrent requests together, in one grounding per policy.
+
+Grounding a pack costs most of a single ruling, and a grounding rules a batch of
+reports for little more (ppgcheck/engine/policy.py).  One worker thread rules what
+the requests queued while it was busy as one batch (api.rule_prepared), so twenty
+judges asking at once wait about two groundings, not twenty.  The worker gathers while
+requests keep arriving (each a few milliseconds after the last, for at most 50 ms):
+clients answered together ask again together, and a batch of one followed by a batch
+of the rest would double their wait.
+
+With `workers`, a batch is ruled in that many processes at once, one part per policy
+(a large part halved while processes are idle); each process holds its own prepared
+packs (clingo grounds under Python's lock, so threads would rule one after another).
+Dispatching the next batch while one is still being ruled was measured and dropped:
+the batches got smaller and the whole slower.  On two CPUs shared with the server's
+own threads the processes cost more than they gave (bench/load.py), so `serve` uses
+them only beyond two.  Each request still gets exactly its
+own rulings, in order; where a batch fails, each request is ruled alone, so an error
+reaches only the request that caused it."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from ppgcheck import api
+from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.language.report import Report
+
+Prepared = list[tuple[Report, str]]
+
+
+def gather(jobs: queue.SimpleQueue, first, size, limit: int, gap: float = 0.005, cap: float = 0.05):
+    """The first job and those that follow it closely: each within `gap` seconds of the
+    last, for at most `cap` seconds, until `limit` (by `size`).  Returns (jobs, stop):
+    stop when the queue's end-of-work marker (None) came."""
+    taken, total = [first], size(first)
+    start = last = time.monotonic()
+    while total < limit:
+        wait = min(last + gap, start + cap) - time.monotonic()
+        try:
+            job = jobs.get(timeout=max(0.0, wait))
+        except queue.Empty:
+            return taken, False
+        if job is None:
+            return taken, True
+        taken.append(job)
+        total += size(job)
+        last = time.monotonic()
+    return taken, False
+
+
+class BatchWorker:
+    """A queue of jobs and the one thread that takes them in batches (`gather`); each job
+    carries a Future (`done`) its request waits on."""
+
+    thread_name = "ppgcheck-batches"
+
+    def __init__(self, max_size: int) -> None:
+        self.max_size = max_size
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def size(self, job) -> int:
+        raise NotImplementedError
+
+    def handle(self, jobs: list) -> None:
+        """Carry out a batch of jobs, settling each one's Future."""
+        raise NotImplementedError
+
+    def wait_for(self, job):
+        """Queue a job (the thread starts with the first) and wait for its result."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name=self.thread_name, daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+        return job.done.result()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                self._jobs.put(None)
+                self._thread.join()
+                self._thread = None
+
+    def _work(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            jobs, stop = gather(self._jobs, first, self.size, self.max_size)
+            try:
+                self.handle(jobs)
+            except BaseException as exc:     # a bug here must not hang the requests
+                for job in jobs:
+                    if not job.done.done():
+                        job.done.set_exception(exc)
+            if stop:
+                return
+
+
+@dataclass
+class _Job:
+    prepared: Prepared
+    questions: bool
+    done: Future
+
+
+def rule_part(prepared: Prepared, questions: bool) -> list[RulingSet]:
+    """One part of a batch, in a worker process (or in this one)."""
+    return api.rule_prepared(prepared, questions=questions)
+
+
+def prepare_packs() -> None:
+    """Prepare every bundled pack (and the parser) before the first request needs them."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.resources import policy_ids
+    for policy in policy_ids():
+        api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")),
+                          questions=True)
+
+
+def _warm(parent: int) -> None:
+    """A worker leaves when the server does (even killed), and prepares every bundled pack
+    before its first batch."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
+    prepare_packs()
+
+
+class RulingBatcher(BatchWorker):
+    """A queue of prepared reports, the thread that batches them, and its worker processes."""
+
+    thread_name = "ppgcheck-rulings"
+
+    def __init__(self, max_reports: int = 128, workers: int = 0) -> None:
+        super().__init__(max_reports)
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Prepare the packs where batches are ruled: here, or in worker processes started
+        now (spawned: the server's threads are not forked); else the first batches would
+        wait for it."""
+        if not self.workers:
+            prepare_packs()
+            return
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_warm, initargs=(os.getpid(),))
+                for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
+                    f.result()
+
+    def rule(self, prepared: Prepared, questions: bool = True) -> list[RulingSet]:
+        """The rulings of these prepared reports (api.prepare), in order; blocks until ruled."""
+        return self.wait_for(_Job(prepared, questions, Future()))
+
+    def close(self) -> None:
+        super().close()
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+
+    def size(self, job: _Job) -> int:
+        return len(job.prepared)
+
+    def handle(self, jobs: list[_Job]) -> None:
+        for questions in (True, False):
+            self._rule([j for j in jobs if j.questions is questions], questions)
+
+    def _rule(self, jobs: list[_Job], questions: bool) -> None:
+        if not jobs:
+            return
+        try:
+            rulings = self._rule_batch([p for j in jobs for p in j.prepared], questions)
+        except Exception as exc:
+            self._failed(jobs, questions, exc)
+        else:
+            self._deliver(jobs, rulings)
+
+    def _rule_batch(self, prepared: Prepared, questions: bool) -> list[RulingSet]:
+        if self._pool is None:
+            return rule_part(prepared, questions)
+        parts = list(api.positions_by_policy(prepared).values())
+        while len(parts) < self.workers and max(len(p) for p in parts) >= 8:
+            largest = max(parts, key=len)       # two groundings at once beat one twice as large
+            parts.remove(largest)
+            parts += [largest[:len(largest) // 2], largest[len(largest) // 2:]]
+        rulings: list[RulingSet | None] = [None] * len(prepared)
+        try:
+            futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
+                       for positions in parts]
+            for positions, future in futures:
+                for position, rs in zip(positions, future.result()):
+                    rulings[position] = rs
+        except BrokenProcessPool:       # a worker died (killed, out of memory): new ones, and this batch here
+            with self._lock:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            self.start()
+            return rule_part(prepared, questions)
+        return rulings  # type: ignore[return-value]  (every position was filled)
+
+    @staticmethod
+    def _deliver(jobs: list[_Job], rulings: list[RulingSet]) -> None:
+        start = 0
+        for job in jobs:
+            job.done.set_result(rulings[start:start + len(job.prepared)])
+            start += len(job.prepared)
+
+    @staticmethod
+    def _failed(jobs: list[_Job], questions: bool, exc: BaseException) -> None:
+        """A failed batch: each request ruled alone, here, so only the culprit hears of it."""
+        if len(jobs) == 1:
+            jobs[0].done.set_exception(exc)
+            return
+        for job in jobs:
+            try:
+                job.done.set_result(rule_part(job.prepared, questions))
+            except Exception as own:
+                job.done.set_exception(own)

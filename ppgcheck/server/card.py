@@ -1,0 +1,57 @@
+"""A ruling's JSON (render.ruling_dict, fresh or as an event stored it) -> what its
+card shows, phrased by the text renderer's own functions (option_text, question_text,
+penalty_line), so the page and `ppgcheck rule` say the same thing."""
+from __future__ import annotations
+
+from ppgcheck.engine.render import WHO, option_text, penalty_line, question_text
+from ppgcheck.engine.ruling import Adjustment, Option, PlayerRuling, Question
+
+
+def _options(r: dict) -> list[Option]:
+    return [Option(o["penalty"], o["by"], o.get("if") or "", o.get("section") or "") for o in r.get("options", [])]
+
+
+def _player_ruling(r: dict) -> PlayerRuling:
+    return PlayerRuling(
+        r["observation"], r["player"], r["infraction"], r["section"], r.get("base_penalty"), r.get("penalty"),
+        r.get("issued", True), related_to=r.get("related_to"), permitted=list(r.get("permitted") or []),
+        base_choices=list(r.get("choose_from") or []), options=_options(r), by_value=r.get("by_value"),
+        adjustments=[Adjustment(a["kind"], a["to"], a["reason"], a["section"], 0) for a in r.get("adjustments", [])])
+
+
+def _question(q: dict) -> Question:
+    return Question(q["observation"], q["player"], q["add"], q["asks"], q.get("infraction"), q.get("penalty"))
+
+
+def card(data: dict) -> dict:
+    """The card of one report's ruling: a block per player ruling, then the report's own lines."""
+    blocks = []
+    for r in data.get("rulings", []):
+        pr = _player_ruling(r)
+        blocks.append({
+            "player": r["player"], "infraction": r["infraction"], "section": r["section"],
+            "penalty": r.get("penalty"), "penalty_line": penalty_line(pr),
+            # only the highest penalty of related infractions is issued (discretion.md)
+            "absorbed_into": r.get("related_to") if not r.get("issued", True) else None,
+            "permitted": pr.permitted, "options": [option_text(o) for o in pr.options],
+            "adjustments": [f"{a.kind} → {a.to}: {a.reason}" + (f" ({a.section})" if a.section else "")
+                            for a in pr.adjustments],
+            "by_value": r.get("by_value") or {},
+            "fix": list(zip(r.get("fix", []), r.get("fix_sections", []))),
+            "notes": [(n["text"], n["section"]) for n in r.get("notes", [])],
+            "assumptions": [(a["text"], a["section"]) for a in r.get("assumptions", [])],
+            "head_judge": r.get("head_judge", False),
+            "explanation": r.get("explanation", []),
+        })
+    call = data.get("judge_call")
+    return {
+        "report": data.get("report", ""), "policy": data.get("policy", ""), "blocks": blocks,
+        "no_infraction": data.get("no_infraction", []),
+        "findings": data.get("findings", []),
+        "time_extension": data.get("time_extension_minutes") or 0,
+        "judge_call": call,
+        "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
+        "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
+        "questions": [{"text": question_text(_question(q)), "add": q["add"]} for q in data.get("questions", [])],
+        "who": WHO,
+    }

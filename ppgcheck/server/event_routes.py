@@ -1,0 +1,143 @@
+"""The event over HTTP: submit a report (judge token), the record by player, round and
+table, void (Head Judge token), CSV/JSON export and a printable penalty slip.
+Everything is the event store's (ppgcheck/event/); this module reads requests and renders."""
+from __future__ import annotations
+
+import hashlib
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ppgcheck import api
+from ppgcheck.server.access import HEAD_JUDGE, JUDGE, RequestRefused, field_of, read_json
+from ppgcheck.server.base import Station, html, prepared, report_fields
+from ppgcheck.server.card import card
+
+STATUSES = ("in-force", "pending", "void", "superseded")
+
+
+def _station(request: Request) -> Station:
+    return request.app.state.station
+
+
+def _number(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 10**6:
+        raise RequestRefused(400, f"`{name}` must be a positive whole number, not `{raw[:20]}`", "query")
+    return int(raw)
+
+
+def _filters(request: Request) -> dict:
+    player = request.query_params.get("player", "").strip() or None
+    return {"player": player, "day": _number(request, "day"), "round": _number(request, "round"),
+            "table": _number(request, "table")}
+
+
+def _record(request: Request) -> dict:
+    """The event's penalties (live ones, or every one with `all`), its roster and time extensions."""
+    store = _station(request).store()
+    from ppgcheck.event.records import penalty_dict
+    statuses = STATUSES if request.query_params.get("all") in ("1", "true") else STATUSES[:2]
+    rows = store.penalties(**_filters(request), statuses=statuses)
+    everyone = store.penalties(statuses=STATUSES)
+    return {"event": store.event_name(), "penalties": [penalty_dict(p) for p in rows],
+            "roster": sorted({p.player for p in everyone}, key=str.casefold),
+            "time_extensions": store.time_extensions(), "filters": _filters(request)}
+
+
+async def api_event(request: Request) -> Response:
+    return JSONResponse(await run_in_threadpool(_record, request))
+
+
+async def _submit(request: Request) -> list:
+    station = _station(request)
+    station.access.require(request, JUDGE)
+    data = await read_json(request)
+    text, policy, source = report_fields(data)
+    judge = field_of(data, "judge", str)
+    amend = field_of(data, "amend", bool, required=False, default=False)
+    choices = field_of(data, "choices", dict, required=False, default={})
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in choices.items()):
+        raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
+    if "source" not in data:            # without a name the content names the report: the same text is one report
+        source = "station:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    writer = station.writer()
+
+    def submit() -> list:
+        api.check_judge(judge)
+        return writer.submit(prepared(text, policy, source), judge, amend, choices)
+    return await run_in_threadpool(submit)
+
+
+async def api_submit(request: Request) -> Response:
+    return JSONResponse({"submissions": [{**s.as_dict(), "ruling": s.ruling} for s in await _submit(request)]})
+
+
+async def ui_submit(request: Request) -> Response:
+    return html(request, "submitted.html", submissions=[(s, card(s.ruling)) for s in await _submit(request)])
+
+
+async def api_void(request: Request) -> Response:
+    station = _station(request)
+    station.access.require(request, HEAD_JUDGE)
+    data = await read_json(request)
+    reason = field_of(data, "reason", str)
+    judge = field_of(data, "judge", str)
+    if not reason.strip():
+        raise RequestRefused(400, "a void needs a reason", "json")
+    penalty_id = int(request.path_params["penalty_id"])
+    store = station.store()
+
+    def void() -> dict:
+        from ppgcheck.event.records import penalty_dict
+        api.check_judge(judge)
+        row, counted_by = store.void(penalty_id, reason, judge)
+        return {"voided": penalty_dict(row), "counted_by_reports": counted_by}
+    return JSONResponse(await run_in_threadpool(void))
+
+
+async def api_report(request: Request) -> Response:
+    store = _station(request).store()
+    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
+    return JSONResponse({**sub.as_dict(), "ruling": sub.ruling})
+
+
+async def api_export(request: Request) -> Response:
+    from ppgcheck.event.exports import to_csv, to_json
+    fmt = request.query_params.get("format", "csv")
+    if fmt not in ("csv", "json"):
+        raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")
+    store = _station(request).store()
+    rows = await run_in_threadpool(store.penalties, statuses=("in-force",))
+    name = f"{store.event_name()}-penalties.{fmt}".replace('"', "")
+    body = to_csv(rows) if fmt == "csv" else to_json(rows)
+    return Response(body, media_type="text/csv; charset=utf-8" if fmt == "csv" else "application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def page_event(request: Request) -> Response:
+    record = await run_in_threadpool(_record, request)
+    return html(request, "event.html", record=record)
+
+
+async def page_slip(request: Request) -> Response:
+    store = _station(request).store()
+    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
+    return html(request, "slip.html", sub=sub, card=card(sub.ruling))
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/event", page_event),
+        Route("/event/slip/{report_id:int}", page_slip),
+        Route("/ui/submit", ui_submit, methods=["POST"]),
+        Route("/api/event", api_event),
+        Route("/api/event/reports", api_submit, methods=["POST"]),
+        Route("/api/event/reports/{report_id:int}", api_report),
+        Route("/api/event/penalties/{penalty_id:int}/void", api_void, methods=["POST"]),
+        Route("/api/event/export", api_export),
+    ]

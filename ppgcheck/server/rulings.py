@@ -1,0 +1,101 @@
+"""Rulings over HTTP: /api/rule, /api/parse, /api/compare, the vocabulary and the policies' ids,
+and the page with its ruling cards.  Each handler reads the request, calls the library,
+and renders; the ruling itself is ppgcheck.api's."""
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ppgcheck import __version__, api
+from ppgcheck.engine.render import comparison_dict
+from ppgcheck.language.report import parse_reports
+from ppgcheck.resources import policy_ids
+from ppgcheck.server import openapi
+from ppgcheck.server.access import RequestRefused, read_json
+from ppgcheck.server.base import MAX_REPORTS, Station, html, prepared, report_fields, rulings
+from ppgcheck.server.card import card
+
+async def api_rule(request: Request) -> Response:
+    return JSONResponse(await rulings(request))
+
+
+async def api_parse(request: Request) -> Response:
+    data = await read_json(request)
+    text, policy, source = report_fields(data)
+
+    def check() -> list[dict]:
+        return [{"policy": policy_id, "persons": [name for name, _ in report.persons],
+                 "observations": len(report.observations)}
+                for report, policy_id in prepared(text, policy, source)]
+    return JSONResponse({"reports": await run_in_threadpool(check)})
+
+
+async def api_compare(request: Request) -> Response:
+    data = await read_json(request)
+    text, _, source = report_fields(data)
+
+    def compare() -> list[dict]:
+        reports = parse_reports(text, source)
+        if len(reports) > MAX_REPORTS:
+            raise RequestRefused(413, f"{len(reports)} reports in one request: at most {MAX_REPORTS}", "size")
+        return [comparison_dict(api.compare_report(r)) for r in reports]
+    return JSONResponse(await run_in_threadpool(compare))
+
+
+async def api_vocab(request: Request) -> Response:
+    return JSONResponse(await run_in_threadpool(api.vocabulary_catalog))
+
+
+async def api_policies(request: Request) -> Response:
+    return JSONResponse({"policies": policy_ids()})
+
+
+async def api_policy(request: Request) -> Response:
+    policy_id = request.path_params["policy"]
+    if policy_id not in policy_ids():
+        raise RequestRefused(404, f"unknown policy `{policy_id}`: known policies are "
+                             + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
+
+    def describe() -> dict:
+        return {"id": policy_id, **api.policy_reference(policy_id),
+                "modifiers_read": api.modifiers_read(policy_id)}
+    return JSONResponse(await run_in_threadpool(describe))
+
+
+async def api_session(request: Request) -> Response:
+    """What the page needs to write: the CSRF token (readable by this site's pages only)."""
+    station: Station = request.app.state.station
+    role = station.access.role(request)
+    return JSONResponse({"csrf": station.access.csrf, "tokens_required": station.access.tokens_required,
+                         "role": role, "event": station.event_path.name if station.event_path else None,
+                         "version": __version__})
+
+
+async def api_openapi(request: Request) -> Response:
+    return JSONResponse(openapi.document(__version__))
+
+
+async def page_index(request: Request) -> Response:
+    return html(request, "index.html", policies=policy_ids())
+
+
+async def ui_card(request: Request) -> Response:
+    found = await rulings(request)
+    return html(request, "cards.html", cards=[card(d) for d in found])
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/", page_index),
+        Route("/ui/card", ui_card, methods=["POST"]),
+        Route("/api/rule", api_rule, methods=["POST"]),
+        Route("/api/parse", api_parse, methods=["POST"]),
+        Route("/api/compare", api_compare, methods=["POST"]),
+        Route("/api/vocab", api_vocab),
+        Route("/api/policies", api_policies),
+        Route("/api/policies/{policy}", api_policy),
+        Route("/api/session", api_session),
+        Route("/api/openapi.json", api_openapi),
+    ]

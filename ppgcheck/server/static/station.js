@@ -1,0 +1,469 @@
+// The judge station's page: a report builder generated from /api/vocab, the report
+// text with its parse errors marked, the ruling card, and the event's forms.
+// Hand-written, no dependencies; user text only ever enters the DOM as text
+// (server fragments come from autoescaped templates).
+"use strict";
+(() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const meta = (name) => (document.querySelector(`meta[name="${name}"]`) || {}).content || "";
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const saved = {
+    get: (k) => { try { return localStorage.getItem("ppgcheck." + k) || ""; } catch (e) { return ""; } },
+    set: (k, v) => { try { localStorage.setItem("ppgcheck." + k, v); } catch (e) { /* private mode */ } },
+  };
+
+  // --- the judge: name and token (a QR code's ?token= is kept, then dropped from the URL) ---
+  const url = new URL(location.href);
+  if (url.searchParams.has("token")) {
+    saved.set("token", url.searchParams.get("token"));
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+  const token = () => ($("#token") ? $("#token").value.trim() : "");
+  const judge = () => $("#judge-name").value.trim();
+
+  async function showRole() {
+    const headers = token() ? { Authorization: "Bearer " + token() } : {};
+    try {
+      const s = await (await fetch("/api/session", { headers })).json();
+      const line = $("#role-line");
+      if (!s.tokens_required) line.textContent = "This station runs on this machine only: no token needed.";
+      else line.textContent = s.role ? `Your token: ${s.role === "head-judge" ? "Head Judge" : "judge"}.`
+        : "No valid token: you can rule, not submit.";
+    } catch (e) { /* offline: nothing to say */ }
+  }
+  function initSettings() {
+    $("#judge-name").value = saved.get("judge");
+    $("#judge-name").addEventListener("change", () => saved.set("judge", judge()));
+    if ($("#token")) {
+      $("#token").value = saved.get("token");
+      $("#token").addEventListener("change", () => { saved.set("token", token()); showRole(); });
+    }
+    $("#settings-toggle").addEventListener("click", () => {
+      const open = $("#settings").hidden;
+      $("#settings").hidden = !open;
+      $("#settings-toggle").setAttribute("aria-expanded", String(open));
+    });
+    showRole();
+  }
+  function openSettings(focus) {
+    $("#settings").hidden = false;
+    $("#settings-toggle").setAttribute("aria-expanded", "true");
+    if (focus) $(focus).focus();
+  }
+
+  // --- requests: JSON errors become thrown Errors carrying the server's error object ---
+  async function send(path, body, { write = false, html = false } = {}) {
+    const headers = { "Content-Type": "application/json" };
+    if (write) {
+      headers["X-CSRF-Token"] = meta("csrf-token");
+      if (token()) headers.Authorization = "Bearer " + token();
+    }
+    const res = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    if (!res.ok) {
+      let info;
+      try { info = (await res.json()).error; } catch (e) { info = { message: `${res.status} ${res.statusText}` }; }
+      const err = new Error(info.message);
+      err.info = info;
+      err.status = res.status;
+      throw err;
+    }
+    return html ? res.text() : res.json();
+  }
+  const getJSON = async (path) => {
+    const res = await fetch(path);
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return res.json();
+  };
+
+  // --- the report builder ---------------------------------------------------------
+  const B = { vocab: null, policy: null, players: [], observations: [], keywords: new Set() };
+
+  function quoteName(name) {
+    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
+      ? name : JSON.stringify(name);
+  }
+  function fill(text, values) {
+    const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] ?? `{${slot}}`);
+    return filled.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
+  }
+  function numberOptions(select, lo, hi, keepBlank) {
+    const blank = keepBlank ? select.querySelector('option[value=""]') : null;
+    select.textContent = "";
+    if (blank) select.append(blank);
+    for (let n = lo; n <= hi; n++) select.append(el("option", { value: String(n), text: String(n) }));
+  }
+  function options(select, values, blankText) {
+    select.textContent = "";
+    if (blankText !== undefined) select.append(el("option", { value: "", text: blankText }));
+    for (const v of values) select.append(el("option", { value: v, text: v }));
+  }
+
+  async function initBuilder() {
+    const v = B.vocab = await getJSON("/api/vocab");
+    B.keywords = new Set(v.keywords);
+    options($("#b-rel"), v.values.rel, "(not given)");
+    options($("#b-round-kind"), v.values.round_kind, "–");
+    for (const select of document.querySelectorAll("select.num")) {
+      const [lo, hi] = v.header_ranges[select.dataset.range] || [1, 20];
+      numberOptions(select, Math.max(lo, select.id === "b-minutes" ? 0 : 1), hi, select.id !== "b-when-n");
+    }
+    const when = $("#b-when");
+    for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace("{N}", "N") }));
+    for (const id of ["#b-rel", "#b-round", "#b-round-kind", "#b-day", "#b-when", "#b-when-n", "#b-minutes",
+      "#b-call-infraction", "#b-call-penalty"]) $(id).addEventListener("change", build);
+    if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
+      $("#b-policy").value = saved.get("policy");
+    }
+    $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(); });
+    $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
+    $("#b-player-name").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
+    });
+    $("#b-obs-search").addEventListener("input", listObservations);
+    await loadPolicy();
+    if (meta("event")) loadRoster();
+  }
+
+  async function loadPolicy() {
+    B.policy = await getJSON("/api/policies/" + encodeURIComponent($("#b-policy").value));
+    options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
+    options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
+    listObservations();
+    renderObservations();
+    build();
+  }
+
+  async function loadRoster() {
+    try {
+      const record = await getJSON("/api/event");
+      const box = $("#b-roster");
+      box.textContent = "";
+      if (record.roster.length) box.append(el("span", { class: "hint", text: "At this event: " }));
+      for (const name of record.roster) {
+        box.append(el("button", { type: "button", class: "chip", "data-name": name, text: name,
+          onclick: () => addPlayer(name) }));
+      }
+    } catch (e) { /* an event that cannot be read shows no roster */ }
+  }
+
+  function addPlayer(raw) {
+    const name = raw.trim();
+    if (!name || B.players.includes(name)) return;
+    B.players.push(name);
+    $("#b-player-name").value = "";
+    for (const o of B.observations) {
+      for (const slot of ["P", "Q"]) if (!o.values[slot]) o.values[slot] = defaultPerson(o, slot);
+    }
+    renderPlayers();
+    renderObservations();
+    build();
+  }
+  function renderPlayers() {
+    const box = $("#b-players");
+    box.textContent = "";
+    for (const name of B.players) {
+      box.append(el("span", { class: "chip on player-chip" }, name,
+        el("button", { type: "button", class: "x", "aria-label": "remove " + name, text: "×",
+          onclick: () => { B.players = B.players.filter((p) => p !== name); renderPlayers(); renderObservations(); build(); } })));
+    }
+  }
+  function defaultPerson(o, slot) {
+    if (slot === "P") return B.players[0] || "";
+    return B.players.find((p) => p !== o.values.P) || "";
+  }
+
+  function listObservations() {
+    const q = $("#b-obs-search").value.trim().toLowerCase();
+    const list = $("#b-obs-list");
+    list.textContent = "";
+    const hits = B.vocab.observations.filter((o) => !q || o.text.toLowerCase().includes(q) ||
+      o.synonyms.some((s) => s.toLowerCase().includes(q)) || o.kind.includes(q.replace(/ /g, "_")));
+    for (const o of hits.slice(0, q ? 40 : 12)) {
+      list.append(el("li", {}, el("button", { type: "button", class: "pick", "data-kind": o.kind,
+        text: o.text.replace("{P}", "…").replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
+        onclick: () => addObservation(o) })));
+    }
+    if (!q && hits.length > 12) list.append(el("li", { class: "hint", text: `${hits.length - 12} more: search` }));
+  }
+
+  function addObservation(form) {
+    const o = { form, values: {}, mods: [], showAll: false };
+    for (const slot of form.slots) {
+      if (slot === "P" || slot === "Q") o.values[slot] = defaultPerson(o, slot);
+      else o.values[slot] = String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
+    }
+    B.observations.push(o);
+    $("#b-obs-search").value = "";
+    listObservations();
+    renderObservations();
+    build();
+  }
+
+  function slotControl(slot, value, onchange) {
+    const select = el("select", { "data-slot": slot, "aria-label": slot });
+    if (slot === "P" || slot === "Q") {
+      options(select, B.players, B.players.length ? undefined : "(add a player)");
+    } else {
+      const [lo, hi] = B.vocab.count_ranges[slot] || [0, 60];
+      numberOptions(select, lo, hi, false);
+    }
+    select.value = value;
+    select.addEventListener("change", () => { onchange(select.value); build(); });
+    return select;
+  }
+
+  function formLine(text, values, onslot) {
+    // the form's words, each {slot} a select
+    const line = el("div", { class: "form-line" });
+    for (const part of text.split(/(\{\w+\})/)) {
+      const m = part.match(/^\{(\w+)\}$/);
+      if (m) line.append(slotControl(m[1], values[m[1]], (v) => onslot(m[1], v)));
+      else if (part) line.append(el("span", { text: part }));
+    }
+    return line;
+  }
+
+  function renderObservations() {
+    const box = $("#b-observations");
+    box.textContent = "";
+    B.observations.forEach((o, index) => {
+      const read = new Set((B.policy.modifiers_read || {})[o.form.kind] || []);
+      const card = el("div", { class: "obs", "data-kind": o.form.kind });
+      card.append(formLine(o.form.text, o.values, (slot, v) => { o.values[slot] = v; }));
+      card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove observation",
+        text: "×", onclick: () => { B.observations.splice(index, 1); renderObservations(); build(); } }));
+      const chips = el("div", { class: "chips mods" });
+      const mods = B.vocab.modifiers;
+      const first = mods.filter((m) => read.has(m.kind) || o.mods.some((s) => s.kind === m.kind));
+      const shown = o.showAll || !first.length ? mods : first;
+      for (const m of shown) chips.append(modChip(o, m, read.has(m.kind)));
+      if (!o.showAll && first.length) {
+        chips.append(el("button", { type: "button", class: "chip more", text: `more (${mods.length - first.length})…`,
+          onclick: () => { o.showAll = true; renderObservations(); } }));
+      }
+      card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }), chips);
+      for (const sel of o.mods) {
+        const form = mods.find((m) => m.kind === sel.kind);
+        if (form.slots.length) {
+          card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
+        }
+      }
+      box.append(card);
+    });
+  }
+
+  function modChip(o, m, read) {
+    const on = o.mods.some((s) => s.kind === m.kind);
+    return el("button", { type: "button", class: "chip" + (on ? " on" : "") + (read ? " read" : ""),
+      "data-modifier": m.kind, "aria-pressed": String(on),
+      text: m.text.replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
+      onclick: () => toggleMod(o, m) });
+  }
+
+  function toggleMod(o, m) {
+    if (o.mods.some((s) => s.kind === m.kind)) {
+      o.mods = o.mods.filter((s) => s.kind !== m.kind);
+    } else {
+      if (m.group) o.mods = o.mods.filter((s) => {
+        const f = B.vocab.modifiers.find((x) => x.kind === s.kind);
+        return f.group !== m.group;
+      });
+      const values = {};
+      for (const slot of m.slots) {
+        values[slot] = slot === "Q" ? (B.players.find((p) => p !== o.values.P) || B.players[0] || "")
+          : String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
+      }
+      o.mods.push({ kind: m.kind, values });
+    }
+    renderObservations();
+    build();
+  }
+
+  function observationText(o) {
+    const quoted = (values) => Object.fromEntries(Object.entries(values).map(
+      ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
+    const parts = [fill(o.form.text, quoted(o.values))];
+    for (const sel of o.mods) {
+      const form = B.vocab.modifiers.find((m) => m.kind === sel.kind);
+      parts.push(fill(form.text, quoted(sel.values)));
+    }
+    return parts.join(", ");
+  }
+
+  function build() {
+    if (!B.vocab) return;
+    const lines = [`policy: ${$("#b-policy").value}`];
+    const val = (id) => $(id).value;
+    if (val("#b-rel")) lines.push(`rel: ${val("#b-rel")}`);
+    if (val("#b-round")) lines.push(`round: ${val("#b-round")}` + (val("#b-round-kind") ? `, ${val("#b-round-kind")}` : ""));
+    if (val("#b-day")) lines.push(`day: ${val("#b-day")}`);
+    if (val("#b-when")) {
+      const w = B.vocab.when.find((x) => x.kind === val("#b-when"));
+      lines.push(`when: ${w.text.replace("{N}", val("#b-when-n") || "1")}`);
+    }
+    for (const p of B.players) lines.push(`player: ${quoteName(p)}`);
+    for (const o of B.observations) lines.push(observationText(o));
+    if (val("#b-minutes")) lines.push(`the ruling took ${val("#b-minutes")} minutes`);
+    if (val("#b-call-infraction") && val("#b-call-penalty")) {
+      lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
+    }
+    $("#report").value = lines.join("\n") + "\n";
+    onText();
+  }
+
+  // --- the report text: a mirror behind the textarea marks the parse error ---------------
+  let checkTimer = null, checkSeq = 0;
+  function mirror(error) {
+    const text = $("#report").value;
+    const pre = $("#report-mirror");
+    pre.textContent = "";
+    if (!error || !error.line) { pre.append(text + "\n"); return; }
+    const lines = text.split("\n");
+    let start = 0;
+    for (let i = 0; i < error.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+    start += Math.max(0, error.column - 1);
+    const rest = text.slice(start);
+    const word = (rest.match(/^[^\s,.]+/) || rest.match(/^\S+/) || [" "])[0];
+    pre.append(text.slice(0, start), el("mark", { class: "error-at", text: word }), text.slice(start + word.length) + "\n");
+    pre.scrollTop = $("#report").scrollTop;
+  }
+  function showError(err) {
+    const box = $("#parse-status");
+    box.className = "status bad";
+    box.textContent = "";
+    const info = err.info || { message: err.message };
+    if (info.line) {
+      box.append(el("b", { class: "where", text: `line ${info.line}, column ${info.column}: ` }));
+    }
+    box.append(el("span", { class: "message", text: info.message }));
+    if (info.expected && info.expected.length) box.append(el("div", { class: "expected", text: "expected: " + info.expected.join(", ") }));
+    if (info.suggestions && info.suggestions.length) box.append(el("div", { class: "suggestions", text: "closest: " + info.suggestions.join(" · ") }));
+    mirror(info.line ? info : null);
+  }
+  async function check() {
+    const seq = ++checkSeq;
+    const text = $("#report").value;
+    if (!text.trim()) { $("#parse-status").textContent = ""; mirror(null); return; }
+    try {
+      const result = await send("/api/parse", { report: text, source: "report" });
+      if (seq !== checkSeq) return;
+      const box = $("#parse-status");
+      box.className = "status ok";
+      const n = result.reports.reduce((s, r) => s + r.observations, 0);
+      box.textContent = `✓ reads as ${result.reports.length} report${result.reports.length === 1 ? "" : "s"} ` +
+        `(${result.reports.map((r) => r.policy).join(", ")}), ${n} observation${n === 1 ? "" : "s"}`;
+      mirror(null);
+    } catch (err) {
+      if (seq === checkSeq) showError(err);
+    }
+  }
+  function onText() {
+    mirror(null);
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 250);
+  }
+
+  // --- ruling and submitting ---------------------------------------------------------------
+  function sourceName() {
+    let s = sessionStorage.getItem("ppgcheck.source");
+    if (!s) {
+      s = "station-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 7);
+      sessionStorage.setItem("ppgcheck.source", s);
+    }
+    return s;
+  }
+  async function ruleNow() {
+    const result = $("#result");
+    result.setAttribute("aria-busy", "true");
+    try {
+      result.innerHTML = await send("/ui/card", { report: $("#report").value, source: "report" }, { html: true });
+      if (meta("event")) {
+        result.prepend(el("p", { class: "hint", text: "Not recorded yet: the event's earlier penalties count when you submit." }));
+      }
+    } catch (err) {
+      showError(err);
+    } finally {
+      result.removeAttribute("aria-busy");
+    }
+  }
+  async function submitNow(amend = false) {
+    if (!judge()) { openSettings("#judge-name"); showError(new Error("enter your name under Judge first")); return; }
+    const result = $("#result");
+    result.setAttribute("aria-busy", "true");
+    try {
+      result.innerHTML = await send("/ui/submit",
+        { report: $("#report").value, judge: judge(), source: sourceName(), amend },
+        { write: true, html: true });
+      loadRoster();
+    } catch (err) {
+      showError(err);
+      if (err.status === 401 || err.status === 403) openSettings("#token");
+      if (err.status === 422 && /--amend/.test(err.message)) {
+        // this report was submitted before and has been edited since: replacing it is a choice
+        $("#parse-status").append(el("button", { type: "button", id: "amend", class: "primary alt",
+          text: "Replace the recorded report", onclick: () => submitNow(true) }));
+      }
+    } finally {
+      result.removeAttribute("aria-busy");
+    }
+  }
+  function initRulePage() {
+    $("#report").addEventListener("input", onText);
+    $("#report").addEventListener("scroll", () => { $("#report-mirror").scrollTop = $("#report").scrollTop; });
+    $("#rule").addEventListener("click", ruleNow);
+    if ($("#submit")) $("#submit").addEventListener("click", () => submitNow(false));
+    if ($("#new-report")) $("#new-report").addEventListener("click", () => {
+      sessionStorage.removeItem("ppgcheck.source");
+      B.observations = [];
+      renderObservations();
+      build();
+      $("#result").textContent = "";
+    });
+    initBuilder().catch((err) => showError(err));
+  }
+
+  // --- the event view: void with the Head Judge token ---------------------------------------
+  function initEventPage() {
+    const form = $("#void-form");
+    for (const button of document.querySelectorAll("button.void")) {
+      button.addEventListener("click", () => {
+        form.hidden = false;
+        form.dataset.penaltyId = button.dataset.penaltyId;
+        $("#void-id").textContent = button.dataset.penaltyId;
+        $("#void-status").textContent = "";
+        $("#void-reason").focus();
+      });
+    }
+    $("#void-cancel").addEventListener("click", () => { form.hidden = true; });
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (!judge()) { openSettings("#judge-name"); $("#void-status").textContent = "enter your name under Judge first"; return; }
+      try {
+        await send(`/api/event/penalties/${form.dataset.penaltyId}/void`,
+          { reason: $("#void-reason").value, judge: judge() }, { write: true });
+        location.reload();
+      } catch (err) {
+        $("#void-status").textContent = err.message;
+        $("#void-status").className = "status bad";
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    initSettings();
+    if (document.body.classList.contains("page-rule")) initRulePage();
+    if (document.body.classList.contains("page-event")) initEventPage();
+    if ($("#print")) $("#print").addEventListener("click", () => window.print());
+  });
+})();

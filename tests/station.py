@@ -1,0 +1,54 @@
+"""A judge station for tests: a real uvicorn on a free loopback port, in a thread."""
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import uvicorn
+
+from ppgcheck.server.access import Access
+from ppgcheck.server.app import create_app
+from ppgcheck.server.base import Station
+
+JUDGE_TOKEN, HEAD_TOKEN = "judge-token-for-tests", "head-judge-token-for-tests"
+OUTPUT = Path(__file__).resolve().parent / "output"      # artifacts CI keeps (git-ignored)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running(station: Station) -> Iterator[str]:
+    """The station served until the block ends; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(station), host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test station did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        station.close()
+
+
+def with_tokens(event: Path | None = None) -> Station:
+    """A station as `serve --host 0.0.0.0` makes it (tokens required), with known tokens."""
+    station = Station(access=Access(JUDGE_TOKEN, HEAD_TOKEN), event_path=event)
+    if event is not None:
+        from ppgcheck import api
+        station.event = api.open_event(event, create=True)
+    return station

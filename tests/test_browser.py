@@ -1,0 +1,277 @@
+"""The judge station in a real browser: headless Chromium driven by Playwright against
+a real uvicorn (tests/station.py).  Debian's chromium is used (`apt-get install chromium`;
+.ci/run installs it): Playwright's own browser download does not work on these machines."""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from station import HEAD_TOKEN, JUDGE_TOKEN, OUTPUT, running, with_tokens
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# CI installs chromium (.ci/run), so there a missing browser fails the tests instead of skipping them
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                reason="no chromium: `apt-get install -y chromium` (.ci/run installs it)")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+
+needs_event = pytest.mark.skipif(importlib.util.find_spec("ppgcheck.event.store") is None,
+                                 reason="the event store (issue 13) is not in this tree")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def station():
+    with running(with_tokens()) as base:
+        yield base
+
+
+@pytest.fixture
+def event_station(tmp_path):
+    with running(with_tokens(tmp_path / "event.db")) as base:
+        yield base
+
+
+def build_readme_example(page, players_by) -> None:
+    """The README's hidden-card example, built with the builder (players_by adds Alice and Bob)."""
+    page.select_option("#b-policy", "fab")
+    page.select_option("#b-rel", "competitive")
+    page.select_option("#b-round", "5")
+    page.select_option("#b-round-kind", "swiss")
+    page.select_option("#b-day", "2")
+    page.select_option("#b-when", "during_game")
+    page.select_option("#b-when-n", "1")
+    players_by(page)
+    page.click('#b-obs-list button[data-kind="drew_above_intellect"]')
+    obs = page.locator('.obs[data-kind="drew_above_intellect"]')
+    obs.locator('select[data-slot="cards"]').select_option("5")
+    obs.locator('select[data-slot="intellect"]').select_option("4")
+    obs.locator('button[data-modifier="mixed_into_hand"]').click()
+    if obs.locator('button[data-modifier="caught_before_next_action"]').count() == 0:
+        obs.locator("button.chip.more").click()
+    obs.locator('button[data-modifier="caught_before_next_action"]').click()
+    obs.locator('button[data-modifier="accidental"]').click()
+    page.select_option("#b-minutes", "3")
+
+
+def expect_readme_ruling(page) -> None:
+    page.wait_for_selector("#result .card .ruling")
+    ruling = page.locator("#result .card .ruling").first
+    assert ruling.locator(".player").inner_text() == "Alice"
+    assert ruling.locator(".infraction").inner_text() == "hidden-card-error"
+    assert ruling.locator(".section").inner_text() == "PPG 2.5"
+    assert ruling.locator(".penalty").inner_text() == "WARNING"
+    assert ruling.locator(".fix li").count() == 3
+    assert "3 minutes" in page.locator("#result .card .time").inner_text()
+    questions = page.locator("#result .questions li").all_inner_texts()
+    assert "some cards already left the mixed group? → Alice: hidden-card-error, INTELLECT PENALTY" in questions
+
+
+def test_builder_writes_the_readme_report_and_rules_it(station, phone):
+    phone.goto(station + "/")
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+
+    def typed(page):
+        for name in ("Alice", "Bob"):
+            page.fill("#b-player-name", name)
+            page.click("#b-player-add")
+    build_readme_example(phone, typed)
+    text = phone.input_value("#report")
+    assert text.splitlines() == [
+        "policy: fab", "rel: competitive", "round: 5, swiss", "day: 2", "when: during game 1",
+        "player: Alice", "player: Bob",
+        "Alice drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action, not on purpose",
+        "the ruling took 3 minutes"]
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#rule")
+    expect_readme_ruling(phone)
+    OUTPUT.mkdir(exist_ok=True)
+    phone.evaluate("() => document.querySelector('#result .card').scrollIntoView({block: 'start'})")
+    phone.screenshot(path=str(OUTPUT / "ruling-card-phone.png"))
+    phone.locator("#result .card").first.screenshot(path=str(OUTPUT / "ruling-card-phone-card.png"))
+    assert phone.errors == []
+
+
+def test_parse_error_is_marked_at_its_line_and_column(station, phone):
+    phone.goto(station + "/")
+    phone.wait_for_selector("#parse-status.ok")         # the builder's first report reads
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n")
+    phone.wait_for_selector("#parse-status.bad")
+    status = phone.locator("#parse-status")
+    assert status.locator(".where").inner_text().strip() == "line 3, column 14:"
+    assert "unexpected `extar`" in status.inner_text()
+    assert "expected: `card`, `cards`, `extra`" in status.inner_text()
+    mark = phone.locator("mark.error-at")
+    assert mark.inner_text() == "extar"
+    # the mark sits on the third line of the text, after `Alice drew 2 `
+    first_line = phone.evaluate("""() => { const pre = document.querySelector('#report-mirror');
+        const r = document.createRange(); r.setStart(pre.firstChild, 0); r.setEnd(pre.firstChild, 1);
+        return r.getBoundingClientRect().top; }""")
+    box = mark.bounding_box()
+    line_height = phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#report')).lineHeight)")
+    assert abs((box["y"] - first_line) - 2 * line_height) < line_height / 2
+    prefix_width = phone.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
+        c.font = getComputedStyle(document.querySelector('#report')).font;
+        return c.measureText('Alice drew 2 ').width; }""")
+    pre_left = phone.locator("#report-mirror").bounding_box()["x"] + 8 + 1     # padding + border
+    assert abs(box["x"] - pre_left - prefix_width) < 3
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice drew 2 extra cards\n")
+    phone.wait_for_selector("#parse-status.ok")
+    assert phone.locator("mark.error-at").count() == 0
+
+
+def test_hostile_player_name_stays_text(station, phone):
+    name = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+    phone.goto(station + "/")
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.fill("#b-player-name", name)
+    phone.click("#b-player-add")
+    phone.fill("#b-obs-search", "late")
+    phone.click('#b-obs-list button[data-kind="late"]')
+    assert f"player: {__import__('json').dumps(name)}" in phone.input_value("#report")
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#rule")
+    phone.wait_for_selector("#result .card .ruling")
+    assert phone.locator("#result .card .player").first.inner_text() == name
+    assert phone.locator("#b-players .player-chip").first.inner_text().startswith(name)
+    assert phone.evaluate("() => window.pwned") is None
+    assert phone.locator("#result script, #result img, #b-players script").count() == 0
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]   # nothing overflows
+
+
+# --- the event -------------------------------------------------------------------------------
+
+HIDDEN_CARD = ("policy: fab\nrel: competitive\nround: {round}, swiss\nday: 2\ntable: {table}\nplayer: Alice\n"
+               "player: Bob\nAlice drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next "
+               "action, not on purpose\n")
+
+
+def open_as(page, base: str, token: str, judge: str = "Dana") -> None:
+    page.goto(f"{base}/?token={token}")
+    assert "token=" not in page.url                      # taken from the address and kept, not shown
+    page.click("#settings-toggle")
+    page.fill("#judge-name", judge)
+    page.dispatch_event("#judge-name", "change")
+    page.click("#settings-toggle")
+
+
+@needs_event
+def test_builds_and_rules_the_readme_example_by_clicks_alone(event_station, phone):
+    import httpx
+    csrf = httpx.get(event_station + "/api/session").json()["csrf"]
+    seed = HIDDEN_CARD.format(round=1, table=3).replace("Alice drew 5 cards with intellect 4", "Bob was 4 minutes late"
+                                                         ).replace(", mixed into her hand, caught before Bob's next action, not on purpose", "")
+    seed = seed.replace("Bob was 4 minutes late", "Bob was 4 minutes late\nAlice was 3 minutes late")
+    done = httpx.post(event_station + "/api/event/reports", json={"report": seed, "judge": "Dana"},
+                      headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+    assert done.status_code == 200, done.text
+    phone.goto(event_station + "/")
+    phone.wait_for_selector('#b-roster button[data-name="Bob"]')
+
+    def clicked(page):
+        page.click('#b-roster button[data-name="Alice"]')
+        page.click('#b-roster button[data-name="Bob"]')
+    build_readme_example(phone, clicked)
+    phone.click("#rule")
+    expect_readme_ruling(phone)
+    assert phone.errors == []
+
+
+@needs_event
+def test_three_submissions_upgrade_then_void_and_export(event_station, phone, browser):
+    open_as(phone, event_station, JUDGE_TOKEN)
+    for n in (1, 2, 3):
+        phone.fill("#report", HIDDEN_CARD.format(round=n, table=10 + n))
+        phone.wait_for_selector("#parse-status.ok")
+        phone.evaluate("() => sessionStorage.removeItem('ppgcheck.source')")    # a new report each time
+        phone.click("#submit")
+        phone.wait_for_selector(f"#result .submission[data-report-id='{n}']")
+    third = phone.locator("#result .submission")
+    assert "Earlier penalties counted (2)" in third.inner_text()
+    assert third.locator(".upgrade").count() >= 1
+    upgraded = phone.locator("#result .card .penalty").first.inner_text()
+    assert upgraded != "WARNING"
+    # the same report again writes nothing; an edited one replaces it only when asked
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission[data-outcome='already-recorded']")
+    phone.fill("#report", HIDDEN_CARD.format(round=3, table=14))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.click("#amend")
+    phone.wait_for_selector("#result .submission[data-outcome='amended']")
+    assert "Earlier penalties counted (2)" in phone.locator("#result .submission").inner_text()
+
+    # the event view: by player, round and table; a judge cannot void, the Head Judge can
+    phone.goto(event_station + "/event?player=Alice")
+    rows = phone.locator("table.penalties tbody tr")
+    assert rows.count() == 3
+    phone.locator("button.void").nth(1).click()
+    phone.fill("#void-reason", "entered twice")
+    phone.click("#void-form button[type=submit]")
+    phone.wait_for_selector("#void-status.bad")
+    assert "Head Judge" in phone.inner_text("#void-status")
+    head = browser.new_context(viewport=PHONE).new_page()
+    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    head.goto(event_station + "/event?player=Alice")
+    voided_id = head.locator("button.void").nth(1).get_attribute("data-penalty-id")
+    head.locator("button.void").nth(1).click()
+    head.fill("#void-reason", "entered twice")
+    with head.expect_navigation():
+        head.click("#void-form button[type=submit]")
+    assert head.locator(f"tr[data-penalty-id='{voided_id}']").count() == 0     # live penalties only
+    assert head.locator("table.penalties tbody tr").count() == 2
+    head.goto(event_station + "/event?round=3")
+    assert head.locator("table.penalties tbody tr").count() == 1
+    head.goto(event_station + "/event?table=12")
+    assert head.locator("table.penalties tbody tr").count() == 0               # the voided one's table
+
+    with head.expect_download() as download:
+        head.goto(event_station + "/event")
+        head.click("#export-csv")
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert [(r["player"], r["round"], r["table"]) for r in rows] == [("Alice", "1", "11"), ("Alice", "3", "14")]
+    head.context.close()
+
+
+@needs_event
+def test_penalty_slip_prints(event_station, phone):
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.fill("#report", HIDDEN_CARD.format(round=1, table=4))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission")
+    phone.click("#result .submission a[href^='/event/slip/']")
+    phone.wait_for_selector(".slip")
+    phone.emulate_media(media="print")
+    assert not phone.locator("header.bar").is_visible()
+    assert phone.locator(".slip .penalties").is_visible()
+    assert "Alice" in phone.inner_text(".slip")

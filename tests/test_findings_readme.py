@@ -1,0 +1,43 @@
+"""The README's "What ppgcheck found in the published guides" is the check baseline
+(rules/known-findings.toml) as ci.baseline.render_markdown writes it, so it never goes
+stale: `python tests/test_findings_readme.py` rewrites it after the baseline changes."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ppgcheck.ci.baseline import load_baseline, render_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+START = "## What ppgcheck found in the published guides\n"
+INTRO = """
+`ppgcheck check` over the four bundled packs finds these holes in the sources
+themselves: `rules/known-findings.toml` keeps them as CI's baseline, each with
+the reason below. Conflicts and gaps of level error fail a pack; a guide that
+narrows a penalty to a set without naming one is a gap of level warning. Run
+`ppgcheck check --policy P` for each one's witness report.
+
+"""
+
+
+def section() -> str:
+    return START + INTRO + render_markdown(load_baseline(ROOT / "rules" / "known-findings.toml")) + "\n"
+
+
+def current() -> tuple[str, int, int]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(START)
+    end = text.index("\n## ", start + len(START)) + 1
+    return text, start, end
+
+
+def test_the_readme_lists_the_baseline():
+    text, start, end = current()
+    assert text[start:end] == section(), "README findings are stale: run `python tests/test_findings_readme.py`"
+
+
+if __name__ == "__main__":
+    text, start, end = current()
+    README.write_text(text[:start] + section() + text[end:], encoding="utf-8")
+    sys.exit(0)

@@ -1,0 +1,349 @@
+"""The judge station's API and pages, in process (Starlette's TestClient): rulings equal
+the library's, bad requests get a 4xx JSON error and never a traceback, writes need
+tokens and the CSRF token, and everything rendered is escaped."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from ppgcheck import api
+from ppgcheck.engine.render import ruling_dict
+from ppgcheck.server import openapi
+from ppgcheck.server.access import Access
+from ppgcheck.server.app import create_app
+from ppgcheck.server.base import Station
+from station import HEAD_TOKEN, JUDGE_TOKEN
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = (ROOT / "examples" / "fab" / "hidden-card-error.txt").read_text()
+TYPO = "policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n"
+
+
+@pytest.fixture(scope="module")
+def client():
+    station = Station()
+    with TestClient(create_app(station), raise_server_exceptions=False) as c:
+        yield c
+    station.batcher.close()
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    """A station that needs tokens (as `serve --host 0.0.0.0` runs it), without an event."""
+    station = Station(access=Access(JUDGE_TOKEN, HEAD_TOKEN))
+    with TestClient(create_app(station), raise_server_exceptions=False) as c:
+        yield c
+    station.batcher.close()
+
+
+def assert_error(response, status: int, kind: str | None = None) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert "Traceback" not in response.text
+    error = response.json()["error"]
+    assert error["message"] and "\n" not in error["message"]
+    if kind:
+        assert error["kind"] == kind
+    return error
+
+
+def test_rule_answers_what_the_library_rules(client):
+    response = client.post("/api/rule", json={"report": EXAMPLE, "source": "examples/fab/hidden-card-error.txt"})
+    assert response.status_code == 200
+    expected = [ruling_dict(rs) for rs in api.rule_report(EXAMPLE, source="examples/fab/hidden-card-error.txt")]
+    assert response.json() == json.loads(json.dumps(expected))
+    ruling = response.json()[0]["rulings"][0]
+    assert (ruling["player"], ruling["infraction"], ruling["penalty"]) == ("Alice", "hidden-card-error", "warning")
+
+
+def test_rule_is_the_cli_json(client, tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_text(EXAMPLE)
+    cli = subprocess.run([sys.executable, "-m", "ppgcheck", "rule", str(path), "--format", "json"],
+                         capture_output=True, text=True)
+    served = client.post("/api/rule", json={"report": EXAMPLE, "source": str(path)}).json()
+    assert served == [json.loads(cli.stdout)]
+
+
+def test_rule_under_another_policy_and_without_questions(client):
+    late = "rel: competitive\nplayer: Bob\nBob was 4 minutes late\n"
+    plain = client.post("/api/rule", json={"report": late, "policy": "dci", "questions": False}).json()[0]
+    assert plain["policy"] == "dci" and plain["questions"] == []
+    assert plain["rulings"][0]["infraction"] == "tournament-error/tardiness"
+    asked = client.post("/api/rule", json={"report": EXAMPLE}).json()[0]
+    assert asked["questions"], "the default asks the questions that would change the ruling"
+
+
+def test_several_reports_in_one_request_each_ruled_in_order(client):
+    late = "policy: fab\nplayer: Bob\nBob was 4 minutes late\n"
+    rulings = client.post("/api/rule", json={"report": EXAMPLE + "---\n" + late}).json()
+    assert [r["rulings"][0]["infraction"] for r in rulings] == ["hidden-card-error", "tardiness"]
+
+
+def test_parse_error_carries_line_column_expected(client):
+    error = assert_error(client.post("/api/rule", json={"report": TYPO}), 422, "report")
+    assert (error["line"], error["column"]) == (3, 14)
+    assert error["line_text"] == "Alice drew 2 extar cards"
+    assert "`extra`" in error["expected"]
+    assert error["message"] == "unexpected `extar`"
+    assert_error(client.post("/api/parse", json={"report": TYPO}), 422, "report")
+
+
+def test_parse_reads_without_ruling(client):
+    result = client.post("/api/parse", json={"report": EXAMPLE}).json()
+    assert result == {"reports": [{"policy": "fab", "persons": ["Alice", "Bob"], "observations": 1}]}
+
+
+def test_unknown_policy_is_a_clear_error(client):
+    assert "unknown policy `nope`" in assert_error(client.post("/api/rule", json={"report": EXAMPLE, "policy": "nope"}),
+                                                   400)["message"]
+    assert_error(client.post("/api/rule", json={"report": "player: A\nA was 3 minutes late\n"}), 422, "report")
+    assert_error(client.get("/api/policies/nope"), 404)
+
+
+def test_malformed_json(client):
+    assert_error(client.post("/api/rule", content=b'{"report": ', headers={"content-type": "application/json"}),
+                 400, "json")
+    assert_error(client.post("/api/rule", json=["a list"]), 400, "json")
+    assert_error(client.post("/api/rule", json={"report": 3}), 400, "json")
+    assert_error(client.post("/api/rule", json={}), 400, "json")
+    assert_error(client.post("/api/rule", content=b"\xff\xfe", headers={"content-type": "application/json"}),
+                 400, "json")
+    assert_error(client.post("/api/rule", content=b"report=x",
+                             headers={"content-type": "application/x-www-form-urlencoded"}), 415)
+
+
+def test_oversized_body_is_refused_before_it_is_read(client):
+    big = json.dumps({"report": "# " + "x" * 70_000}).encode()
+    assert_error(client.post("/api/rule", content=big, headers={"content-type": "application/json"}), 413, "size")
+
+    def chunks():                    # no Content-Length: the stream is cut at the limit
+        for _ in range(100):
+            yield b" " * 1024
+    assert_error(client.post("/api/rule", content=chunks(), headers={"content-type": "application/json"}),
+                 413, "size")
+    many = "---\n".join(["policy: fab\nplayer: A\nA was 3 minutes late\n"] * 51)
+    assert_error(client.post("/api/rule", json={"report": many}), 413, "size")
+
+
+def test_unknown_route_and_method_are_json(client):
+    assert_error(client.get("/api/nothing-here"), 404, "http")
+    assert_error(client.get("/api/rule"), 405, "http")
+
+
+def test_no_event_is_a_404_naming_the_option(client):
+    error = assert_error(client.get("/api/event"), 404, "event")
+    assert "--event" in error["message"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
+def test_any_report_text_is_a_ruling_or_a_4xx(client, text):
+    response = client.post("/api/rule", json={"report": "policy: fab\nplayer: Alice\n" + text, "questions": False})
+    assert response.status_code in (200, 422), response.text
+    assert "Traceback" not in response.text
+
+
+def test_compare_rules_under_every_guide(client):
+    report = (ROOT / "examples" / "compare" / "extra-card.txt").read_text()
+    result = client.post("/api/compare", json={"report": report}).json()
+    assert set(result[0]["policies"]) == {"dci", "fab", "ffg", "yugioh"}
+
+
+def test_vocab_lists_every_form_the_cli_lists(client):
+    catalog = client.get("/api/vocab").json()
+    cli = json.loads(subprocess.run([sys.executable, "-m", "ppgcheck", "vocab", "--format", "json"],
+                                    capture_output=True, text=True).stdout)
+    served = {o["text"] for o in catalog["observations"]} | {t for o in catalog["observations"] for t in o["synonyms"]}
+    assert served == {f["form"] for f in cli if f["category"] == "observation"}
+    mods = {m["kind"]: m for m in catalog["modifiers"]}
+    assert mods["caught_before_next_action"]["person"] and mods["on_purpose"]["group"] == "intent"
+    assert "player" in catalog["keywords"]
+
+
+def test_policy_reference(client):
+    fab = client.get("/api/policies/fab").json()
+    assert {"id": "hidden-card-error", "section": "PPG 2.5"} in fab["infractions"]
+    assert fab["penalties"].index("warning") < fab["penalties"].index("game-loss")
+    assert "mixed_into_hand" in fab["modifiers_read"]["drew_above_intellect"]
+    assert "PPG 2.5" in fab["sections"]
+
+
+def test_openapi_documents_every_route_and_no_other(client):
+    app = client.app
+    served = {(r.path.replace(":int", ""), m.lower()) for r in app.routes if getattr(r, "methods", None)
+              for m in r.methods if m != "HEAD" and r.path.startswith("/api/")}
+    document = client.get("/api/openapi.json").json()
+    assert document == openapi.document(document["info"]["version"])
+    documented = {(path, method) for path, ops in document["paths"].items() for method in ops}
+    assert served == documented
+
+
+def test_card_is_escaped_and_phrased_like_the_cli(client):
+    hostile = ('policy: fab\nplayer: "<script>alert(1)</script>"\nplayer: Bob\n'
+               '"<script>alert(1)</script>" was 4 minutes late\n')
+    page = client.post("/ui/card", json={"report": hostile})
+    assert page.status_code == 200
+    assert "<script>" not in page.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    card = client.post("/ui/card", json={"report": EXAMPLE}).text
+    assert "WARNING" in card and "hidden-card-error" in card and "3 minutes" in card
+    assert "some cards already left the mixed group? → Alice: hidden-card-error, INTELLECT PENALTY" in card
+
+
+def test_page_headers_forbid_inline_script(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "script-src" not in page.headers["content-security-policy"]     # default-src 'self' covers it
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/static/station.js").status_code == 200
+
+
+# --- who may write -------------------------------------------------------------------------
+
+def session(c, token: str | None = None) -> dict:
+    return c.get("/api/session", headers={"Authorization": f"Bearer {token}"} if token else {}).json()
+
+
+def test_loopback_station_needs_no_token_but_the_csrf_token(client):
+    s = session(client)
+    assert s["tokens_required"] is False and s["role"] == "head-judge"
+    no_csrf = client.post("/api/event/reports", json={"report": EXAMPLE, "judge": "Dana"})
+    assert_error(no_csrf, 403, "csrf")
+    with_csrf = client.post("/api/event/reports", json={"report": EXAMPLE, "judge": "Dana"},
+                            headers={"X-CSRF-Token": s["csrf"]})
+    assert_error(with_csrf, 404, "event")       # past the checks: this station keeps no event
+
+
+def test_tokens_decide_who_writes(guarded):
+    csrf = session(guarded)["csrf"]
+    assert session(guarded)["role"] is None
+    assert session(guarded, JUDGE_TOKEN)["role"] == "judge"
+    assert session(guarded, HEAD_TOKEN)["role"] == "head-judge"
+    body = {"report": EXAMPLE, "judge": "Dana"}
+
+    def submit(headers):
+        return guarded.post("/api/event/reports", json=body, headers={"X-CSRF-Token": csrf, **headers})
+    assert_error(submit({}), 401, "token")
+    assert_error(submit({"Authorization": "Bearer wrong"}), 403, "token")
+    assert_error(submit({"Authorization": f"Bearer {JUDGE_TOKEN}x"}), 403, "token")
+    assert_error(submit({"Authorization": f"Basic {JUDGE_TOKEN}"}), 401, "token")
+    assert_error(submit({"Authorization": f"Bearer {JUDGE_TOKEN}"}), 404, "event")     # allowed
+    void = {"reason": "typo", "judge": "Dana"}
+    judge_void = guarded.post("/api/event/penalties/1/void", json=void,
+                              headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+    assert "Head Judge" in assert_error(judge_void, 403, "token")["message"]
+    head_void = guarded.post("/api/event/penalties/1/void", json=void,
+                             headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {HEAD_TOKEN}"})
+    assert_error(head_void, 404, "event")
+
+
+def test_cross_site_writes_are_refused(guarded):
+    csrf = session(guarded)["csrf"]
+    headers = {"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}", "Origin": "http://evil.example"}
+    assert_error(guarded.post("/api/event/reports", json={"report": EXAMPLE, "judge": "D"}, headers=headers),
+                 403, "csrf")
+    headers["X-CSRF-Token"] = csrf[:-1] + ("A" if csrf[-1] != "A" else "B")
+    del headers["Origin"]
+    assert_error(guarded.post("/api/event/reports", json={"report": EXAMPLE, "judge": "D"}, headers=headers),
+                 403, "csrf")
+
+
+def test_reading_needs_no_token(guarded):
+    assert guarded.post("/api/rule", json={"report": EXAMPLE}).status_code == 200
+    assert guarded.get("/api/vocab").status_code == 200
+
+
+def test_concurrent_requests_each_get_their_own_rulings(client):
+    """The batcher rules concurrent requests together; each still gets exactly its own."""
+    names = [f"P{i}" for i in range(12)]
+    results: dict[str, object] = {}
+
+    def ask(name: str, minutes: int) -> None:
+        report = f"policy: fab\nplayer: {name}\n{name} was {minutes} minutes late\n"
+        results[name] = client.post("/api/rule", json={"report": report, "questions": minutes % 2 == 0}).json()
+
+    threads = [threading.Thread(target=ask, args=(n, 2 + i % 20)) for i, n in enumerate(names)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, name in enumerate(names):
+        (ruling,) = results[name]
+        expected = ruling_dict(api.rule_report(f"policy: fab\nplayer: {name}\n{name} was {2 + i % 20} minutes late\n",
+                                               source="report", questions=i % 2 == 0)[0])
+        assert ruling == json.loads(json.dumps(expected))
+
+
+def test_worker_processes_rule_as_the_library_does():
+    """Batches split over worker processes (one part per policy, a large part halved) come
+    back whole and in order."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    texts = [f"policy: {p}\nrel: competitive\nplayer: P{i}\nP{i} was {1 + i % 9} minutes late\n"
+             for i, p in enumerate(["fab"] * 10 + ["dci", "yugioh", "fab", "ffg"])]
+    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
+    batcher = RulingBatcher(workers=2)
+    batcher.start()
+    try:
+        served = batcher.rule(prepared, questions=True)
+    finally:
+        batcher.close()
+    expected = api.rule_prepared(prepared, questions=True)
+    assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in expected]
+
+
+def test_a_killed_worker_process_is_replaced():
+    import os
+    import signal
+
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    prepared = api.prepare(parse_reports("policy: fab\nplayer: A\nA was 3 minutes late\n", "r"))
+    batcher = RulingBatcher(workers=1)
+    batcher.start()
+    try:
+        (pid,) = list(batcher._pool._processes)
+        os.kill(pid, signal.SIGKILL)
+        (first,) = batcher.rule(prepared)
+        (second,) = batcher.rule(prepared)
+        assert list(batcher._pool._processes) != [pid]
+    finally:
+        batcher.close()
+    expected = ruling_dict(api.rule_prepared(prepared, questions=True)[0])
+    assert ruling_dict(first) == expected and ruling_dict(second) == expected
+
+
+def test_card_says_what_the_text_ruling_says(client):
+    """For golden reports of every guide, the card's penalty lines and options are the
+    text renderer's, word for word (escaped)."""
+    import html
+    import re
+
+    from ppgcheck.engine.render import render_text
+    paths = sorted((ROOT / "tests" / "golden").glob("*/*.txt"))[::6]
+    assert len(paths) > 20
+    for path in paths:
+        text = path.read_text()
+        response = client.post("/ui/card", json={"report": text, "source": path.name})
+        try:
+            ruled = api.rule_report(text, source=path.name)
+        except api.ReportError as exc:          # a golden case of bad input: the same error
+            assert response.status_code == 422 and response.json()["error"]["message"] == exc.message
+            continue
+        card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(response.text)))
+        for rs in ruled:
+            for line in render_text(rs).splitlines():
+                line = line.strip()
+                if line.startswith("penalty: "):
+                    penalty = line.removeprefix("penalty: ").split(" — ")[0]
+                    assert penalty in card, (path.name, penalty)
+                elif line.startswith(("the Head Judge may", "the judge may")):
+                    assert line in card, (path.name, line)

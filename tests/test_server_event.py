@@ -1,0 +1,142 @@
+"""The station's event endpoints and its one writer (server/submissions.py): concurrent
+submissions count each other as one after another would, nothing is lost or written
+twice, and a ruling is never recorded with a history other than the one the store gave."""
+from __future__ import annotations
+
+import csv
+import io
+import threading
+
+import pytest
+
+pytest.importorskip("ppgcheck.event.store", reason="the event store (issue 13) is not in this tree")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from ppgcheck import api  # noqa: E402
+from ppgcheck.language.report import parse_reports  # noqa: E402
+from ppgcheck.server.app import create_app  # noqa: E402
+from ppgcheck.server.submissions import SubmissionQueue, _Item, _Job  # noqa: E402
+from station import HEAD_TOKEN, JUDGE_TOKEN, with_tokens  # noqa: E402
+
+HIDDEN = ("policy: fab\nrel: competitive\nround: {round}\nday: 2\ntable: {table}\nplayer: {p}\nplayer: Bob\n"
+          "{p} drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action, not on purpose\n")
+
+
+@pytest.fixture
+def station(tmp_path):
+    station = with_tokens(tmp_path / "event.db")
+    with TestClient(create_app(station), raise_server_exceptions=False) as client:
+        client.csrf = client.get("/api/session").json()["csrf"]
+        yield client
+    station.close()
+
+
+def write(client, path: str, body: dict, token: str = JUDGE_TOKEN):
+    return client.post(path, json=body, headers={"X-CSRF-Token": client.csrf, "Authorization": f"Bearer {token}"})
+
+
+def submit(client, text: str, source: str, judge: str = "Dana") -> dict:
+    response = write(client, "/api/event/reports", {"report": text, "source": source, "judge": judge})
+    assert response.status_code == 200, response.text
+    (submission,) = response.json()["submissions"]
+    return submission
+
+
+def test_three_errors_upgrade_void_and_export(station):
+    first = submit(station, HIDDEN.format(round=1, table=1, p="Alice"), "r1")
+    second = submit(station, HIDDEN.format(round=2, table=2, p="Alice"), "r2")
+    third = submit(station, HIDDEN.format(round=3, table=3, p="Alice"), "r3")
+    assert [len(s["counted"]) for s in (first, second, third)] == [0, 1, 2]
+    assert third["upgrades"] and third["ruling"]["rulings"][0]["penalty"] != "warning"
+    again = submit(station, HIDDEN.format(round=3, table=3, p="Alice"), "r3")
+    assert again["outcome"] == "already-recorded" and again["report_id"] == third["report_id"]
+
+    penalty = second["recorded"][0]["id"]
+    assert write(station, f"/api/event/penalties/{penalty}/void", {"reason": "twice", "judge": "Dana"}
+                 ).status_code == 403                                     # a judge may not void
+    voided = write(station, f"/api/event/penalties/{penalty}/void", {"reason": "twice", "judge": "Hana"},
+                   token=HEAD_TOKEN)
+    assert voided.status_code == 200 and voided.json()["voided"]["status"] == "void"
+    assert voided.json()["counted_by_reports"] == [third["report_id"]]
+    again_void = write(station, f"/api/event/penalties/{penalty}/void", {"reason": "twice", "judge": "Hana"},
+                       token=HEAD_TOKEN)
+    assert again_void.status_code == 409 and "void" in again_void.json()["error"]["message"]
+
+    fourth = submit(station, HIDDEN.format(round=4, table=4, p="Alice"), "r4")
+    assert len(fourth["counted"]) == 2                                    # the void one no longer counts
+
+    record = station.get("/api/event", params={"player": "Alice"}).json()
+    assert len(record["penalties"]) == 3 and {"Alice"} <= set(record["roster"])
+    assert len(station.get("/api/event", params={"player": "Alice", "all": "1"}).json()["penalties"]) == 4
+    assert [p["round"] for p in station.get("/api/event", params={"round": 4}).json()["penalties"]] == [4]
+    exported = station.get("/api/event/export", params={"format": "csv"})
+    assert exported.headers["content-type"].startswith("text/csv")
+    assert [r["round"] for r in csv.DictReader(io.StringIO(exported.text))] == ["1", "3", "4"]
+    assert station.get("/api/event/export", params={"format": "xml"}).status_code == 400
+    assert station.get("/api/event", params={"round": "x"}).status_code == 400
+    assert station.get(f"/api/event/reports/{fourth['report_id']}").json()["report_id"] == fourth["report_id"]
+    assert station.get("/api/event/reports/999").status_code == 409
+
+
+def test_event_input_errors_are_4xx(station):
+    bad = write(station, "/api/event/reports", {"report": "policy: fab\nplayer: A\nA drew 2 extar cards\n",
+                                                "judge": "Dana"})
+    assert bad.status_code == 422 and bad.json()["error"]["line"] == 3
+    assert write(station, "/api/event/reports", {"report": HIDDEN.format(round=1, table=1, p="A")}
+                 ).status_code == 400                                     # no judge
+    assert write(station, "/api/event/reports", {"report": HIDDEN.format(round=1, table=1, p="A"),
+                                                 "judge": "x\ny"}).status_code == 400
+    changed = write(station, "/api/event/reports", {"report": HIDDEN.format(round=1, table=1, p="A"),
+                                                    "judge": "D", "source": "same"})
+    assert changed.status_code == 200
+    refused = write(station, "/api/event/reports", {"report": HIDDEN.format(round=2, table=1, p="A"),
+                                                    "judge": "D", "source": "same"})
+    assert refused.status_code == 422 and "--amend" in refused.json()["error"]["message"]
+    hostile = '<script>alert(1)</script>'
+    page = station.post("/ui/submit", json={"report": HIDDEN.format(round=1, table=1, p=f'"{hostile}"'),
+                                            "judge": hostile},
+                        headers={"X-CSRF-Token": station.csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+    assert page.status_code == 200 and "<script>" not in page.text
+    listing = station.get("/event")
+    assert listing.status_code == 200 and "<script>" not in listing.text and "&lt;script&gt;" in listing.text
+
+
+def test_concurrent_submissions_count_each_other(station):
+    """Twelve judges at once, three of them about Alice: every penalty is recorded once,
+    and Alice's three rulings counted 0, 1 and 2 earlier ones."""
+    results: dict[str, dict] = {}
+
+    def send(name: str, source: str, round_: int) -> None:
+        results[source] = submit(station, HIDDEN.format(round=round_, table=round_, p=name), source)
+
+    threads = [threading.Thread(target=send, args=("Alice" if i % 4 == 0 else f"P{i}", f"s{i}", i + 1))
+               for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 12
+    alice = sorted(len(results[f"s{i}"]["counted"]) for i in (0, 4, 8))
+    assert alice == [0, 1, 2]
+    assert all(len(results[f"s{i}"]["counted"]) == 0 for i in range(12) if i % 4)
+    recorded = sorted(p["id"] for s in results.values() for p in s["recorded"])
+    stored = sorted(p["id"] for p in station.get("/api/event", params={"all": "1"}).json()["penalties"])
+    assert recorded == stored and len(set(stored)) == len(stored) == 12
+
+
+def test_a_ruling_for_another_history_is_never_recorded(tmp_path):
+    """The store hands the callback a history; a batch ruled with an older one is not used."""
+    store = api.open_event(tmp_path / "e.db", create=True)
+    writer = SubmissionQueue(store, batcher=None)
+    for n in (1, 2):                                                     # two warnings recorded meanwhile
+        (report, policy), = api.prepare(parse_reports(HIDDEN.format(round=n, table=n, p="Alice"), f"r{n}"))
+        api.submit_prepared(store, report, policy, "Dana")
+    (third, policy), = api.prepare(parse_reports(HIDDEN.format(round=3, table=3, p="Alice"), "r3"))
+    stale = api.rule_prepared([(third, policy)])[0]                      # ruled as if she had none
+    assert stale.rulings[0].penalty == "warning"
+    item = _Item(third, policy, _Job("Dana", False, {}), history=[])
+    writer._record(item, stale)
+    assert item.error is None
+    assert len(item.result.counted) == 2
+    assert item.result.ruling["rulings"][0]["penalty"] != "warning"      # the third one, upgraded
