@@ -299,8 +299,8 @@ class PolicyEngine:
         last: list[clingo.Symbol] = []
 
         def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
-            last.extend(model.symbols(shown=True))
-        _solve_within(ctl, on_last=keep)
+            last[:] = model.symbols(shown=True)     # (clingo calls no on_last in an asynchronous solve)
+        _solve_within(ctl, on_model=keep)
         return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
