@@ -192,7 +192,7 @@ def submit_report(event: Path, text: str, judge: str, source: str = "<report>", 
                   choices: dict[str, str] | None = None) -> list[Submission]:
     """Parse every report of a text and submit each to the event store (created when
     missing).  Bad input raises before anything is recorded."""
-    prepared = prepare(parse_reports(text, source), policy, rules)
+    prepared = prepare(parse_reports(text, source, policy, rules), policy, rules)
     store = open_event(event, create=True)
     return [submit_prepared(store, report, policy_id, judge, rules, amend, choices) for report, policy_id in prepared]
 
@@ -243,7 +243,7 @@ def rule_report(text: str, policy: str | None = None, source: str = "<report>",
                 questions: bool = True) -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
     anything is ruled, so there is never a partial result."""
-    return rule_prepared(prepare(parse_reports(text, source), policy), questions=questions)
+    return rule_prepared(prepare(parse_reports(text, source, policy), policy), questions=questions)
 
 
 def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
@@ -267,12 +267,13 @@ def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[
     return {kind: sorted(read(kind)) for kind in vocabulary().observations}
 
 
-def vocabulary_catalog() -> dict:
-    """The report language's forms for a report builder, with the words a name must be
-    quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
-    from ppgcheck.language.report import keywords
+def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> dict:
+    """The report language's forms for a report builder (core's, plus the policy's own when
+    given), with the words a name must be quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
+    from ppgcheck.language.report import report_language
     from ppgcheck.language.vocabulary import catalog, vocabulary
-    return {**catalog(vocabulary()), "keywords": sorted(keywords()), "policies": policy_ids()}
+    return {**catalog(vocabulary(policy, rules)), "keywords": sorted(report_language(policy, rules).must_quote),
+            "policies": policy_ids(rules)}
 
 
 @dataclass

@@ -26,6 +26,20 @@ def rules_dir() -> Path:
     return _bundled("rules")
 
 
+def core_dir(rules: Path | None = None) -> Path:
+    """The core a rules folder's packs are read over: its own `core/`, else the bundled one
+    (a folder of packs needs no copy of the core)."""
+    own = (rules or rules_dir()) / "core"
+    return own if (own / "penalties.lp").is_file() else rules_dir() / "core"
+
+
+def pack_dir(policy: str, rules: Path | None = None) -> Path | None:
+    """A policy's pack folder under a rules folder, None when there is no such pack."""
+    if policy not in policy_ids(rules):
+        return None
+    return (rules or rules_dir()) / policy
+
+
 def policy_ids(rules: Path | None = None) -> list[str]:
     """The policy packs under a rules folder (every folder but core)."""
     return list(_policy_ids(rules or rules_dir()))

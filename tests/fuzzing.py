@@ -1,6 +1,7 @@
 """Hostile reports and what ppgcheck must make of them (tests/test_fuzz.py, bench/fuzz).
 
-Two sources of reports: the Lark grammar itself (hypothesis.extra.lark.from_lark),
+Two sources of reports: the Lark grammar itself, as generated for each bundled
+policy from its vocabulary (hypothesis.extra.lark.from_lark),
 its names drawn with control characters, quotes, backslashes and characters of
 every Unicode plane, its ids from the bundled packs' own; and the golden reports,
 mutated byte by byte.  A file's bytes are read as `ppgcheck rule` reads them
@@ -23,7 +24,7 @@ from ppgcheck import api
 from ppgcheck.engine.policy import engine
 from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.errors import PpgError
-from ppgcheck.language.report import Report, grammar_text, read_reports
+from ppgcheck.language.report import Report, read_reports, report_language
 from ppgcheck.resources import policy_ids
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -55,9 +56,17 @@ def names() -> st.SearchStrategy[str]:
 
 
 def grammar_reports() -> st.SearchStrategy[bytes]:
-    """Files drawn from the report grammar, mostly well formed; ids and names biased to
-    the ones that get a report ruled, and names that try everything."""
-    grammar = lark.Lark(grammar_text(), parser="lalr", lexer="contextual")
+    """Files drawn from the report grammar of a bundled policy (generated from its
+    vocabulary: the core's forms and its pack's) or of the core alone, mostly well
+    formed; ids and names biased to the ones that get a report ruled, and names that
+    try everything."""
+    return st.sampled_from([None, *policy_ids()]).flatmap(_grammar_reports)
+
+
+@cache
+def _grammar_reports(policy: str | None) -> st.SearchStrategy[bytes]:
+    text = report_language(policy).text
+    grammar = lark.Lark(text, parser="lalr", lexer="contextual")
     newline = st.sampled_from(["\n", "\n", "\n", "\r\n", ".\n", "  # a comment\n", "\n\n"]) | \
         st.builds(lambda t: f" # {t}\n", st.text(CHARACTERS, max_size=8))
     explicit = {
@@ -69,6 +78,7 @@ def grammar_reports() -> st.SearchStrategy[bytes]:
         "_NL": newline,
         "__IGNORE_0": st.sampled_from([" ", " ", "  ", "\t"]),
         "SEPARATOR": st.sampled_from(["---", "----"]),
+        "_NO_FORM": st.nothing(),       # a generated rule with no form: never matches
     }
     for terminal in grammar.terminals:       # words apart (the grammar's spaces are optional to from_lark)
         if terminal.name not in explicit and isinstance(terminal.pattern, lark.lexer.PatternStr):
@@ -77,8 +87,8 @@ def grammar_reports() -> st.SearchStrategy[bytes]:
                 lambda w: f" {w} " if w[0].isalnum() else w)
     for name in ("NAME", "QNAME", "ID", "INT"):
         explicit[name] = explicit[name].map(lambda w: f" {w} ")
-    whole = from_lark(grammar, explicit=explicit)
-    declared = _with_header(grammar, explicit)
+    whole = from_lark(grammar, explicit={k: v for k, v in explicit.items() if k in _terminals(grammar, "start")})
+    declared = _with_header(text, explicit, policy)
     return st.integers(0, 3).flatmap(lambda n: whole if n == 0 else declared).map(lambda t: t.encode("utf-8"))
 
 
@@ -100,11 +110,12 @@ def _terminals(parser: lark.Lark, start: str) -> set[str]:
 _FIRST, _SECOND = "\x01first\x01", "\x01second\x01"     # placeholders for the declared names
 
 
-def _with_header(grammar: lark.Lark, explicit: dict) -> st.SearchStrategy[str]:
+def _with_header(text: str, explicit: dict, policy: str | None) -> st.SearchStrategy[str]:
     """A report whose statements the grammar draws, after a header that gets it ruled
     (its policy, its players) most of the time; the players' names hostile now and then,
-    and the statements name the players declared."""
-    parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual",
+    and the statements name the players declared.  `policy` is the language's (None:
+    the core's, under any bundled policy)."""
+    parser = lark.Lark(text, parser="lalr", lexer="contextual",
                        start=["start", "observation", "continuation", "header", "history_entry"])
     declared = {**explicit, "NAME": st.sampled_from([f" {_FIRST} ", f" {_SECOND} "]), "QNAME": st.nothing()}
 
@@ -119,10 +130,11 @@ def _with_header(grammar: lark.Lark, explicit: dict) -> st.SearchStrategy[str]:
 
     @st.composite
     def report(draw) -> str:
-        policy, first, second = draw(st.sampled_from(policy_ids())), draw(name), draw(name)
+        first, second = draw(name), draw(name)
+        policy_ = policy or draw(st.sampled_from(policy_ids()))
         if second.strip('"') == first.strip('"'):
             second = '"' + second.strip('"') + ' 2"'       # not the same person twice
-        lines_ = [f"policy: {policy}", f"player: {first}", f"player: {second}"]
+        lines_ = [f"policy: {policy_}", f"player: {first}", f"player: {second}"]
         lines_ += [line for part in (draw(body), draw(more), draw(history)) for line in part]
         return "".join(line.replace(_FIRST, first).replace(_SECOND, second) + "\n" for line in lines_)
     return report()

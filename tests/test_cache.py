@@ -92,7 +92,9 @@ def test_the_vocabulary_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: 
     fresh = vocabulary_module.load_vocabulary(path)
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     for _ in range(2):                            # computed and stored, then read back
-        vocabulary_module.vocabulary.cache_clear()
+        vocabulary_module._vocabulary.cache_clear()
+        vocabulary_module._policy_vocabulary.cache_clear()
         assert vocabulary_module.vocabulary() == fresh
     assert len(list((tmp_path / "cache").glob("vocabulary-*.json"))) == 1
-    vocabulary_module.vocabulary.cache_clear()
+    vocabulary_module._vocabulary.cache_clear()
+    vocabulary_module._policy_vocabulary.cache_clear()

@@ -209,7 +209,7 @@ def test_rule_rules_folder_errors(tmp_path):
     report = ROOT / "tests" / "golden" / "fab" / "ppg3_1-tardiness-base-ip2.txt"
     (tmp_path / "empty").mkdir()
     result = run("rule", str(report), "--rules", str(tmp_path / "empty"))
-    assert result.exit_code == 2 and "is not a rules folder: it has no `core/` folder" in result.output
+    assert result.exit_code == 2 and "is not a rules folder: it holds no policy pack" in result.output
     rules = edited_rules(tmp_path)
     result = run("rule", str(report), "--rules", str(rules), "--policy", "dci")
     assert result.exit_code == 2 and "unknown policy `dci`" in result.output and "`fab`" in result.output

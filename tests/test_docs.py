@@ -101,3 +101,32 @@ def test_the_readmes_example_output_is_what_the_command_prints(command):
     assert shown, f"README shows no output of `{command}`"
     result = CliRunner().invoke(cli, command.split()[1:])
     assert result.output.rstrip("\n") == shown.group(1).rstrip("\n")    # `rule` ends a report with a blank line
+
+
+def test_the_authoring_guide_s_commands_are_ppgcheck_s():
+    """Each `ppgcheck ...` line of docs/authoring.md (its CI job too) names a command and
+    options that exist: a renamed option cannot leave the guide behind."""
+    import shlex
+
+    import click
+    import yaml
+    guide = (ROOT / "docs" / "authoring.md").read_text()
+    job = yaml.safe_load(re.search(r"```yaml\n(.*?)```", guide, re.S).group(1))
+    assert job["jobs"]["rules"]["steps"]
+    lines = re.findall(r"^\s*(?:- run: |run: )?(ppgcheck [^\n#`]*)", guide, re.M)
+    assert len(lines) >= 8
+    for line in lines:
+        words = shlex.split(line.replace("${GITHUB_BASE_REF}", "main").replace("rules/*/golden", "rules/x/golden"))
+        command = cli.get_command(click.Context(cli), words[1])
+        assert command is not None, line
+        known = {name for param in command.params for name in getattr(param, "opts", [])}
+        assert [w for w in words[2:] if w.startswith("-") and w not in known] == [], line
+
+
+def test_shell_completion_as_the_authoring_guide_turns_it_on():
+    from click.testing import CliRunner
+    script = CliRunner().invoke(cli, [], prog_name="ppgcheck", env={"_PPGCHECK_COMPLETE": "bash_source"})
+    assert "_ppgcheck_completion" in script.output
+    done = CliRunner().invoke(cli, [], prog_name="ppgcheck", env={
+        "_PPGCHECK_COMPLETE": "bash_complete", "COMP_WORDS": "ppgcheck rule --policy yu", "COMP_CWORD": "3"})
+    assert done.output.strip() == "plain,yugioh"

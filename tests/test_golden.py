@@ -84,4 +84,4 @@ def test_cases_run_against_an_edited_copy_of_the_rules(tmp_path):
     covered = runner.invoke(cli, ["test", str(cases), "--rules", str(edited), "--coverage"])
     assert "coverage yugioh" in covered.output
     not_rules = runner.invoke(cli, ["test", str(cases), "--rules", str(cases)])
-    assert not_rules.exit_code == 2 and "no `core/` folder" in not_rules.output
+    assert not_rules.exit_code == 2 and "holds no policy pack" in not_rules.output

@@ -8,8 +8,7 @@ import pytest
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.facts import build_facts
-from ppgcheck.language.report import (Modifier, Observation, grammar_text, parse_report, parse_reports,
-                             print_report)
+from ppgcheck.language.report import Modifier, Observation, parse_report, parse_reports, print_report
 from ppgcheck.language.vocabulary import vocabulary
 
 from conftest import HEADER, fill
@@ -104,15 +103,6 @@ def test_every_vocabulary_form_parses_to_its_listed_fact(category):
                 assert fact in facts, (form.text, fact, facts)
 
 
-def test_grammar_aliases_and_vocabulary_agree():
-    names = set(re.findall(r"->\s*(obs_\w+|mod_\w+)", grammar_text()))
-    vocab = vocabulary()
-    grammar_obs = {n.removeprefix("obs_") for n in names if n.startswith("obs_")}
-    grammar_mod = {n.removeprefix("mod_") for n in names if n.startswith("mod_")}
-    assert grammar_obs == set(vocab.observations)
-    assert grammar_mod == set(vocab.modifiers)
-
-
 def test_keywords_are_case_insensitive_and_names_case_preserving():
     report = parse_report("POLICY: fab\nPlayer: aLiCe\naLiCe DREW 1 EXTRA CARD, Mixed Into His Hand\n")
     assert report.persons == [("aLiCe", "player")]
@@ -176,7 +166,7 @@ def test_a_typo_names_the_place_and_the_closest_form():
         "closest valid forms:",
         "  P drew N extra cards",
         "  P looked at N extra cards",
-        "  P has marked cards",
+        "  P had marked cards",          # one form of each kind: the nearest
     ]
 
 
@@ -240,3 +230,77 @@ def test_a_missing_newline_at_the_end_is_fine():
 def test_too_many_observations_is_an_error():
     err = error_of(HEADER + "Alice stalled\n" * 9)
     assert err.message == "too many observations: at most 8 in one report"
+
+
+# --- names ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Zoë", "O'Neil", "José-María", "Bob_2", "J.R.R", "2Pac", "Łukasz", "李雷"])
+def test_a_name_of_letters_digits_and_inner_signs_is_bare(name):
+    report = parse_report(f"policy: fab\nplayer: {name}\nplayer: Bob\n{name} drew 1 extra card, "
+                          f"caught before Bob's next action\n")
+    assert report.persons[0] == (name, "player")
+    assert report.observations[0].subject == name
+    assert f"player: {name}\n" in print_report(report)
+
+
+def test_a_possessive_is_not_part_of_the_name():
+    report = parse_report("policy: fab\nplayer: Alice\nplayer: O'Neil\n"
+                          "Alice drew 1 extra card, caught before O'Neil's next action\n")
+    assert report.observations[0].modifiers[0].person == "O'Neil"
+
+
+def test_typographic_apostrophes_and_quotes_read_as_plain_ones():
+    report = parse_report("policy: fab\nplayer: O\u2019Neil\nplayer: \u201cMary Ann\u201d\n"
+                          "O\u2019Neil harassed \"Mary Ann\"\nIt was on purpose, caught before O'Neil\u2019s next action\n")
+    assert report.persons == [("O'Neil", "player"), ("Mary Ann", "player")]
+
+
+@pytest.mark.parametrize("line", ['player: Mary Ann', 'player: Zoë🎲', 'spectator: 12'])
+def test_a_name_that_is_not_one_word_must_be_quoted_and_the_error_says_so(line):
+    err = error_of(f"policy: fab\n{line}\n")
+    assert (err.line, err.column) == (2, line.index(":") + 3)
+    role, name = line.split(": ")
+    assert err.message.startswith("quote a name") and f'`{role}: "{name}"`' in err.message
+
+
+@pytest.mark.parametrize("text", ["policy: fab\nplayer: round\nround stalled\n",
+                                  "policy: fab\nplayer: It\nIt stalled\n",
+                                  "policy: fab\nplayer: A\nplayer: B\nB drew 1 extra card, A had a fair chance to notice\n",
+                                  "policy: fab\nplayer: Day\nDay stalled\nDay drew 2 extar cards\n"])
+def test_a_name_read_as_a_keyword_must_be_quoted_and_the_error_says_so(text):
+    err = error_of(text)
+    assert (err.line, err.column) == (2, 9)
+    assert "is a word of the report language: quote the name" in err.message
+
+
+def test_a_name_that_is_a_keyword_only_elsewhere_stays_bare():
+    report = parse_report("policy: fab\nplayer: A\nplayer: B\nA drew 1 extra card, caught before B's next action\n")
+    assert report.observations[0].subject == "A"
+    assert 'player: "A"' in print_report(report)          # printed quoted: safe wherever it goes
+    err = error_of("policy: fab\nplayer: A\nA drew 2 extar cards\n")
+    assert err.message == "unexpected `extar`"
+
+
+def test_a_quoted_name_without_its_closing_quote_is_named():
+    err = error_of('policy: fab\nplayer: "Mary\n')
+    assert err.message.startswith('a quoted name ends with `"`')
+
+
+# --- what an error expects -----------------------------------------------------------
+
+def test_a_mistyped_header_lists_the_headers_not_the_verbs():
+    err = error_of("polcy: fab\nplayer: Alice\n")
+    assert err.message == "unknown header `polcy`"
+    assert "`policy:`" in err.expected and "`drew`" not in str(err)
+    assert err.suggestions[0] == "policy: N"
+
+
+def test_a_bad_header_value_lists_that_header_s_values():
+    assert error_of("policy: fab\nrel: competetive\n").expected == [
+        "`casual`", "`competitive`", "`professional`", "`regular`"]
+
+
+def test_where_many_words_fit_the_closest_come_first_and_the_rest_are_counted():
+    err = error_of("policy: fab\nplayer: Alice\nAlice drw 1 extra card\n")
+    assert err.expected[0] == "`drew`" and len(err.expected) == 9
+    assert err.expected[-1].endswith("more (`ppgcheck vocab` lists every form)")

@@ -62,11 +62,11 @@ from ppgcheck.resources import policy_ids, rules_dir
 from ppgcheck.analysis.scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, kind_parts, needed_only, parse_statements,
                         read_pack, renamed, renamed_parts, scenario_facts, statement_parts, symbol_value,
                         with_fired)
-from ppgcheck.language.vocabulary import vocabulary
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary, vocabulary_of_files
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
 RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
-KIND_ORDER = ("conflict", "gap", "cap", "monotonicity", "dead-rule", "citation")
+KIND_ORDER = ("conflict", "gap", "cap", "monotonicity", "dead-rule", "vocabulary", "citation", "misquote")
 LEVELS = ("info", "warning", "error")
 NAMES = {1: "Alice", 2: "Bob"}
 PREFIX = "b__"
@@ -225,9 +225,11 @@ _INPUT_NAMES = {"person", "rel", "tier", "event_kind", "game_kind", "round", "ro
 
 
 
-def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -> Report:
-    """The report whose facts are exactly the scenario's input atoms."""
-    vocab = vocabulary()
+def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "",
+                    vocab: Vocabulary | None = None) -> Report:
+    """The report whose facts are exactly the scenario's input atoms, written in `vocab`
+    (the pack's language; by default the bundled policy's)."""
+    vocab = vocab or vocabulary(policy)
     by: dict[str, list[tuple]] = {}
     for sym in atoms:
         if sym.name.startswith(prefix) and sym.name[len(prefix):] in _INPUT_NAMES:
@@ -235,7 +237,7 @@ def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "") -
             if prefix == "" and sym.name.startswith(PREFIX):
                 continue
             by.setdefault(f"{name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
-    r = Report(policy=policy)
+    r = Report(policy=policy, vocab=vocab)
     for p, role in sorted(by.get("person/2", []), key=lambda t: t[0].number):
         r.persons.append((NAMES[p.number], role.name))
     single = {"rel/1": "rel", "event_kind/1": "event_kind", "game_kind/1": "game_kind",
@@ -534,11 +536,13 @@ def _rel(path: str, root: Path) -> str:
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,
                  observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,
-                 monotonicity: bool = True,
+                 monotonicity: bool = True, sources: Path | None = None,
                  progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Check a bundled policy, a pack folder, or every pack of a rules folder.
     Returns one CheckResult per pack.  Several packs are checked in parallel,
-    one process a core, unless a progress callback wants them one at a time."""
+    one process a core, unless a progress callback wants them one at a time.
+    With `sources` (the folder of the guides' text), every quoted sentence is looked up
+    in it: one that is not there is a `misquote` finding."""
     packs = resolve_pack(policy, path)
     options = dict(observations=observations, timeout=timeout, max_models=max_models,
                    monotonicity=monotonicity)
@@ -548,9 +552,14 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
             jobs = [pool.submit(bounded_pack_job, functools.partial(_check_pack, pid, pack, core, progress=None,
                                                                     **options), pack, core, timeout)
                     for pid, pack, core in packs]
-            return [job.result() for job in jobs]
-    return [bounded_pack_job(functools.partial(_check_pack, pid, pack, core, progress=progress, **options),
-                             pack, core, timeout) for pid, pack, core in packs]
+            results = [job.result() for job in jobs]
+    else:
+        results = [bounded_pack_job(functools.partial(_check_pack, pid, pack, core, progress=progress, **options),
+                                    pack, core, timeout) for pid, pack, core in packs]
+    if sources is not None:
+        for result, (_, pack, _) in zip(results, packs):
+            result.findings.extend(_misquote_findings(pack, sources))
+    return results
 
 
 def bounded_pack_job(work: Callable, pack: Path, core: Path, timeout: float):
@@ -565,6 +574,19 @@ def bounded_pack_job(work: Callable, pack: Path, core: Path, timeout: float):
                                   lambda: overrun.locate(files, limits=bound), bound, grace=5 + timeout / 4)
 
 
+def _misquote_findings(pack: Path, sources: Path) -> list[CheckFinding]:
+    """A sentence a rule quotes that its source does not hold (analysis/quotes.py)."""
+    from ppgcheck.analysis.quotes import misquotes
+    files = sorted(pack.glob("*.lp"))
+    banners = _banners(files)
+    root = Path.cwd()
+    return [CheckFinding("misquote", "error",
+                         f"the quote `{m.missing}` is not in " + " or ".join(f"`{s}`" for s in m.sources),
+                         sections=[s for s in [_section_at(banners, str(m.quote.file), m.quote.line + 1)] if s],
+                         locations=[Location(_rel(str(m.quote.file), root), m.quote.line)])
+            for m in misquotes(files, sources)]
+
+
 def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeout: float,
                 max_models: int, monotonicity: bool,
                 progress: Callable[[str], None] | None) -> CheckResult:
@@ -577,7 +599,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
     result = CheckResult(policy, str(pack))
     messages: list[str] = []
     stmts = _parse(files, messages)
-    reads = read_pack(files)
+    reads = read_pack(files, vocabulary_of_files(core / "vocabulary.lp", files, policy))
     banners = _banners(files)
     result.notes.extend(f"scenario space: {w}" for w in reads.wildcards)
 
@@ -586,6 +608,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
         result.findings.append(CheckFinding("citation", level, msg,
                                             sections=[s for s in [_section_at(banners, fname, line)] if s],
                                             locations=[Location(_rel(fname, root), line)]))
+    result.findings.extend(_unproduced_findings(policy, reads, banners, root))
 
     # The rules of a pack whose monotonicity proof slices are read once here, for
     # the slices the REL and the monotonicity searches take (a forked child
@@ -749,7 +772,7 @@ def _check_pack(policy: str, pack: Path, core: Path, *, observations: int, timeo
                        len(searched[t]) == len(parts_of[t]) and all(searched[t]))
                    for t in asks_rels if searched[t]}
     rels_at.update((sym, (rel_names, True)) for sym in blind)
-    read = _WitnessReports(policy)
+    read = _WitnessReports(policy, reads.vocab)
     for what, sym in targets:
         if sym not in witnesses:
             result.complete = False
@@ -1010,19 +1033,42 @@ def _locations_for(sections: list[str], reads: PackReads, root: Path) -> list[Lo
     return out
 
 
+_READ_AS = {"observation": "observation(O, P, {})", "modifier": "modifier(O, {})", "count": "count(O, {}, N)",
+            "when": "when({})"}
+_FORM_TO_ADD = {"observation": "an `observation_form({}, \"{{P}} ...\")`",
+                "modifier": "a `modifier_form({}, \"...\")`", "count": "a form with a `{{{}}}` slot",
+                "when": "a `when_form({}, \"...\")`"}
+
+
+def _unproduced_findings(policy: str, reads: PackReads, banners, root: Path) -> list[CheckFinding]:
+    """A fact the rules read that no form of the report language produces: no report can
+    say it, so the rules reading it never fire."""
+    out = []
+    for what, name, file, line in reads.unproduced:
+        fact = _READ_AS.get(what, what + "({})").format(name)
+        add = _FORM_TO_ADD.get(what, f"a `{what}_value({{}})`").format(name)
+        out.append(CheckFinding(
+            "vocabulary", "error",
+            f"the rules read `{fact}` but no form of the report language produces it: add {add} to the "
+            f"pack (`ppgcheck vocab --policy {policy}` lists the forms)",
+            sections=[s for s in [_section_at(banners, file, line)] if s],
+            locations=[Location(_rel(file, root), line)]))
+    return out
+
+
 class _WitnessReports:
     """The report, its text and the committed infractions of each witness
     scenario, read once: one witness often holds many findings (the pairwise
     conflicts of several rules), and reading a scenario's atoms is slow."""
 
-    def __init__(self, policy: str) -> None:
-        self.policy = policy
+    def __init__(self, policy: str, vocab: Vocabulary | None = None) -> None:
+        self.policy, self.vocab = policy, vocab
         self._read: dict[int, tuple[list, Report | None, str, set[str]]] = {}
 
     def __call__(self, atoms) -> tuple[Report | None, str, set[str]]:
         key = id(atoms)
         if key not in self._read:
-            witness = scenario_report(atoms, self.policy) if atoms is not None else None
+            witness = scenario_report(atoms, self.policy, vocab=self.vocab) if atoms is not None else None
             text = print_report(witness) if witness else ""
             # (the atoms are kept too, so that no other list takes their id)
             self._read[key] = (atoms, witness, text, _committed_ids(atoms))
@@ -1245,8 +1291,8 @@ def _monotonicity(policy: str, core: Path, stmts, files, reads: PackReads, banne
         a, b = constant_to_slug(ia.name), constant_to_slug(ib.name)
         what = a if a == b else f"{a} → {b}"
         sections = sorted({reads.infractions.get(ia.name, ""), reads.infractions.get(ib.name, "")} - {""})
-        witness = scenario_report(atoms, policy) if atoms else None
-        contrast = scenario_report(atoms, policy, PREFIX) if atoms else None
+        witness = scenario_report(atoms, policy, vocab=reads.vocab) if atoms else None
+        contrast = scenario_report(atoms, policy, PREFIX, reads.vocab) if atoms else None
         out.append(CheckFinding(
             "monotonicity", "warning",
             f"{step} gives a lighter penalty: {what}, {constant_to_slug(pa.name)} → {constant_to_slug(pb.name)}",

@@ -45,7 +45,7 @@ from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_const
 from ppgcheck.engine import confine, isolation
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.language.report import Observation, Report, print_report
-from ppgcheck.language.vocabulary import vocabulary
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary_of_files
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
 
@@ -200,6 +200,12 @@ def merge_reads(a: PackReads, b: PackReads) -> PackReads:
     out.cap = a.cap or b.cap
     out.section_locations = {**b.section_locations, **a.section_locations}
     out.wildcards = list(dict.fromkeys(a.wildcards + b.wildcards))
+    # scenarios are written in the first version's language: what only the other's forms
+    # say cannot be a scenario of both
+    out.vocab = a.vocab
+    if a.vocab is not None:
+        out.observation_kinds &= set(a.vocab.observations)
+        out.modifiers &= set(a.vocab.modifiers)
     return out
 
 
@@ -633,7 +639,7 @@ def cannot_rule(policy: str, pack: Path, core: Path, seconds: float) -> str | No
         root = pack.parent if same.is_dir() and same.resolve() == core.resolve() else \
             _rules_root(policy, pack, core, keep)
         engine = PolicyEngine(policy, root)
-        facts = [build_facts(r).inputs for r in _probe_reports(policy)]
+        facts = [build_facts(r).inputs for r in _probe_reports(policy, engine.vocabulary)]
         bound = isolation.Limits(seconds, isolation.limits().megabytes)
         isolation.call_bounded(lambda: len(engine.solve_many(facts)),
                                f"{confine.shown(pack)} (one report of each kind of observation)",
@@ -646,16 +652,15 @@ def cannot_rule(policy: str, pack: Path, core: Path, seconds: float) -> str | No
             tmp.cleanup()
 
 
-def _probe_reports(policy: str) -> list[Report]:
-    """A report of each kind of observation the language has, with the smallest counts."""
-    vocab = vocabulary()
+def _probe_reports(policy: str, vocab: Vocabulary) -> list[Report]:
+    """A report of each kind of observation the pack's language has, with the smallest counts."""
     reports = []
     for kind in sorted(vocab.observations):
         slots = vocab.canonical("observation", kind).slots
         counts = {s: vocab.count_ranges[s][0] for s in slots if s in vocab.count_ranges}
         observation = Observation("Alice", kind, other="Bob" if "Q" in slots else None, counts=counts)
         reports.append(Report(policy=policy, persons=[("Alice", "player"), ("Bob", "player")],
-                              observations=[observation]))
+                              observations=[observation], vocab=vocab))
     return reports
 
 
@@ -678,8 +683,9 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
     old_files, new_files = sorted(old_pack.glob("*.lp")), sorted(new_pack.glob("*.lp"))
     old_stmts = _parse(old_files, f"the old `{policy}`")
     new_stmts = _parse(new_files, f"the new `{policy}`")
-    new_reads = read_pack(new_files)
-    reads = merge_reads(new_reads, read_pack(old_files))
+    new_reads = read_pack(new_files, vocabulary_of_files(new_core / "vocabulary.lp", new_files, policy))
+    reads = merge_reads(new_reads, read_pack(old_files, vocabulary_of_files(old_core / "vocabulary.lp", old_files,
+                                                                            policy)))
     touched = None
     if _same_core(old_core, new_core):
         touched = _touched_infractions(old_stmts, new_stmts,
@@ -728,7 +734,7 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
             change.location = _edited_location(change, edited) or change.location
             atoms, proven, _ = smallest_witness(ctl, budget, sym)
             if atoms is not None:
-                change.witness = scenario_report(atoms, policy)
+                change.witness = scenario_report(atoms, policy, vocab=new_reads.vocab)
                 change.witness_text = print_report(change.witness)
                 change.minimal = proven
                 if engines:

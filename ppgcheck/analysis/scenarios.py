@@ -23,7 +23,8 @@ import clingo
 from clingo import ast
 
 from ppgcheck.engine import confine
-from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary, vocabulary_of_files
+from ppgcheck.resources import core_dir
 
 # Input predicates of the report language (rules/core/CONTRACT.md).
 INPUTS = {("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1),
@@ -78,6 +79,9 @@ class PackReads:
     citation_problems: list[tuple[str, str, int, str]] = field(default_factory=list)
     wildcards: list[str] = field(default_factory=list)
     infraction_heads: list[tuple[str, int, str]] = field(default_factory=list)  # infraction(O,P,const) rules
+    vocab: Vocabulary | None = None      # the language of the pack's reports (the core's and the pack's forms)
+    read_at: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)  # (what, name) -> first read
+    unproduced: list[tuple[str, str, str, int]] = field(default_factory=list)  # (what, name, file, line)
 
 
 # ---------------------------------------------------------------------------
@@ -219,14 +223,18 @@ def symbol_value(s: clingo.Symbol):
 
 
 def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackReads:
-    vocab = vocab or vocabulary()
+    """What the pack's rules read; `vocab` is the language of its reports (by default the
+    bundled core's with the forms of these files)."""
+    if vocab is None:
+        vocab = vocabulary_of_files(core_dir() / "vocabulary.lp", pack_files,
+                                    pack_files[0].parent.name if pack_files else None)
     statements = parse_statements(pack_files)
     facts = ground_facts(statements)
     _CONSTS.clear()
     for st in statements:  # `#const upg40 = "UPG 40 ...".` names a section string
         if st.ast_type == ast.ASTType.Definition and st.value.ast_type == ast.ASTType.SymbolicTerm:
             _CONSTS[st.name] = st.value.symbol
-    reads = PackReads(files=list(pack_files))
+    reads = PackReads(files=list(pack_files), vocab=vocab)
     banners = _banner_lines(pack_files)
     # indirect sources: (pred, arity, position) whose fact constants feed an input argument
     sources: dict[str, set[tuple[str, int, int]]] = {"observation": set(), "modifier": set(),
@@ -271,6 +279,7 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
         for sym, _sign in atoms:
             name, args = _fn(sym)
             arity = len(args)
+            _note_read(reads, name, args, loc)
             if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in INPUTS:
                 reads.headers.add(name)
             if name == "observation" and arity == 3:
@@ -356,6 +365,7 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
                 reads.modifiers.update(n for n in names if n in table)
             if not names:
                 reads.wildcards.append(f"{key} read through {pred}/{arity} with no fact table")
+    _unproduced(reads, vocab)
     reads.observation_kinds &= set(vocab.observations)
     reads.modifiers &= set(vocab.modifiers)
     for s in facts.get(("section", 2), []):
@@ -373,6 +383,33 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
             reads.citation_problems.append(("error", fname, line,
                                             f"infraction `{inf}` has no section(…, \"Sec\") fact"))
     return reads
+
+
+def _note_read(reads: PackReads, name: str, args: list, loc) -> None:
+    """Where the rules first read an input constant (an observation kind, a modifier, a count
+    key, a header value), for the finding when no form of the language produces it."""
+    position = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1}.get((name, len(args)))
+    if position is None and name in HEADER_VALUES + ("when",) and len(args) == 1:
+        position = 0
+    if position is None:
+        return
+    value = _const(args[position])
+    if name == "when" and not isinstance(value, str):
+        value = _fn(args[position])[0]
+    if isinstance(value, str) and value:
+        reads.read_at.setdefault((name, value), (loc.filename, loc.line))
+
+
+def _unproduced(reads: PackReads, vocab: Vocabulary) -> None:
+    """The input constants the rules read that no form of the language produces: a rule
+    reading one can never fire from a report."""
+    counted = {s for forms in vocab.observations.values() for f in forms for s in f.slots}
+    counted |= set(vocab.counted_modifiers.values())
+    known = {"observation": set(vocab.observations), "modifier": set(vocab.modifiers), "count": counted,
+             "when": set(vocab.when), **{h: set(vocab.values.get(h, [])) for h in HEADER_VALUES}}
+    for (what, name), (file, line) in sorted(reads.read_at.items(), key=lambda item: item[1]):
+        if name not in known[what]:
+            reads.unproduced.append((what, name, file, line))
 
 
 _BANNER = re.compile(r"^%\s*-{3}")
@@ -427,7 +464,7 @@ def _domain(lo: int, hi: int, thresholds: set[int]) -> list[int]:
 def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | None = None) -> str:
     """The `scen_*` facts bounding rules/core/scenarios.lp for this pack (ASP text
     built only from identifiers of the pack and the vocabulary)."""
-    vocab = vocab or vocabulary()
+    vocab = vocab or reads.vocab or vocabulary()
     out: list[str] = [f"scen_max_obs({observations})."]
     kinds = sorted(reads.observation_kinds)
     for k in kinds:
@@ -523,11 +560,10 @@ def _when_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
     out = []
     wanted = reads.when_values
     for kind, form in vocab.when.items():
-        numbered = "{N}" in form.text
         if ("*", None) not in wanted and not any(k == kind for k, _ in wanted):
             continue
-        if numbered:
-            key = "round" if kind == "before_round" else "game"
+        if form.slots:            # `before round {round}`: a number in a header_range
+            key = form.slots[0]
             lo, hi = vocab.header_ranges[key]
             consts = {n for k, n in wanted if k == kind and n is not None}
             values = _domain(lo, hi, consts) if consts else [lo]

@@ -295,7 +295,7 @@ def measure(paths: list[Path], rules: Path | None = None) -> list[PackCoverage]:
     for case in find_cases(paths):
         name = str(case)
         try:
-            reports = parse_reports(case.read_text(encoding="utf-8"), name)
+            reports = parse_reports(case.read_text(encoding="utf-8"), name, rules=rules)
         except (PpgError, OSError, UnicodeDecodeError):
             continue        # an expected-error case: nothing is ruled
         for report in reports:

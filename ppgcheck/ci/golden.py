@@ -104,7 +104,7 @@ def _prepare_case(report_path: Path, rules: Path | None) -> tuple[CaseResult, di
     result = CaseResult(str(report_path), expected["description"])
     text = report_path.read_text(encoding="utf-8")
     try:
-        prepared = api.prepare(parse_reports(text, str(report_path)), rules=rules)
+        prepared = api.prepare(parse_reports(text, str(report_path), rules=rules), rules=rules)
     except ReportError as exc:
         _compare_error(expected, exc, result)
         return result, expected, None

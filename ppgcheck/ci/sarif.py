@@ -13,7 +13,9 @@ _RULES = {
     "cap": "A repeat upgrade ends above the cap the guide states.",
     "monotonicity": "A worse fact gives a lighter penalty.",
     "dead-rule": "No scenario fires this rule.",
+    "vocabulary": "The rules read a fact no form of the report language produces.",
     "citation": "A rule or infraction without its section.",
+    "misquote": "A sentence a rule quotes is not in the source text.",
 }
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import check_rules_folder, fails_cleanly, limit_options, rules_option, search_options
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options, rules_option,
+                                  search_options)
 from ppgcheck.errors import UsageError
 
 
@@ -70,7 +71,8 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 
 @cli.command("check")
 @click.argument("rules_dir", required=False, type=click.Path(file_okay=False))
-@click.option("--policy", "-p", help="Check this bundled policy (default: every bundled pack).")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Check this bundled policy (default: every bundled pack).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="text grouped by kind, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="error",
@@ -81,15 +83,20 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file of known source holes (policy, kind, message, reason): "
                    "those do not fail the check; any other finding does.")
+@click.option("--sources", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+              help="The folder of the guides' text: each sentence a rule quotes must be in the source it "
+                   "names (a `misquote` finding otherwise).")
 @fails_cleanly
 def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: str, observations: int,
-                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None) -> None:
+                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None,
+                  sources: Path | None) -> None:
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
     rules, repeat upgrades past the cap, monotonicity breaks and missing
     citations; each finding comes with a minimal witness report that
     `ppgcheck rule` reproduces. RULES_DIR is a pack folder or a folder of packs.
+    With --sources, every sentence a rule quotes is looked up in the guide's text.
     Exit code: 0 clean, 1 findings at or above --fail-on (or the time bound or
     model cap stopped the search), 2 usage error.
 
@@ -98,6 +105,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
       ppgcheck check --policy fab
       ppgcheck check tests/fixtures/packs/gap --format sarif > check.sarif
       ppgcheck check --baseline rules/known-findings.toml
+      ppgcheck check --policy fab --sources ../shared/sources
     """
     from ppgcheck.analysis.check import check_policy, render_text, result_dict
     from ppgcheck.ci.sarif import render_sarif
@@ -106,7 +114,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     def progress(message: str) -> None:
         click.echo(f"\r\x1b[2K{message}", nl=False, err=True)
     results = check_policy(policy, rules_dir, observations=observations, timeout=timeout,
-                           max_models=max_models, monotonicity=not no_monotonicity,
+                           max_models=max_models, monotonicity=not no_monotonicity, sources=sources,
                            progress=progress if live else None)
     if live:
         click.echo("\r\x1b[2K", nl=False, err=True)
@@ -145,7 +153,8 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
               help="Compare the working tree's rules folder with the same folder at this git revision.")
 @click.option("--rules", "rules_path", default="rules", show_default=True, metavar="PATH",
               help="With --base: the rules folder, relative to the current directory.")
-@click.option("--policy", "-p", help="Compare only this pack.")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Compare only this pack.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="text with a witness per change, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 on any change, not only on a new error-level finding.")
@@ -188,3 +197,29 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
     else:
         click.echo(d.render_text(results))
     sys.exit(d.exit_code(results, fail_on_change))
+
+
+@cli.command("new-pack")
+@click.argument("name")
+@click.option("--into", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The rules folder to create the pack in.")
+@click.option("--source", metavar="FILE", help="The file name of the guide's text the pack encodes.")
+@click.option("--title", help="The guide's title, for the README.")
+@fails_cleanly
+def new_pack_command(name: str, into: Path, source: str | None, title: str | None) -> None:
+    """Create a policy pack NAME: a README naming the source, the ladder, one section
+    file with its banner, a vocabulary file and a golden case, which `check` and `test`
+    pass. docs/authoring.md goes on from there.
+
+    \b
+    Example:
+      ppgcheck new-pack acme-snacks --into my-rules --source acme-snacks.txt
+    """
+    from ppgcheck.scaffold import new_pack
+    written = new_pack(name, into, source, title)
+    pack = into / name
+    click.echo(f"created {pack}/: " + ", ".join(str(p.relative_to(pack)) for p in written))
+    click.echo("next:")
+    click.echo(f"  ppgcheck check {pack}")
+    click.echo(f"  ppgcheck test {pack / 'golden'} --rules {into}")
+    click.echo(f"  ppgcheck vocab --policy {name} --rules {into}")

@@ -49,8 +49,10 @@ def rare_cycle_collection():
         gc.unfreeze()
 
 
-def report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]]]]:
-    """(name, reports) for each file, each report file under a directory, and `-` (stdin).
+def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None
+                 ) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]]]]:
+    """(name, reports) for each file, each report file under a directory, and `-` (stdin),
+    each report in its policy's language (`policy`, else its `policy:` line; a pack of `rules`).
     Nothing is read until `reports()` is iterated, and then report by report
     (language/report.py: read_reports), so memory stays flat whatever a file's size;
     a FIFO or a character device is read as a stream.  A file that cannot be opened
@@ -58,23 +60,24 @@ def report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], Iterato
     entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]]]] = []
     for raw in paths:
         if raw == "-":
-            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>")))
+            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules)))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-            entries.extend((str(f), functools.partial(_stream_reports, f, str(f))) for f in files)
+            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules)) for f in files)
         else:
-            entries.append((raw, functools.partial(_stream_reports, path, raw)))
+            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules)))
     return entries
 
 
-def _stream_reports(path: Path | None, name: str) -> Iterator[Report | ReportError]:
+def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None
+                    ) -> Iterator[Report | ReportError]:
     from ppgcheck.language.report import read_reports
     if path is None:
-        yield from read_reports(_stdin_bytes(), name)
+        yield from read_reports(_stdin_bytes(), name, policy, rules)
         return
     try:
         mode = os.stat(path).st_mode
@@ -89,7 +92,7 @@ def _stream_reports(path: Path | None, name: str) -> Iterator[Report | ReportErr
     except OSError as exc:
         raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
     with stream:
-        yield from read_reports(stream, name)
+        yield from read_reports(stream, name, policy, rules)
 
 
 # what a file's checked reports may take in memory before they are kept on disk
@@ -125,11 +128,11 @@ def _stdin_bytes():
     return getattr(stdin, "buffer", stdin)
 
 
-def report_sources(paths: tuple[str, ...]) -> list[Report]:
+def report_sources(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None) -> list[Report]:
     """Every report of the files (for commands that take one report file): the first
     bad report's error raised."""
     out: list[Report] = []
-    for _, reports in report_files(paths):
+    for _, reports in report_files(paths, policy, rules):
         for report in reports():
             if isinstance(report, ReportError):
                 raise report
@@ -142,9 +145,24 @@ def rules_option(help_text: str):
                         metavar="DIR", help=help_text)
 
 
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --policy: the packs of --rules when given, else the bundled ones."""
+    from ppgcheck.resources import policy_ids
+    rules = ctx.params.get("rules")
+    try:
+        known = policy_ids(Path(rules) if rules else None)
+    except OSError:
+        return []
+    return [p for p in known if p.startswith(incomplete)]
+
+
 def check_rules_folder(rules: Path | None) -> None:
-    if rules is not None and not (rules / "core").is_dir():
-        raise UsageError(f"`{rules}` is not a rules folder: it has no `core/` folder")
+    """A rules folder holds policy packs (folders of *.lp files), and perhaps its own `core/`
+    (else the bundled core is used)."""
+    from ppgcheck.resources import policy_ids
+    if rules is not None and not (rules / "core").is_dir() and not policy_ids(rules):
+        raise UsageError(f"`{rules}` is not a rules folder: it holds no policy pack (a folder of *.lp files) "
+                         "and no `core/`")
 
 
 def limit_options(timeout: bool):

@@ -7,12 +7,13 @@ import json
 import click
 
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import check_rules_folder, fails_cleanly, rules_option
+from ppgcheck.cli.common import check_rules_folder, complete_policy, fails_cleanly, rules_option
 from ppgcheck.resources import policy_ids
 
 
 @cli.command("ids")
-@click.option("--policy", "-p", help="Only this policy (default: every bundled one).")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Only this policy (default: every bundled one).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @rules_option("List the packs under this rules folder (a `core/` and one folder per policy) instead of the "
               "bundled ones.")

@@ -13,8 +13,8 @@ import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, fails_cleanly, limit_options, rare_cycle_collection,
-                                 read_whole, report_files, report_sources, rules_option)
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options,
+                                 rare_cycle_collection, read_whole, report_files, report_sources, rules_option)
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report
@@ -28,7 +28,8 @@ BATCH_SIZE = 256
 
 @cli.command()
 @click.argument("reports", nargs=-1, required=True)
-@click.option("--policy", "-p", help="Rule under this policy, overriding each report's `policy:` line.")
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Rule under this policy, overriding each report's `policy:` line.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
               show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
@@ -154,7 +155,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             rule_pending(more_follows=True)
         return True
 
-    sources = report_files(reports)
+    sources = report_files(reports, policy, rules)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
     with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
                                     if show_progress else contextlib.nullcontext(sources)) as items:
@@ -201,33 +202,59 @@ def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: 
 
 
 @cli.command()
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Add the forms this policy's pack declares to the core's.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@rules_option("List the language of a pack under this rules folder (with --policy).")
 @fails_cleanly
-def vocab(fmt: str) -> None:
+def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
     """List every form the report language accepts, with the fact it produces.
 
-    P and Q stand for declared names, other {slots} for numbers.
+    P and Q stand for declared names, other {slots} for numbers (digits or a
+    number word). Forms a pack adds are marked with the pack's name; the first
+    form of a kind is the one `ppgcheck print` writes, the others are synonyms.
 
     \b
     Example:
       ppgcheck vocab | grep drew
+      ppgcheck vocab --policy acme --rules my-rules
     """
-    forms = vocabulary().all_forms()
-    when = list(vocabulary().when.values())
+    from ppgcheck.engine.policy import pack_files
+    check_rules_folder(rules)
+    if policy:
+        pack_files(policy, rules)           # an unknown policy is an error, not the core's forms
+    vocab_ = vocabulary(policy, rules)
+    forms = vocab_.all_forms() + list(vocab_.when.values()) + vocab_.value_forms()
+    origin = {"core": "core", "pack": vocab_.pack}
     if fmt == "json":
-        click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact}
-                               for f in forms + when], indent=2))
+        click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact,
+                                "origin": origin[f.origin]} for f in forms], indent=2, ensure_ascii=False))
         return
+    mark = lambda f: f"  [{vocab_.pack}]" if f.origin == "pack" else ""      # noqa: E731
     for title, category in (("Headers", "header"), ("Observations", "observation"),
-                            ("Modifiers (after a comma, or on an `It ...` line)", "modifier")):
+                            ("Modifiers (after a comma, or on an `It ...` line)", "modifier"),
+                            ("Adverbs (before the verb: `P deliberately drew 1 extra card`)", "adverb")):
         click.echo(f"{title}:")
         for f in forms:
             if f.category == category:
-                click.echo(f"  {f.text:<58} {f.fact}")
+                click.echo(f"  {f.text:<58} {f.fact}{mark(f)}")
         click.echo()
     click.echo("Values of `when:`:")
-    for f in when:
-        click.echo(f"  when: {f.text:<52} {f.fact}")
+    for f in vocab_.when.values():
+        click.echo(f"  when: {f.text:<52} {f.fact}{mark(f)}")
+    click.echo()
+    click.echo("Header values:")
+    for f in vocab_.value_forms():
+        if f.category == "value":
+            click.echo(f"  {f.text:<58} {f.fact}{mark(f)}")
+    click.echo()
+    click.echo("Number words (wherever a form has a number):")
+    click.echo("  " + ", ".join(f"{w} = {n}" for w, n in vocab_.numbers.items()))
+    click.echo("Units (agree with the number before them):")
+    click.echo("  " + ", ".join(f"{{{key}}} {s}/{p}" for key, units in vocab_.units.items() for s, p in units))
+    click.echo("Words that stand for each other:")
+    for name, words in vocab_.word_classes.items():
+        click.echo(f"  {name}: " + ", ".join(words))
 
 
 @cli.command()
@@ -250,7 +277,7 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     from ppgcheck.api import compare_report
     from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
-    results = [compare_report(r, rules=rules) for r in report_sources((report,))]
+    results = [compare_report(r, rules=rules) for r in report_sources((report,), rules=rules)]
     if fmt == "json":
         data = [comparison_dict(c) for c in results]
         click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
@@ -269,13 +296,18 @@ def log_command(args: tuple[str, ...]) -> None:
 
 @cli.command("print")
 @click.argument("report", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--policy", "-p", shell_complete=complete_policy,
+              help="Read the report in this policy's language (default: its `policy:` line).")
+@rules_option("Read the report in the language of a pack under this rules folder.")
 @fails_cleanly
-def print_command(report: str) -> None:
-    """Print a report file in canonical form (comments dropped, one statement a line).
+def print_command(report: str, policy: str | None, rules: Path | None) -> None:
+    """Print a report file in canonical form (comments dropped, one statement a line,
+    synonyms written in the first form of their kind).
 
     \b
     Example:
       ppgcheck print examples/fab/hidden-card-error.txt
     """
     from ppgcheck.language.report import print_reports
-    click.echo(print_reports(report_sources((report,))), nl=False)
+    check_rules_folder(rules)
+    click.echo(print_reports(report_sources((report,), policy, rules)), nl=False)

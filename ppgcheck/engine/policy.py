@@ -29,7 +29,8 @@ from ppgcheck.engine import confine, isolation, overrun
 from ppgcheck.errors import PolicyError, UsageError
 from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
-from ppgcheck.resources import policy_ids, rules_dir
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+from ppgcheck.resources import core_dir, policy_ids, rules_dir
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
@@ -50,7 +51,7 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
         hint = f" (did you mean `{close[0]}`?)" if close else ""
         raise UsageError(f"unknown policy `{policy}`{hint}: known policies are "
                          + ", ".join(f"`{k}`" for k in known))
-    return [root / "core" / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
+    return [core_dir(rules) / f for f in CORE_FILES] + sorted(pack.glob("*.lp"))
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
@@ -87,7 +88,7 @@ class PolicyEngine:
     """One prepared policy pack, reused for every report of the process."""
 
     def __init__(self, policy: str, rules: Path | None = None) -> None:
-        self.policy = policy
+        self.policy, self.rules = policy, rules
         self.files = pack_files(policy, rules)
         # every file the pack loads, includes too, checked before anything reads one
         self.sources = confine.check_files(self.files).paths
@@ -106,6 +107,11 @@ class PolicyEngine:
     @statements.setter
     def statements(self, statements: list[clingo.ast.AST]) -> None:
         self._statements, self._program, self._replaced = statements, None, True
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The language of this pack's reports: the core's forms and the pack's."""
+        return vocabulary(self.policy, self.rules)
 
     @property
     def program(self) -> IndexedProgram:
@@ -221,12 +227,11 @@ class PolicyEngine:
             return close
         from ppgcheck.language.facts import build_facts
         from ppgcheck.language.report import Observation
-        from ppgcheck.language.vocabulary import vocabulary
         kind = slug_to_constant(value)
-        if kind not in vocabulary().observations:
+        if kind not in self.vocabulary.observations:
             return []
         probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
-                       observations=[Observation("A", kind, other="B")])
+                       observations=[Observation("A", kind, other="B")], vocab=self.vocabulary)
         facts = build_facts(probe).inputs
         self.program        # noqa: B018 (prepared here, for the job and what follows)
 

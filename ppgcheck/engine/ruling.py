@@ -160,7 +160,7 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
     base = {k: next(iter(v))[0] for k, v in bases.items() if len({pen for pen, _ in v}) == 1}
     base_sections = {k: next(iter(v))[1] for k, v in bases.items() if len(v) == 1}
     issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
-    result = RulingSet(report.name, policy, [print_observation(o) for o in report.observations])
+    result = RulingSet(report.name, policy, [print_observation(o, report.vocabulary) for o in report.observations])
     rulings: dict[tuple, PlayerRuling] = {}
     for o, p, i in sorted(by.get("committed/3", []), key=lambda t: (t[0].number, t[1].number, t[2].name)):
         k = key(o, p, i)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from ppgcheck.language.report import Modifier, Report, print_observation
-from ppgcheck.language.vocabulary import vocabulary
 from ppgcheck.engine.ruling import Finding, PlayerRuling, Question, RulingSet
 
 MAX_QUESTIONS = 5
@@ -42,7 +41,7 @@ class Variant:
 def header_variants(report: Report, header_values: dict[str, list[str]]) -> list[Variant]:
     """One variant per value of each header the guide tells apart that the report omits."""
     out: list[Variant] = []
-    order = vocabulary().values
+    order = report.vocabulary.values
     for header, values in header_values.items():
         field_name, convert = HEADER_FIELDS.get(header, (None, str))
         if field_name is None or getattr(report, field_name) is not None:
@@ -58,7 +57,7 @@ def header_variants(report: Report, header_values: dict[str, list[str]]) -> list
 def question_variants(report: Report, relevant: Callable[[str], frozenset[str]]) -> list[Variant]:
     """One variant per unstated modifier a rule about an observation reads (and that no
     stated modifier of its group excludes)."""
-    vocab = vocabulary()
+    vocab = report.vocabulary
     players = [name for name, role in report.persons if role == "player"]
     out: list[Variant] = []
     for index, obs in enumerate(report.observations, start=1):

@@ -12,7 +12,6 @@ from functools import cache
 from clingo import Function, Number, Symbol
 
 from ppgcheck.language.report import Report
-from ppgcheck.language.vocabulary import vocabulary
 
 
 # every input predicate build_facts emits (rules/core/inputs.lp declares their domains)
@@ -60,6 +59,7 @@ class Facts:
 
 
 def build_facts(report: Report) -> Facts:
+    counted = report.vocabulary.counted_modifiers
     persons = [name for name, _ in report.persons]
     pid = {name: Number(i + 1) for i, name in enumerate(persons)}
     out: list[Fact] = []
@@ -106,7 +106,7 @@ def build_facts(report: Report) -> Facts:
             else:
                 add("modifier", o, _const(mod.kind))
             if mod.number is not None:
-                key = vocabulary().counted_modifiers[mod.kind]
+                key = counted[mod.kind]
                 add("count", o, _const(key), Number(mod.number))
     seen: dict[tuple, int] = {}
     for entry in report.history:

@@ -45,7 +45,12 @@ async def api_compare(request: Request) -> Response:
 
 
 async def api_vocab(request: Request) -> Response:
-    return JSONResponse(await run_in_threadpool(api.vocabulary_catalog))
+    """The forms a report builder offers: core's, plus a policy's own with `?policy=P`."""
+    policy = request.query_params.get("policy") or None
+    if policy is not None and policy not in policy_ids():
+        raise RequestRefused(404, f"unknown policy `{policy}`: known policies are "
+                             + ", ".join(f"`{p}`" for p in policy_ids()), "policy")
+    return JSONResponse(await run_in_threadpool(api.vocabulary_catalog, policy))
 
 
 async def api_policies(request: Request) -> Response:

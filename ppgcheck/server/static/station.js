@@ -136,7 +136,10 @@
   }
 
   async function loadPolicy() {
-    B.policy = await getJSON("/api/policies/" + encodeURIComponent($("#b-policy").value));
+    const policy = encodeURIComponent($("#b-policy").value);
+    B.policy = await getJSON("/api/policies/" + policy);
+    B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
+    B.keywords = new Set(B.vocab.keywords);
     options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
     options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
     listObservations();

@@ -1,0 +1,235 @@
+"""A pack's report grammar: the fixed skeleton (grammar/report.lark) and the rules generated
+from its vocabulary's forms, built into one LALR parser per vocabulary.
+
+Each generated alternative is aliased `form_<n>`, the n-th entry of `Language.forms`,
+so the tree says which form (synonyms included) a statement was written in.  The LALR
+tables of a grammar text are kept in ppgcheck's cache folder (ppgcheck/cache.py): a
+process builds only the text, and only a new vocabulary pays for new tables.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+import lark
+
+from ppgcheck.cache import cache_dir
+from ppgcheck.errors import PolicyError
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_text
+from ppgcheck.resources import grammar_dir
+
+# a form's text: {slots}, the possessive `'s`, and words
+_TOKEN = re.compile(r"\{(\w+)\}|('s)\b|([^\s{}]+)")
+# the header each generated value rule gives the values of
+VALUE_RULES = {"rel": "rel_value", "event_kind": "event_value", "game_kind": "game_value",
+               "round_kind": "round_kind"}
+# a form's subject may be followed by an adverb unless the next word joins a second name
+_NOT_A_VERB = {"and", "'s"}
+
+
+@cache
+def skeleton() -> str:
+    return (grammar_dir() / "report.lark").read_text(encoding="utf-8")
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    """A form's text as ("slot", name) and ("word", word) items."""
+    out = []
+    for match in _TOKEN.finditer(text):
+        slot, possessive, word = match.groups()
+        out.append(("slot", slot) if slot else ("word", possessive or word))
+    return out
+
+
+def unit_positions(items: list[tuple[str, str]], vocab: Vocabulary) -> dict[int, str]:
+    """The words that agree with a number before them (`2 extra cards`): position -> count key."""
+    found: dict[int, str] = {}
+    for i, (what, name) in enumerate(items):
+        if what != "slot" or name in PERSON_SLOTS or name not in vocab.units:
+            continue
+        words = {w for pair in vocab.units[name] for w in pair}
+        for j in range(i + 1, min(i + 3, len(items))):
+            if items[j][0] == "word" and items[j][1].lower() in words:
+                found[j] = name
+                break
+    return found
+
+
+def _literal(word: str) -> str:
+    return '"' + word.lower().replace("\\", "\\\\").replace('"', '\\"') + '"i'
+
+
+def _group(words: list[str]) -> str:
+    return "(" + " | ".join(_literal(w) for w in dict.fromkeys(words)) + ")"
+
+
+class _Generator:
+    """Writes the generated rules, numbering each alternative after its form."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self.forms: list[Form] = []
+        self.numbers: dict[str, str] = {}      # count key -> its number rule
+        self.classes = {w: words for words in vocab.word_classes.values() for w in words}
+
+    def alternative(self, form: Form, adverb: bool = False) -> str:
+        items = tokens(form.text)
+        units = unit_positions(items, self.vocab)
+        adverb_at = None
+        if adverb and self.vocab.adverbs:
+            adverb_at = next((i for i, (what, name) in enumerate(items[:-1])
+                              if what == "slot" and name in PERSON_SLOTS and items[i + 1][0] == "word"
+                              and items[i + 1][1].lower() not in _NOT_A_VERB), None)
+        out = []
+        for i, (what, name) in enumerate(items):
+            if what == "slot":
+                out.append("person" if name in PERSON_SLOTS else self.number(name))
+            elif i in units:
+                out.append(_group([w for pair in self.vocab.units[units[i]] for w in pair]))
+            elif name.lower() in self.classes:
+                out.append(_group(self.classes[name.lower()]))
+            else:
+                out.append(_literal(name))
+            if i == adverb_at:
+                out.append("adverb?")
+        self.forms.append(form)
+        return " ".join(out) + f"  -> form_{len(self.forms) - 1}"
+
+    def number(self, key: str) -> str:
+        """A rule of its own for the numbers of each key: where an error stops after a number,
+        it expects what follows that key's numbers, not every number's."""
+        return self.numbers.setdefault(key, f"n_{len(self.numbers)}")
+
+    def rule(self, name: str, forms: list[Form], adverb: bool = False) -> str:
+        """A rule with an alternative per form (one that never matches when there is none:
+        a core without `game:` values, say)."""
+        alternatives = [self.alternative(f, adverb) for f in forms] or ["_NO_FORM"]
+        return f"{name}: " + "\n    | ".join(alternatives) + "\n"
+
+    def text(self) -> str:
+        v = self.vocab
+        rules = [self.rule("obs_phrase", [f for forms in v.observations.values() for f in forms], adverb=True),
+                 self.rule("modifier", [f for forms in v.modifiers.values() for f in forms])]
+        if v.adverbs:
+            rules.append(self.rule("adverb", [f for forms in v.adverbs.values() for f in forms]))
+        rules.append(self.rule("number_word", [Form("number", str(n), w, f"N = {n}") for w, n in v.numbers.items()]))
+        for header, rule in VALUE_RULES.items():
+            rules.append(self.rule(rule, [Form("value", value, value_text(value), f"{header}({value})")
+                                          for value in v.values.get(header, [])]))
+        rules.append(self.rule("when_value", list(v.when.values())))
+        rules += [f"{rule}: INT -> number\n    | number_word -> number\n" for rule in self.numbers.values()]
+        rules.append("_NO_FORM: /(?!)./\n")
+        return "\n".join(rules)
+
+
+@dataclass
+class Language:
+    """The parser of one vocabulary, and what printing and errors need of it."""
+
+    vocab: Vocabulary
+    forms: list[Form]          # the form each generated alternative `form_<n>` parses
+    text: str                  # the whole grammar
+    parser: lark.Lark
+
+    @cached_property
+    def must_quote(self) -> frozenset[str]:
+        """The keywords a bare name would be read as: each keyword the parser accepts in
+        some state where it also accepts a name."""
+        states = self.parser.parser.parser._parse_table.states
+        words: set[str] = set()
+        for actions in states.values():
+            if "NAME" not in actions:
+                continue
+            for terminal in actions:
+                if terminal not in self._terminals:
+                    continue
+                pattern = self.parser.get_terminal(terminal).pattern
+                if isinstance(pattern, lark.lexer.PatternStr):
+                    words.add(pattern.value.lower())
+        return frozenset(words)
+
+    @cached_property
+    def bare_name(self) -> re.Pattern:
+        """The grammar's bare name (NAME)."""
+        return re.compile(self.parser.get_terminal("NAME").pattern.to_regexp())
+
+    @cached_property
+    def _terminals(self) -> frozenset[str]:
+        return frozenset(t.name for t in self.parser.terminals)
+
+    @cached_property
+    def keywords(self) -> frozenset[str]:
+        """Every literal word of the grammar."""
+        return frozenset(t.pattern.value.lower() for t in self.parser.terminals
+                         if isinstance(t.pattern, lark.lexer.PatternStr))
+
+
+_LANGUAGES: dict[str, Language] = {}
+
+
+def language(vocab: Vocabulary) -> Language:
+    """The language of a vocabulary (one per process and vocabulary)."""
+    found = _LANGUAGES.get(vocab.key)
+    if found is None:
+        generator = _Generator(vocab)
+        text = skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text()
+        found = _LANGUAGES[vocab.key] = Language(vocab, generator.forms, text, _build(text, vocab))
+    return found
+
+
+def _build(text: str, vocab: Vocabulary) -> lark.Lark:
+    """The LALR parser of a grammar text, its tables kept in ppgcheck's cache folder.  Lark
+    resolves a shift/reduce conflict by shifting, which would silently shadow a form: a
+    grammar with one is refused (and its tables are not kept)."""
+    import hashlib
+    folder = cache_dir()
+    path = None
+    if folder is not None:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        path = folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}.lark"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            path = None
+    conflicts: list[str] = []
+    capture = _Capture(conflicts)
+    saved = (lark.logger.handlers[:], lark.logger.level)
+    lark.logger.handlers[:] = [capture]
+    lark.logger.setLevel(logging.DEBUG)
+    where = f"policy `{vocab.pack}`" if vocab.pack else "the core vocabulary"
+    try:
+        parser = lark.Lark(text, parser="lalr", lexer="contextual", propagate_positions=True,
+                           maybe_placeholders=False, cache=str(path) if path else False)
+    except lark.exceptions.GrammarError as exc:
+        detail = " ".join(str(exc).split())[:300]
+        raise PolicyError(f"the forms of {where} make the report language ambiguous: {detail}") from None
+    finally:
+        lark.logger.handlers[:], level = saved
+        lark.logger.setLevel(level)
+    if conflicts:
+        if path is not None:
+            path.unlink(missing_ok=True)
+        raise PolicyError(f"the forms of {where} make the report language ambiguous: "
+                          + "; ".join(conflicts[:2]))
+    return parser
+
+
+class _Capture(logging.Handler):
+    """Collects the shift/reduce conflicts Lark reports while it builds the tables."""
+
+    def __init__(self, conflicts: list[str]) -> None:
+        super().__init__(logging.DEBUG)
+        self.conflicts = conflicts
+        self.pending = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("Shift/Reduce conflict"):
+            self.conflicts.append(message.split(":")[0].replace("terminal ", "the word ").lower())
+            self.pending = True
+        elif self.pending and message.startswith(" * "):
+            self.conflicts[-1] += f" in `{message[3:].strip()}`"
+            self.pending = False
