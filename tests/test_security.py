@@ -170,6 +170,33 @@ def test_an_include_inside_the_folder_still_loads(tmp_path: Path) -> None:
     assert result.returncode == 0 and "an allowed note" in result.stdout, result.stderr
 
 
+def vocabulary_commands(rules: Path) -> dict[str, list[str]]:
+    """Commands that read a pack's own words (its vocabulary: the language of its reports)
+    to parse a report or list its forms, before or without any ruling."""
+    return {"rule": ["rule", str(HOSTILE / "late.txt"), "--rules", str(rules)],
+            "print": ["print", str(HOSTILE / "late.txt"), "--rules", str(rules)],
+            "vocab": ["vocab", "--policy", "evil", "--rules", str(rules)]}
+
+
+@needs_fifo
+@pytest.mark.parametrize("attack, message", [
+    ("fifo", "z_secret.lp:1:1: error:"),
+    ("vocabulary_term.lp", "`@system` is not allowed"),
+    ("script.lp", "`#script` is not allowed"),
+])
+@pytest.mark.parametrize("command", ["rule", "print", "vocab"])
+def test_the_words_a_pack_declares_are_read_confined(tmp_path: Path, command: str, attack: str,
+                                                     message: str) -> None:
+    """A pack's forms are in its files: reading them for the report language is held to
+    the pack's confinement (a symlink out to a FIFO is not opened, no code runs)."""
+    rules = rules_with(tmp_path, *([] if attack == "fifo" else [attack]))
+    if attack == "fifo":
+        (rules / "evil" / "z_secret.lp").symlink_to(secret_outside(tmp_path, fifo=True))
+    result = run(tmp_path, *vocabulary_commands(rules)[command])
+    assert_refused(result, message)
+    assert not (tmp_path / "PWNED").exists()
+
+
 # ---------------------------------------------------------------------------
 # code
 # ---------------------------------------------------------------------------
@@ -248,6 +275,19 @@ def test_diff_reports_a_new_version_whose_grounding_runs_away_as_a_change(tmp_pa
     result = run(tmp_path, *commands(tmp_path, rules)["diff"], "--timeout", "2", bound=120)
     assert_refused(result, "the new version cannot rule: grounding exceeded 2 s in rules/evil/c_boom.lp")
     assert "no change" not in result.stdout
+
+
+@needs_fork
+@pytest.mark.parametrize("limit, message", [
+    (["--memory-limit", "250", "--timeout", "120"], "grounding exceeded 250 MB in rules/evil/c_vocabulary_boom.lp"),
+    (["--timeout", "2"], "grounding exceeded 2 s in rules/evil/c_vocabulary_boom.lp"),
+], ids=["memory", "time"])
+def test_a_runaway_grounding_of_the_words_a_pack_declares_is_bounded(tmp_path: Path, limit: list[str],
+                                                                     message: str) -> None:
+    rules = rules_with(tmp_path, "vocabulary_boom.lp")
+    result = run(tmp_path, *vocabulary_commands(rules)["rule"], *limit, bound=400)
+    assert_refused(result, message)
+    assert result.stdout == ""
 
 
 @pytest.mark.parametrize("command", ["rule", "test"])
