@@ -1,7 +1,7 @@
 """Hostile reports and what ppgcheck must make of them (tests/test_fuzz.py, bench/fuzz).
 
 Two sources of reports: the Lark grammar itself, as generated for each bundled
-policy from its vocabulary (hypothesis.extra.lark.from_lark),
+policy from its vocabulary and for the core alone (hypothesis.extra.lark.from_lark),
 its names drawn with control characters, quotes, backslashes and characters of
 every Unicode plane, its ids from the bundled packs' own; and the golden reports,
 mutated byte by byte.  A file's bytes are read as `ppgcheck rule` reads them
