@@ -47,6 +47,15 @@ class PolicyError(PpgError):
     """A policy pack that does not load, ground or solve to exactly one model."""
 
 
+class ConfinementError(PolicyError):
+    """A rules pack reaching outside its folder, or holding a statement ppgcheck refuses
+    (ppgcheck/engine/confine.py)."""
+
+
+class LimitExceeded(PolicyError):
+    """Grounding or solving a pack went past its time or memory limit (ppgcheck/engine/isolation.py)."""
+
+
 class UsageError(PpgError):
     """A command-line request that cannot be carried out (unknown policy, missing file)."""
 

@@ -236,6 +236,7 @@ def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(n
     """A finding whose rules never read the REL is put at every REL without a
     search (check._rel_blind); the REL searches, run for every finding, find
     exactly the same RELs."""
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     import ppgcheck.analysis.check as check
     blind_calls: list[set] = []
     real_blind = check._rel_blind

@@ -536,7 +536,7 @@ def test_a_full_disk_writes_nothing(tmp_path, connect_with):
     before = counts(event)
     pages = sqlite3.connect(event).execute("PRAGMA page_count").fetchone()[0]
     connect_with(pragma=f"PRAGMA max_page_count = {pages}")
-    long_name = "A" * 60_000          # a report that needs more pages than the disk has
+    long_name = "A" * 25_000          # more pages than the disk has, within a report's 64 KB (twice the name)
     result = rule(report(tmp_path, name=long_name, file="big.txt"), event)
     assert result.exit_code == 2 and result.stderr == f"the disk holding `{event}` is full: nothing was written\n"
     assert counts(event) == before and result.stdout == ""

@@ -42,6 +42,7 @@ side by side), citation (a rule or infraction without its section).
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 
 import re
@@ -548,15 +549,29 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
     workers = min(len(packs), os.cpu_count() or 1)
     if progress is None and workers > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            jobs = [pool.submit(_check_pack, pid, pack, core, progress=None, **options)
+            jobs = [pool.submit(bounded_pack_job, functools.partial(_check_pack, pid, pack, core, progress=None,
+                                                                    **options), pack, core, timeout)
                     for pid, pack, core in packs]
             results = [job.result() for job in jobs]
     else:
-        results = [_check_pack(pid, pack, core, progress=progress, **options) for pid, pack, core in packs]
+        results = [bounded_pack_job(functools.partial(_check_pack, pid, pack, core, progress=progress, **options),
+                                    pack, core, timeout) for pid, pack, core in packs]
     if sources is not None:
         for result, (_, pack, _) in zip(results, packs):
             result.findings.extend(_misquote_findings(pack, sources))
     return results
+
+
+def bounded_pack_job(work: Callable, pack: Path, core: Path, timeout: float):
+    """`work()`, a pack's check (or diff), as one job: the pack's files confined, its
+    grounding bounded by the search's time bound too (the search stops itself there;
+    grounding cannot, so the job is stopped a grace period later) and by the memory limit."""
+    from ppgcheck.engine import confine, isolation, overrun
+    confine.check_folders(pack, core)
+    bound = isolation.Limits(timeout, isolation.limits().megabytes)
+    files = [core / name for name in CORE_FOR_CHECK] + sorted(pack.glob("*.lp"))
+    return isolation.call_bounded(work, f"the scenario space of {confine.shown(pack)}",
+                                  lambda: overrun.locate(files, limits=bound), bound, grace=5 + timeout / 4)
 
 
 def _misquote_findings(pack: Path, sources: Path) -> list[CheckFinding]:

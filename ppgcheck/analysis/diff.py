@@ -23,8 +23,10 @@ reaches; then each class gets the smallest scenario that shows it
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -36,13 +38,14 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from ppgcheck.analysis.check import (Budget, CheckResult, clingo_logger as _logger, brave_consequences, check_policy, resolve_pack,
-                    scenario_report, smallest_witness)
+from ppgcheck.analysis.check import (Budget, CheckResult, bounded_pack_job, clingo_logger as _logger, brave_consequences,
+                                     check_policy, resolve_pack, scenario_report, smallest_witness)
 from ppgcheck.errors import PolicyError, PpgError, UsageError
 from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
+from ppgcheck.engine import confine, isolation
 from ppgcheck.engine.policy import PolicyEngine
-from ppgcheck.language.vocabulary import vocabulary_of_files
-from ppgcheck.language.report import Report, print_report
+from ppgcheck.language.report import Observation, Report, print_report
+from ppgcheck.language.vocabulary import Vocabulary, vocabulary_of_files
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
 
@@ -611,10 +614,71 @@ def _rules_root(policy: str, pack: Path, core: Path, keep: list) -> Path:
 def diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, observations: int = 1,
               timeout: float = 120.0, max_models: int = 200_000, old_label: str = "",
               new_label: str = "") -> DiffResult:
-    """Compare two versions of one pack; old and new are (pack folder, core folder)."""
+    """Compare two versions of one pack; old and new are (pack folder, core folder).  A
+    version that cannot rule (its files refused, a report of some observation kind past
+    the time or memory limit, not exactly one answer set) is a change of its own, and the
+    rulings are then not compared.  The comparison is one job (check.bounded_pack_job)."""
+    result = DiffResult(policy, old_label or str(old[0]), new_label or str(new[0]))
+    broken = {side: cannot_rule(policy, *version, timeout) for side, version in (("old", old), ("new", new))}
+    if broken["old"] or broken["new"]:
+        result.changes.extend(_broken_changes(broken))
+        result.notes.append("the rulings are not compared: a version that cannot rule has nothing to compare")
+        return result
+    work = functools.partial(_diff_pack, policy, old, new, observations=observations, timeout=timeout,
+                             max_models=max_models, result=result)
+    return bounded_pack_job(work, new[0], new[1], timeout)
+
+
+def cannot_rule(policy: str, pack: Path, core: Path, seconds: float) -> str | None:
+    """Why this version of a pack cannot rule, None when it rules a report of every kind
+    of observation (one batch, one job under the time bound and the memory limit)."""
+    keep: list = []
+    try:
+        confine.check_folders(pack, core)
+        same = pack.parent / "core"
+        root = pack.parent if same.is_dir() and same.resolve() == core.resolve() else \
+            _rules_root(policy, pack, core, keep)
+        engine = PolicyEngine(policy, root)
+        facts = [build_facts(r).inputs for r in _probe_reports(policy, engine.vocabulary)]
+        bound = isolation.Limits(seconds, isolation.limits().megabytes)
+        isolation.call_bounded(lambda: len(engine.solve_many(facts)),
+                               f"{confine.shown(pack)} (one report of each kind of observation)",
+                               lambda: engine.locate_overrun(facts), bound)
+        return None
+    except PpgError as exc:
+        return str(exc)
+    finally:
+        for tmp in keep:
+            tmp.cleanup()
+
+
+def _probe_reports(policy: str, vocab: Vocabulary) -> list[Report]:
+    """A report of each kind of observation the pack's language has, with the smallest counts."""
+    reports = []
+    for kind in sorted(vocab.observations):
+        slots = vocab.canonical("observation", kind).slots
+        counts = {s: vocab.count_ranges[s][0] for s in slots if s in vocab.count_ranges}
+        observation = Observation("Alice", kind, other="Bob" if "Q" in slots else None, counts=counts)
+        reports.append(Report(policy=policy, persons=[("Alice", "player"), ("Bob", "player")],
+                              observations=[observation], vocab=vocab))
+    return reports
+
+
+def _broken_changes(broken: dict[str, str | None]) -> list[Change]:
+    out = []
+    for side, error in broken.items():
+        if error:
+            message = f"the {side} version cannot rule: {error}"
+            out.append(Change("cannot_rule", "", "", "rules" if side == "new" else "cannot rule",
+                              "cannot rule" if side == "new" else "rules", message, level="error",
+                              introduced=side == "new"))
+    return out
+
+
+def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, observations: int,
+               timeout: float, max_models: int, result: DiffResult) -> DiffResult:
     started = time.monotonic()
     (old_pack, old_core), (new_pack, new_core) = old, new
-    result = DiffResult(policy, old_label or str(old_pack), new_label or str(new_pack))
     budget = Budget(timeout, max_models)
     old_files, new_files = sorted(old_pack.glob("*.lp")), sorted(new_pack.glob("*.lp"))
     old_stmts = _parse(old_files, f"the old `{policy}`")
@@ -901,6 +965,10 @@ def _added(pid: str, pack: tuple[Path, Path], old_label: str, new_label: str, ti
            max_models: int) -> DiffResult:
     """A new pack: everything it rules is new; its check findings are introduced."""
     result = DiffResult(pid, old_label, new_label, status="added", notes=["the pack is new"])
+    broken = cannot_rule(pid, *pack, timeout)
+    if broken:
+        result.changes.extend(_broken_changes({"new": broken}))
+        return result
     checked: CheckResult = check_policy(path=pack[0], timeout=timeout, max_models=max_models,
                                         monotonicity=False)[0]
     for f in checked.findings:
@@ -932,11 +1000,31 @@ def export_revision(rev: str, folder: str, into: Path, cwd: Path | None = None) 
     if proc.returncode != 0:
         return None
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
-        try:
-            tar.extractall(into, filter="data")
-        except TypeError:       # Python before 3.11.4: no extraction filters (git archive is trusted)
-            tar.extractall(into)
+        _extract(tar, into)
     return into / folder
+
+
+def _extract(tar: tarfile.TarFile, into: Path) -> None:
+    """Extract a revision's files under `into`, nothing outside it.  A symlink pointing
+    outside (which the `data` filter refuses) is made after everything else, so nothing is
+    written through it, and the pack's confinement then refuses it like any other."""
+    if not hasattr(tarfile, "data_filter"):      # Python before 3.11.4 (git archive is trusted)
+        tar.extractall(into)
+        return
+    outward: list[tarfile.TarInfo] = []
+
+    def data_or_later(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, dest)
+        except tarfile.FilterError:
+            if member.issym() and not os.path.isabs(member.name) and ".." not in Path(member.name).parts:
+                outward.append(member)
+            return None     # anything else git archive never writes: left out
+    tar.extractall(into, filter=data_or_later)
+    for member in outward:
+        link = into / member.name
+        if link.parent.is_dir() and not link.parent.is_symlink() and not os.path.lexists(link):
+            os.symlink(member.linkname, link)
 
 
 def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", observations: int = 1,
@@ -957,9 +1045,12 @@ def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", obse
         if old is None or not old.is_dir():
             old = tmp / "empty"
             old.mkdir()
-        return diff_rules(old, folder, policy, observations=observations, timeout=timeout,
-                          max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
-                          new_label=rel.as_posix())
+        results = diff_rules(old, folder, policy, observations=observations, timeout=timeout,
+                             max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
+                             new_label=rel.as_posix())
+        for change in (c for r in results for c in r.changes if c.what == "cannot_rule"):
+            change.message = change.message.replace(str(old), f"{rel.as_posix()}@{rev}")   # not the temporary copy
+        return results
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -971,14 +1062,21 @@ def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", obse
 def render_text(results: list[DiffResult]) -> str:
     out: list[str] = []
     for r in results:
-        intro, removed = r.introduced(), r.removed()
+        intro = [c for c in r.introduced() if c.what != "cannot_rule"]
+        removed = [c for c in r.removed() if c.what != "cannot_rule"]
         rulings = [c for c in r.changes if c.introduced is None]
         head = f"{r.policy} ({r.old} → {r.new})"
         if r.status != "compared":
             head += f": pack {r.status}"
-        summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
-                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else \
-            ("no change" if r.status == "compared" else "")
+        if any(c.what == "cannot_rule" for c in r.changes):
+            summary = "not compared: a version cannot rule"
+        elif r.changes:
+            summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
+                       f"{len(intro)} finding(s) introduced, {len(removed)} removed")
+        elif r.status != "compared":
+            summary = ""
+        else:
+            summary = "no change" if r.complete else "no change found before the search stopped"
         head += ": " if summary else ""
         out.append(f"{head}{summary} — {r.models} models, {r.seconds:.1f} s"
                    + ("" if r.complete else " — INCOMPLETE"))
@@ -1021,6 +1119,7 @@ _SARIF_RULES = {
     "finding-removed": "The change removes a finding the old rules had.",
     "ruling-changed": "A class of incidents is ruled differently (infraction, penalty, fix).",
     "pack-changed": "A pack is added or removed.",
+    "cannot-rule": "A version of a pack cannot rule (refused files, past a time or memory limit, not one answer set).",
 }
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
@@ -1033,8 +1132,8 @@ def to_sarif(results: list[DiffResult]) -> dict:
                           "message": {"text": f"pack `{r.policy}` is removed"},
                           "properties": {"policy": r.policy}})
         for c in r.changes:
-            rule = ("finding-introduced" if c.introduced else "finding-removed" if c.introduced is False
-                    else "ruling-changed")
+            rule = ("cannot-rule" if c.what == "cannot_rule" else "finding-introduced" if c.introduced
+                    else "finding-removed" if c.introduced is False else "ruling-changed")
             level = _LEVEL[c.level] if c.introduced else "note"
             item = {"ruleId": rule, "level": level, "message": {"text": c.message},
                     "properties": {"policy": r.policy, "what": c.what, "before": c.before,
@@ -1067,7 +1166,10 @@ def render_sarif(results: list[DiffResult]) -> str:
 
 
 def exit_code(results: list[DiffResult], fail_on_change: bool = False) -> int:
-    """1 when a change introduces an error-level finding (or any change, with fail_on_change)."""
+    """2 when the new version of a pack cannot rule; 1 when a change introduces an
+    error-level finding (or any change, with fail_on_change)."""
+    if any(c.what == "cannot_rule" and c.introduced for r in results for c in r.changes):
+        return 2
     if any(r.introduced("error") for r in results):
         return 1
     if fail_on_change and any(r.changed for r in results):

@@ -22,6 +22,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
+from ppgcheck.engine import confine
 from ppgcheck.language.vocabulary import Vocabulary, vocabulary, vocabulary_of_files
 from ppgcheck.resources import core_dir
 
@@ -88,8 +89,9 @@ class PackReads:
 # ---------------------------------------------------------------------------
 
 def parse_statements(files: list[Path]) -> list[ast.AST]:
+    """The statements of the files, confined (ppgcheck/engine/confine.py)."""
     out: list[ast.AST] = []
-    ast.parse_files([str(f) for f in files], out.append)
+    confine.parse_files(files, out.append)
     return out
 
 

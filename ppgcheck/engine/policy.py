@@ -25,6 +25,7 @@ from pathlib import Path
 import clingo
 
 from ppgcheck.cache import cached_json
+from ppgcheck.engine import confine, isolation, overrun
 from ppgcheck.errors import PolicyError, UsageError
 from ppgcheck.language.facts import INDEX_PREDICATE, INPUT_SIGNATURES, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
@@ -54,7 +55,7 @@ def pack_files(policy: str, rules: Path | None = None) -> list[Path]:
 
 
 def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
-    import clingo.ast   # only when the cache misses: a one-report run does not pay for it
+    """The statements of the files, each file confined (ppgcheck/engine/confine.py)."""
     statements: list[clingo.ast.AST] = []
     messages: list[str] = []
 
@@ -63,7 +64,7 @@ def parse_program(files: list[Path]) -> list[clingo.ast.AST]:
 
     for path in files:
         try:
-            clingo.ast.parse_files([str(path)], statements.append, logger=logger)
+            confine.parse_files([path], statements.append, logger=logger)
         except RuntimeError:
             detail = "; ".join(messages) or "it does not parse"
             raise PolicyError(f"policy file `{path}` does not load: {detail}") from None
@@ -89,6 +90,9 @@ class PolicyEngine:
     def __init__(self, policy: str, rules: Path | None = None) -> None:
         self.policy, self.rules = policy, rules
         self.files = pack_files(policy, rules)
+        # every file the pack loads, includes too, checked before anything reads one
+        self.sources = confine.check_files(self.files).paths
+        self.where = confine.shown(self.files[-1].parent)
         self._statements: list[clingo.ast.AST] | None = None
         self._replaced = False        # statements set by a subclass differ from the files'
         self._program: IndexedProgram | None = None
@@ -117,13 +121,15 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         if self._replaced:       # not the files' program: the cache key would not describe it
-            data = self._index(self.statements)
+            statements = self.statements
+            data = isolation.call_bounded(lambda: self._index(statements), self.where, self.locate_overrun)
         else:
             from ppgcheck.language import facts
             code = [Path(__file__).with_name("indexing.py"), Path(facts.__file__), Path(__file__)]
             # the parsed statements are not kept: only coverage and diff ask for them
-            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
-                               lambda: self._index(parse_program(self.files)))
+            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
+                               lambda: isolation.call_bounded(lambda: self._index(parse_program(self.files)),
+                                                              self.where, self.locate_overrun))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
@@ -215,7 +221,7 @@ class PolicyEngine:
     def closest_ids(self, value: str, table: list[str]) -> list[str]:
         """The ids nearest an unknown one: by spelling; else, for an infraction named like
         an observation (`marked-cards`), the infractions this guide rules that observation as
-        (`sleeves` under yugioh): a one-observation report is ruled to find them."""
+        (`sleeves` under yugioh): a one-observation report is ruled to find them (a job)."""
         close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
         if close or table is self.penalties:
             return close
@@ -226,22 +232,35 @@ class PolicyEngine:
             return []
         probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
                        observations=[Observation("A", kind, other="B")], vocab=self.vocabulary)
-        committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
-        return sorted({constant_to_slug(i.name) for _, _, i in committed})
+        facts = build_facts(probe).inputs
+        self.program        # noqa: B018 (prepared here, for the job and what follows)
+
+        def ruled_as() -> list[str]:
+            committed = self.solve(facts).get("committed/3", [])
+            return sorted({constant_to_slug(i.name) for _, _, i in committed})
+        return isolation.call_bounded(ruled_as, self.where, lambda: self.locate_overrun([facts]))
 
     def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
         """For each report's input facts, the shown atoms of its one model; one grounding for all.
         A report with a discretion or a base set open is explored too (permitted/4, option/7),
-        unless `explore` says not (a question's variant needs only its default)."""
+        unless `explore` says not (a question's variant needs only its default).  Run it inside
+        a job (isolation.call_bounded, as api.rule_prepared does): the job bounds the grounding,
+        and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        program = self.program
+        return self._solve_many(self.program, fact_lists, explore)
+
+    def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
+        """The file whose rules took grounding these reports past the limits, if one did alone."""
+        return overrun.locate(self.files, fact_lists)
+
+    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
+                    explore: Sequence[bool] | None) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
+        isolation.phase("grounding")
         ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
-        models: list[list[clingo.Symbol]] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                models.append(model.symbols(shown=True))
+        isolation.phase("solving")
+        models = _models(ctl)
         if len(models) != 1:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
@@ -285,13 +304,28 @@ class PolicyEngine:
         last: list[clingo.Symbol] = []
 
         def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
-            last.extend(model.symbols(shown=True))
-        ctl.solve(on_last=keep)
+            last[:] = model.symbols(shown=True)     # (clingo calls no on_last in an asynchronous solve)
+        _solve_within(ctl, on_model=keep)
         return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
         return self.solve_many([facts])[0]
+
+
+def _models(ctl: clingo.Control) -> list[list[clingo.Symbol]]:
+    """The shown atoms of each model."""
+    models: list[list[clingo.Symbol]] = []
+    _solve_within(ctl, on_model=lambda model: models.append(model.symbols(shown=True)))
+    return models
+
+
+def _solve_within(ctl: clingo.Control, **callbacks) -> None:
+    """Solve, stopped at the job's deadline (isolation.remaining)."""
+    with ctl.solve(async_=True, **callbacks) as handle:
+        if not handle.wait(isolation.remaining()):
+            handle.cancel()
+            raise isolation.out_of_time()
 
 
 def engine(policy: str, rules: Path | None = None) -> PolicyEngine:
