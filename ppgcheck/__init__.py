@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 __all__ = ["check_policy", "rule", "rule_report", "PpgError", "PolicyError", "ReportError", "UsageError",
+           "ConfinementError", "LimitExceeded",
            "Report", "parse_report", "parse_reports", "print_report", "print_reports", "RulingSet"]
 __version__ = "0.1.0"
 
@@ -12,6 +13,7 @@ __version__ = "0.1.0"
 # report should not pay for the checker.
 _HOMES = {"rule": "api", "rule_report": "api", "check_policy": "analysis.check",
           "PpgError": "errors", "PolicyError": "errors", "ReportError": "errors", "UsageError": "errors",
+          "ConfinementError": "errors", "LimitExceeded": "errors",
           "Report": "language.report", "parse_report": "language.report", "parse_reports": "language.report",
           "print_report": "language.report", "print_reports": "language.report", "RulingSet": "engine.ruling"}
 

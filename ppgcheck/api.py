@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ppgcheck import __version__
 from ppgcheck.errors import ReportError, UsageError
@@ -17,7 +17,10 @@ from ppgcheck.engine.policy import engine
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.engine import variants
+from ppgcheck.engine.isolation import call_bounded
 from ppgcheck.engine.ruling import RulingSet, decode
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
     from ppgcheck.event.records import Submission
@@ -69,7 +72,35 @@ def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
     (the packs under `rules` when given, as for `prepare`).  Each report is ruled with its
     variants in the same grounding: under each value of a header the guide tells apart and
     the report omits (`by_value`) and, with `questions`, with each unstated modifier the
-    rules about an observation read added (ppgcheck/engine/variants.py)."""
+    rules about an observation read added (ppgcheck/engine/variants.py).  The whole list is
+    one job under the process's limits (ppgcheck/engine/isolation.py): past one,
+    LimitExceeded names the file to blame where there is one."""
+    if not prepared:
+        return []
+    return run_as_job(prepared, rules, lambda: _rule_prepared(prepared, rules, questions))
+
+
+def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Callable[[], T]) -> T:
+    """`work()`, which rules these prepared reports, as one job under the process's limits
+    (isolation.call_bounded); each policy's pack is prepared first, in a job of its own
+    where the cache misses.  Past a limit the error names the file to blame, where one is."""
+    engines = {policy_id: engine(policy_id, rules) for _, policy_id in prepared}
+    for policy_engine in engines.values():
+        policy_engine.program       # prepared here, and kept for the process's later batches
+    first = prepared[0][0].name
+    where = ", ".join(e.where for e in engines.values()) + (
+        f" (ruling `{first}`)" if len(prepared) == 1 else f" (ruling `{first}` and {len(prepared) - 1} more)")
+
+    def locate() -> str | None:
+        for policy_id, policy_engine in engines.items():
+            found = policy_engine.locate_overrun([build_facts(r).inputs for r, p in prepared if p == policy_id])
+            if found:
+                return found
+        return None
+    return call_bounded(work, where, locate)
+
+
+def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, questions: bool) -> list[RulingSet]:
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in positions_by_policy(prepared).items():
         policy_engine = engine(policy_id, rules)
@@ -253,6 +284,17 @@ class Comparison:
     report: Report
     by_policy: dict[str, RulingSet]
     ignored: dict[str, list[str]]       # history entries a guide has no id for
+
+    def uncovered(self, policy: str) -> list[int]:
+        """The observations (1-based) this guide neither rules nor clears."""
+        rs = self.by_policy[policy]
+        covered = {r.observation for r in rs.rulings} | {n.observation for n in rs.no_infractions}
+        return [i for i in range(1, len(rs.observations) + 1) if i not in covered]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a guide has a finding or leaves an observation uncovered (a script's signal to look)."""
+        return max((max(rs.exit_code, 1 if self.uncovered(p) else 0) for p, rs in self.by_policy.items()), default=0)
 
 
 def compare_report(report: Report, policies: list[str] | None = None, rules: Path | None = None) -> Comparison:

@@ -69,6 +69,15 @@ class ProgramError(PolicyError):
 _CLINGO_MESSAGE = re.compile(r"(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (.*)")
 
 
+class ConfinementError(PolicyError):
+    """A rules pack reaching outside its folder, or holding a statement ppgcheck refuses
+    (ppgcheck/engine/confine.py)."""
+
+
+class LimitExceeded(PolicyError):
+    """Grounding or solving a pack went past its time or memory limit (ppgcheck/engine/isolation.py)."""
+
+
 class UsageError(PpgError):
     """A command-line request that cannot be carried out (unknown policy, missing file)."""
 

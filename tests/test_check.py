@@ -240,6 +240,7 @@ def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(n
     """A finding whose rules never read the REL is put at every REL without a
     search (rels.blind_to_rel); the REL searches, run for every finding, find
     exactly the same RELs."""
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     import ppgcheck.analysis.rels as rels
     blind_calls: list[set] = []
     real_blind = rels.blind_to_rel

@@ -71,6 +71,7 @@ def summary(result) -> list[tuple]:
 
 @pytest.mark.parametrize("name", ["monotonicity", "conflict"])
 def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     pack = gated_copies(PACKS / name, tmp_path / "rules", 4, ["tardiness"])
     (whole,) = check_policy(path=pack)           # too small to split
     split_sizes: list[int] = []
@@ -92,6 +93,7 @@ def test_split_space_finds_what_the_whole_space_finds(name, tmp_path, monkeypatc
 
 
 def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)     # large enough to try
@@ -165,6 +167,7 @@ def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twi
     """Many rules no one-observation scenario fires are searched for with two
     observations together (dead_rules._together, part by part where the
     space is split); the same rules stay dead as when searched one by one."""
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     pack = twice_pack
     if gated:
         monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import signal
+import time
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,7 @@ from ppgcheck.engine import isolation
 from ppgcheck.errors import PolicyError, PpgError, ReportError, UsageError
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+resource = pytest.importorskip("resource")
 
 
 def test_the_work_runs_in_another_process_and_its_value_comes_back() -> None:
@@ -74,3 +77,104 @@ def test_a_child_that_dies_is_reported_not_waited_for_forever() -> None:
 def test_returning_free_memory_is_harmless() -> None:
     isolation.return_free_memory()
     isolation.return_free_memory()
+
+
+# ---------------------------------------------------------------------------
+# bounded jobs (call_bounded): time, memory, the phase, the file to blame
+# ---------------------------------------------------------------------------
+
+SMALL = isolation.Limits(seconds=1.0, megabytes=2048)
+
+
+def test_a_job_past_its_time_is_stopped_and_named() -> None:
+    def work() -> None:
+        time.sleep(60)
+
+    with pytest.raises(isolation.LimitExceeded, match=r"^grounding exceeded 1 s in the pack$"):
+        isolation.call_bounded(work, "the pack", limits=SMALL)
+
+
+def test_a_job_past_its_memory_is_stopped_and_named() -> None:
+    def work() -> int:
+        hog = [bytearray(2**20) for _ in range(4000)]     # 4 GB, far past the limit
+        return len(hog)
+
+    with pytest.raises(isolation.LimitExceeded, match=r"^grounding exceeded 300 MB in the pack$"):
+        isolation.call_bounded(work, "the pack", limits=isolation.Limits(60, 300))
+
+
+def test_the_phase_the_job_was_in_is_named_and_only_grounding_looks_for_a_file() -> None:
+    looked: list[str] = []
+
+    def solving() -> None:
+        isolation.phase("solving")
+        time.sleep(60)
+
+    with pytest.raises(isolation.LimitExceeded, match=r"^solving exceeded 1 s in the pack$"):
+        isolation.call_bounded(solving, "the pack", lambda: looked.append("x") or "f.lp", limits=SMALL)
+    assert looked == []
+    with pytest.raises(isolation.LimitExceeded, match=r"^grounding exceeded 1 s in f\.lp$"):
+        isolation.call_bounded(lambda: os.kill(os.getpid(), signal.SIGSTOP), "the pack", lambda: "f.lp",
+                               limits=SMALL)
+
+
+def test_a_job_stopped_takes_what_it_started_along(tmp_path) -> None:
+    marker = tmp_path / "grandchild.pid"
+
+    def work() -> None:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(120)
+            os._exit(0)
+        marker.write_text(str(pid))
+        time.sleep(60)
+
+    with pytest.raises(isolation.LimitExceeded):
+        isolation.call_bounded(work, "the pack", limits=SMALL)
+    grandchild = int(marker.read_text())
+    deadline = time.monotonic() + 10
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(grandchild), "the job's own child outlived it"
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie, killed but not yet reaped by init, is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z")
+
+
+def test_inside_a_job_a_nested_job_runs_in_the_same_process() -> None:
+    def outer() -> tuple[int, int, bool]:
+        return os.getpid(), isolation.call_bounded(os.getpid, "inner"), isolation.in_job()
+
+    pid, inner, in_job = isolation.call_bounded(outer, "outer")
+    assert pid == inner != os.getpid() and in_job and not isolation.in_job()
+
+
+def test_solving_stops_itself_at_the_deadline_with_the_jobs_name() -> None:
+    def work() -> None:
+        isolation.phase("solving")
+        while isolation.remaining() > 0:
+            time.sleep(0.05)
+        raise isolation.out_of_time()
+
+    with pytest.raises(isolation.LimitExceeded, match=r"^solving exceeded 1 s in the batch$"):
+        isolation.call_bounded(work, "the batch", limits=SMALL)
+
+
+def test_without_fork_a_job_runs_here_with_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PPGCHECK_FORK", "off")
+    pid, left = isolation.call_bounded(lambda: (os.getpid(), isolation.remaining()), "here", limits=SMALL)
+    assert pid == os.getpid() and 0 < left <= 1.0 and not isolation.in_job()
+
+    def hog() -> int:
+        return len([bytearray(2**20) for _ in range(8000)])
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with pytest.raises(isolation.LimitExceeded, match="exceeded 2048 MB in here"):
+        isolation.call_bounded(hog, "here", limits=SMALL)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before    # restored

@@ -23,10 +23,12 @@ pack in parts) within one Budget of time and models (search.py).
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import clingo
 
@@ -42,10 +44,13 @@ from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
-from ppgcheck.engine.pack import Pack, find_packs, shown_path
+from ppgcheck.engine import isolation, overrun
+from ppgcheck.engine.pack import SCENARIO_CORE, Pack, find_packs, shown_path
 from ppgcheck.engine.program import Program
 
-__all__ = ["LEVELS", "CheckFinding", "CheckResult", "check_pack", "check_policy", "render_text", "result_dict"]
+T = TypeVar("T")
+
+__all__ = ["LEVELS", "CheckFinding", "CheckResult", "bounded_pack_job", "check_pack", "check_policy", "render_text", "result_dict"]
 
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,
@@ -63,14 +68,29 @@ def check_policy(policy: str | None = None, path: str | Path | None = None, *,
     workers = min(len(packs), os.cpu_count() or 1)
     if progress is None and workers > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            jobs = [pool.submit(check_pack, pack, progress=None, **options) for pack in packs]
+            jobs = [pool.submit(bounded_pack_job, functools.partial(check_pack, pack, progress=None, **options),
+                                pack, timeout) for pack in packs]
             results = [job.result() for job in jobs]
     else:
-        results = [check_pack(pack, progress=progress, **options) for pack in packs]
+        results = [bounded_pack_job(functools.partial(check_pack, pack, progress=progress, **options), pack, timeout)
+                   for pack in packs]
     if sources is not None:
         for result, pack in zip(results, packs):
             result.findings.extend(misquotes(pack, sources))
     return results
+
+
+def bounded_pack_job(work: Callable[[], T], pack: Pack, timeout: float) -> T:
+    """`work()`, a pack's check (or diff), as one job: every file of the pack and its core
+    confined first (by the Pack), its grounding bounded by the search's time bound too (the
+    search stops itself there; grounding cannot, so the job is stopped a grace period
+    later) and by the memory limit."""
+    pack.check()
+    bound = isolation.Limits(timeout, isolation.limits().megabytes)
+    files = pack.core_files(SCENARIO_CORE) + pack.files
+    return isolation.call_bounded(work, f"the scenario space of {pack.where}",
+                                  lambda: overrun.locate(files, limits=bound, parse=lambda path: pack.parsed([path])),
+                                  bound, grace=5 + timeout / 4)
 
 
 def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_models: int = 200_000,

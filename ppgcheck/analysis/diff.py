@@ -16,6 +16,7 @@ any scenario reaches; then each class gets the smallest scenario that shows it
 from __future__ import annotations
 
 import copy
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,8 @@ from pathlib import Path
 import clingo
 
 from ppgcheck.analysis import diff_bounds, tuning
-from ppgcheck.analysis.check import check_pack
+from ppgcheck.analysis.check import bounded_pack_job, check_pack
+from ppgcheck.analysis.diff_probe import cannot_rule
 from ppgcheck.analysis.diff_program import FIRST_KIND, OUTPUTS, diff_control, same_core
 from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
@@ -65,8 +67,8 @@ class Change:
     @property
     def sarif_rule(self) -> str:
         """Its kind in the registry (findings.py)."""
-        return ("finding-introduced" if self.introduced else "finding-removed" if self.introduced is False
-                else "ruling-changed")
+        return ("cannot-rule" if self.what == "cannot_rule" else "finding-introduced" if self.introduced
+                else "finding-removed" if self.introduced is False else "ruling-changed")
 
 
 @dataclass
@@ -129,7 +131,12 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
 def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_models: int) -> DiffResult:
     """A new pack: everything it rules is new; its check findings are introduced."""
     result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"])
-    checked = check_pack(pack, timeout=timeout, max_models=max_models, monotonicity=False)
+    broken = cannot_rule(pack, timeout)
+    if broken:
+        result.changes.extend(_broken_changes({"new": broken}))
+        return result
+    checked = bounded_pack_job(functools.partial(check_pack, pack, timeout=timeout, max_models=max_models,
+                                                 monotonicity=False), pack, timeout)
     for f in checked.findings:
         result.changes.append(Change("finding", "", "", "absent", "present",
                                      f"finding introduced: {f.kind} ({f.level}): {f.message}",
@@ -142,9 +149,35 @@ def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_model
 
 def diff_pack(old: Pack, new: Pack, *, observations: int = 1, timeout: float = 120.0,
               max_models: int = 200_000, old_label: str = "", new_label: str = "") -> DiffResult:
-    """Compare two versions of one pack."""
-    started = time.monotonic()
+    """Compare two versions of one pack.  A version that cannot rule (its files refused, a
+    report of some observation kind past the time or memory limit, not exactly one answer
+    set: diff_probe.py) is a change of its own, and the rulings are then not compared.  The
+    comparison is one job (check.bounded_pack_job)."""
     result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder))
+    broken = {side: cannot_rule(version, timeout) for side, version in (("old", old), ("new", new))}
+    if broken["old"] or broken["new"]:
+        result.changes.extend(_broken_changes(broken))
+        result.notes.append("the rulings are not compared: a version that cannot rule has nothing to compare")
+        return result
+    work = functools.partial(_diff_pack, old, new, observations=observations, timeout=timeout,
+                             max_models=max_models, result=result)
+    return bounded_pack_job(work, new, timeout)
+
+
+def _broken_changes(broken: dict[str, str | None]) -> list[Change]:
+    out = []
+    for side, error in broken.items():
+        if error:
+            message = f"the {side} version cannot rule: {error}"
+            out.append(Change("cannot_rule", "", "", "rules" if side == "new" else "cannot rule",
+                              "cannot rule" if side == "new" else "rules", message, level="error",
+                              introduced=side == "new"))
+    return out
+
+
+def _diff_pack(old: Pack, new: Pack, *, observations: int, timeout: float, max_models: int,
+               result: DiffResult) -> DiffResult:
+    started = time.monotonic()
     budget = Budget(timeout, max_models)
     new_reads = read_pack(new)
     reads = new_reads.merged(read_pack(old))

@@ -9,14 +9,21 @@ from ppgcheck.analysis.diff import Change, DiffResult
 def render_text(results: list[DiffResult]) -> str:
     out: list[str] = []
     for r in results:
-        intro, removed = r.introduced(), r.removed()
+        intro = [c for c in r.introduced() if c.what != "cannot_rule"]
+        removed = [c for c in r.removed() if c.what != "cannot_rule"]
         rulings = [c for c in r.changes if c.introduced is None]
         head = f"{r.policy} ({r.old} → {r.new})"
         if r.status != "compared":
             head += f": pack {r.status}"
-        summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
-                   f"{len(intro)} finding(s) introduced, {len(removed)} removed") if r.changes else \
-            ("no change" if r.status == "compared" else "")
+        if any(c.what == "cannot_rule" for c in r.changes):
+            summary = "not compared: a version cannot rule"
+        elif r.changes:
+            summary = (f"{len(rulings)} class(es) of incidents ruled differently, "
+                       f"{len(intro)} finding(s) introduced, {len(removed)} removed")
+        elif r.status != "compared":
+            summary = ""
+        else:
+            summary = "no change" if r.complete else "no change found before the search stopped"
         head += ": " if summary else ""
         out.append(f"{head}{summary} — {r.models} models, {r.seconds:.1f} s"
                    + ("" if r.complete else " — INCOMPLETE"))
@@ -55,7 +62,10 @@ def render_json(results: list[DiffResult]) -> str:
 
 
 def exit_code(results: list[DiffResult], fail_on_change: bool = False) -> int:
-    """1 when a change introduces an error-level finding (or any change, with fail_on_change)."""
+    """2 when the new version of a pack cannot rule; 1 when a change introduces an
+    error-level finding (or any change, with fail_on_change)."""
+    if any(c.what == "cannot_rule" and c.introduced for r in results for c in r.changes):
+        return 2
     if any(r.introduced("error") for r in results):
         return 1
     if fail_on_change and any(r.changed for r in results):

@@ -201,6 +201,8 @@ register("finding-introduced", "diff", "error",   # (the finding's own level)
 register("finding-removed", "diff", "info", "The change removes a finding the old rules had.")
 register("ruling-changed", "diff", "info", "A class of incidents is ruled differently (infraction, penalty, fix).")
 register("pack-changed", "diff", "info", "A pack is added or removed.")
+register("cannot-rule", "diff", "error",
+         "A version of a pack cannot rule (refused files, past a time or memory limit, not one answer set).")
 # a ruling's own finding, not the guide's (engine/ruling.py): the report leaves out what the guide asks
 register("input", "rule", "warning", "The report leaves out a header or fact the guide needs to rule.")
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
 import tarfile
@@ -31,11 +32,31 @@ def export_revision(rev: str, folder: str, into: Path, cwd: Path | None = None) 
     if proc.returncode != 0:
         return None
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
-        try:
-            tar.extractall(into, filter="data")
-        except TypeError:       # Python before 3.11.4: no extraction filters (git archive is trusted)
-            tar.extractall(into)
+        _extract(tar, into)
     return into / folder
+
+
+def _extract(tar: tarfile.TarFile, into: Path) -> None:
+    """Extract a revision's files under `into`, nothing outside it.  A symlink pointing
+    outside (which the `data` filter refuses) is made after everything else, so nothing is
+    written through it, and the pack's confinement then refuses it like any other."""
+    if not hasattr(tarfile, "data_filter"):      # Python before 3.11.4 (git archive is trusted)
+        tar.extractall(into)
+        return
+    outward: list[tarfile.TarInfo] = []
+
+    def data_or_later(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, dest)
+        except tarfile.FilterError:
+            if member.issym() and not os.path.isabs(member.name) and ".." not in Path(member.name).parts:
+                outward.append(member)
+            return None     # anything else git archive never writes: left out
+    tar.extractall(into, filter=data_or_later)
+    for member in outward:
+        link = into / member.name
+        if link.parent.is_dir() and not link.parent.is_symlink() and not os.path.lexists(link):
+            os.symlink(member.linkname, link)
 
 
 def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", observations: int = 1,
@@ -56,8 +77,11 @@ def diff_base(rev: str, policy: str | None = None, *, rules: str = "rules", obse
         if old is None or not old.is_dir():
             old = tmp / "empty"
             old.mkdir()
-        return diff_rules(old, folder, policy, observations=observations, timeout=timeout,
-                          max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
-                          new_label=rel.as_posix())
+        results = diff_rules(old, folder, policy, observations=observations, timeout=timeout,
+                             max_models=max_models, old_label=f"{rel.as_posix()}@{rev}",
+                             new_label=rel.as_posix())
+        for change in (c for r in results for c in r.changes if c.what == "cannot_rule"):
+            change.message = change.message.replace(str(old), f"{rel.as_posix()}@{rev}")   # not the temporary copy
+        return results
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -224,7 +224,13 @@ class CoverageEngine(PolicyEngine):
         self.statements, self.measured = instrument(self.statements, own, self.sections, root)
 
     def observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
-        """(rules fired, rules whose anchor holds) for one report's facts."""
+        """(rules fired, rules whose anchor holds) for one report's facts: one job under the
+        process's limits (ppgcheck/engine/isolation.py), the instrumented pack prepared here once."""
+        from ppgcheck.engine.isolation import call_bounded
+        self.program        # noqa: B018 (prepared in this process, for every case's job)
+        return call_bounded(lambda: self._observe(facts), self.where, lambda: self.locate_overrun([facts]))
+
+    def _observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
         atoms = self.solve(facts)
         fired = {number.number for number, in atoms.get("cov_fired/1", [])}
         anchored = {number.number for number, in atoms.get("cov_anchor/1", [])}

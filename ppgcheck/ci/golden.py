@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ppgcheck import api
-from ppgcheck.errors import PpgError, ReportError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, UsageError
 from ppgcheck.language.report import parse_reports
 from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
 
@@ -108,6 +108,8 @@ def _prepare_case(report_path: Path, rules: Path | None) -> tuple[CaseResult, di
     except ReportError as exc:
         _compare_error(expected, exc, result)
         return result, expected, None
+    except (ConfinementError, LimitExceeded):
+        raise       # the pack, not the case: the command stops
     except PpgError as exc:
         result.failures.append(f"unexpected error: {exc}")
         return result, expected, None
@@ -133,6 +135,8 @@ def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
             try:
                 rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared], rules,
                                             questions=questions)
+            except (ConfinementError, LimitExceeded):
+                raise   # the pack, not the cases: the command stops
             except PpgError as exc:
                 for result, _, _ in group:
                     result.failures.append(f"unexpected error: {exc}")

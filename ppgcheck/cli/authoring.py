@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import check_rules_folder, complete_policy, fails_cleanly, rules_option, search_options
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options, rules_option,
+                                  search_options)
 from ppgcheck.errors import UsageError
 
 
@@ -23,6 +24,7 @@ from ppgcheck.errors import UsageError
               help="Exit 1 when a pack's rule coverage is below N percent (implies --coverage).")
 @rules_option("Rule the cases with the packs under this rules folder (a `core/` and one folder per "
                "policy), e.g. an edited copy, instead of the bundled ones.")
+@limit_options(timeout=True)
 @fails_cleanly
 def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: bool,
                  coverage_threshold: float | None, rules: Path | None) -> None:
@@ -76,6 +78,7 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="error",
               show_default=True, help="Exit 1 when a finding is at or above this level.")
 @search_options(timeout=60.0, observations=2)
+@limit_options(timeout=False)
 @click.option("--no-monotonicity", is_flag=True, help="Skip the monotonicity search (two copies of the program).")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file of known source holes (policy, kind, message, reason): "
@@ -156,6 +159,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
               show_default=True, help="text with a witness per change, json, or SARIF 2.1.0 for code scanning.")
 @click.option("--fail-on-change", is_flag=True, help="Exit 1 on any change, not only on a new error-level finding.")
 @search_options(timeout=120.0, observations=1)
+@limit_options(timeout=False)
 @fails_cleanly
 def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, policy: str | None, fmt: str,
                  fail_on_change: bool, observations: int, timeout: float, max_models: int) -> None:

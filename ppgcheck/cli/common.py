@@ -4,13 +4,23 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import os
+import pickle
+import stat
 import sys
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import click
 
-from ppgcheck.errors import PpgError, UsageError
+from ppgcheck.errors import PpgError, ReportError, UsageError
+
+if TYPE_CHECKING:
+    from ppgcheck.language.report import Report
+
+T = TypeVar("T")
 
 
 def fails_cleanly(command):
@@ -39,43 +49,95 @@ def rare_cycle_collection():
         gc.unfreeze()
 
 
-def report_files(paths: tuple[str, ...]) -> list[tuple[str, Callable[[], str]]]:
-    """(name, read) for each file, each report file under a directory, and `-` (stdin).
-    Nothing is read until `read()` is called, so a batch holds one file at a time;
-    a missing or non-UTF-8 file raises its UsageError from `read()`."""
-    entries: list[tuple[str, Callable[[], str]]] = []
+def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None
+                 ) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]]]]:
+    """(name, reports) for each file, each report file under a directory, and `-` (stdin),
+    each report in its policy's language (`policy`, else its `policy:` line; a pack of `rules`).
+    Nothing is read until `reports()` is iterated, and then report by report
+    (language/report.py: read_reports), so memory stays flat whatever a file's size;
+    a FIFO or a character device is read as a stream.  A file that cannot be opened
+    raises its UsageError from the iteration."""
+    entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]]]] = []
     for raw in paths:
         if raw == "-":
-            entries.append(("<stdin>", read_stdin))
+            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules)))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-            entries.extend((str(f), functools.partial(read_file, f)) for f in files)
+            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules)) for f in files)
         else:
-            entries.append((raw, functools.partial(read_file, path)))
+            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules)))
     return entries
 
 
-def read_stdin() -> str:
-    with click.open_file("-", encoding="utf-8") as stdin:
-        return stdin.read()
-
-
-def read_file(path: Path) -> str:
-    if not path.is_file():
-        raise UsageError(f"no such file or directory: `{path}`")
+def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None
+                    ) -> Iterator[Report | ReportError]:
+    from ppgcheck.language.report import read_reports
+    if path is None:
+        yield from read_reports(_stdin_bytes(), name, policy, rules)
+        return
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"`{path}` is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UsageError(f"no such file or directory: `{path}`") from None
+    except OSError as exc:
+        raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise UsageError(f"`{path}` is not a file reports can be read from (a socket or a block device)")
+    try:
+        stream = open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
+    with stream:
+        yield from read_reports(stream, name, policy, rules)
 
 
-def report_sources(paths: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(name, text) of each report file, read now; the first bad file raises."""
-    return [(name, read()) for name, read in report_files(paths)]
+# what a file's checked reports may take in memory before they are kept on disk
+SPOOL_BYTES = 8 * 2**20
+
+
+def read_whole(items: Iterable[T]) -> Iterator[T]:
+    """Every item, all read before the first is returned (so an error in any raises here,
+    before anything is ruled), kept in memory up to SPOOL_BYTES and on disk beyond: a
+    file is ruled whole or not at all, with memory flat whatever its size."""
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    try:
+        for item in items:
+            pickle.dump(item, spool, protocol=pickle.HIGHEST_PROTOCOL)
+        spool.seek(0)
+    except BaseException:
+        spool.close()
+        raise
+    return _replay(spool)
+
+
+def _replay(spool) -> Iterator:
+    with spool:
+        while True:
+            try:
+                yield pickle.load(spool)
+            except EOFError:
+                return
+
+
+def _stdin_bytes():
+    stdin = sys.stdin
+    return getattr(stdin, "buffer", stdin)
+
+
+def report_sources(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None) -> list[Report]:
+    """Every report of the files (for commands that take one report file): the first
+    bad report's error raised."""
+    out: list[Report] = []
+    for _, reports in report_files(paths, policy, rules):
+        for report in reports():
+            if isinstance(report, ReportError):
+                raise report
+            out.append(report)
+    return out
 
 
 def rules_option(help_text: str):
@@ -103,6 +165,30 @@ def check_rules_folder(rules: Path | None) -> None:
                          "and no `core/`")
 
 
+def limit_options(timeout: bool):
+    """--memory-limit (and, with `timeout`, --timeout) on a command that grounds a pack: the
+    limits of every job it runs (ppgcheck/engine/isolation.py).  `check` and `diff` have
+    their own --timeout, the time bound of a pack's search, which bounds its grounding too."""
+    from ppgcheck.engine.isolation import DEFAULT_LIMITS
+
+    def add(command):
+        @functools.wraps(command)
+        def limited(*args, memory_limit: int, job_timeout: float | None = None, **kwargs):
+            from ppgcheck.engine import isolation
+            with isolation.limits_set(job_timeout, memory_limit, exit_on_overrun=True):
+                return command(*args, **kwargs)
+        limited = click.option(
+            "--memory-limit", type=click.IntRange(min=64), default=DEFAULT_LIMITS.megabytes, show_default=True,
+            metavar="MB", help="Memory (address space) each grounding-and-solving job may use, in MB.")(limited)
+        if timeout:
+            limited = click.option(
+                "--timeout", "job_timeout", type=click.FloatRange(min=0.1), default=DEFAULT_LIMITS.seconds,
+                show_default=True, metavar="SECONDS",
+                help="Wall-clock limit of each grounding-and-solving job (a batch of reports), in seconds.")(limited)
+        return limited
+    return add
+
+
 def search_options(timeout: float, observations: int):
     """The scenario-search bounds `check` and `diff` share."""
     def add(command):
@@ -110,7 +196,7 @@ def search_options(timeout: float, observations: int):
             click.option("--observations", type=click.IntRange(1, 2), default=observations, show_default=True,
                          help="Scenarios with up to this many observations (2 also looks for interactions)."),
             click.option("--timeout", type=click.FloatRange(min=1), default=timeout, show_default=True,
-                         help="Time bound per pack, in seconds."),
+                         help="Time bound per pack, in seconds (its grounding too: past it, the pack fails)."),
             click.option("--max-models", type=click.IntRange(min=1), default=200_000, show_default=True,
                          help="Model cap per pack."),
         ]):

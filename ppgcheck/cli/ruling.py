@@ -6,17 +6,18 @@ import functools
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, rare_cycle_collection,
-                                 report_files, report_sources, rules_option)
-from ppgcheck.errors import PpgError, ReportError, StoreError, UsageError
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options,
+                                 rare_cycle_collection, read_whole, report_files, report_sources, rules_option)
+from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
-from ppgcheck.language.report import Report, parse_reports
+from ppgcheck.language.report import Report
 from ppgcheck.language.vocabulary import vocabulary
 
 
@@ -51,6 +52,7 @@ BATCH_SIZE = 256
               help="With --event: record this penalty (one the guide permits) for this infraction instead of the "
                    "guide's default; a report's `judge call:` line chooses the same way.")
 @click.option("--event-log", "event_log", hidden=True, help="Retired: see `ppgcheck event import`.")
+@limit_options(timeout=True)
 @fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
          batch_size: int, rules: Path | None, event: Path | None, judge: str | None, amend: bool,
@@ -100,19 +102,15 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules, questions)]
 
     def rule_pending(more_follows: bool) -> None:
-        """Rule the pending reports.  A batch that more input follows is ruled one
-        policy at a time, each in a forked child (ppgcheck/engine/isolation.py), so clingo's
-        symbols do not pile up over a long run and one grounding's memory is live at
-        a time; the last batch (the only one, for a single report) is ruled here."""
-        if more_follows:
-            from ppgcheck.engine.isolation import call_isolated, return_free_memory
-            results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
-            for positions in api.positions_by_policy(pending).values():
-                part = [pending[p] for p in positions]
-                for position, ruled in zip(positions, call_isolated(functools.partial(rendered, part))):
-                    results[position] = ruled
-        else:
-            results = rendered(pending)
+        """Rule the pending reports, one policy at a time, each a job in a forked child
+        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
+        do not pile up over a long run, one grounding's memory live at a time."""
+        from ppgcheck.engine.isolation import return_free_memory
+        results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
+        for positions in api.positions_by_policy(pending).values():
+            part = [pending[p] for p in positions]
+            for position, ruled in zip(positions, api.run_as_job(part, rules, functools.partial(rendered, part))):
+                results[position] = ruled
         for code, out in results:
             emit(code, out)
         pending.clear()
@@ -139,28 +137,41 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             sys.stdout.flush()          # printed means stored: a ruling is printed once committed
         return True
 
-    sources = report_files(reports)
+    def prepared(reports: Iterator[Report | ReportError]) -> Iterator[tuple[Report, str]]:
+        """Each report with its policy, its ids checked; the first bad one raises."""
+        for report in reports:
+            if isinstance(report, ReportError):
+                raise report
+            yield from api.prepare([report], policy, rules)
+
+    def take(report: Report, policy_id: str) -> bool:
+        """Rule one checked report now (at an event) or with its batch; False when the
+        event's store can take no more."""
+        if submit is not None:       # each report sees the penalties of the ones before it
+            return submit_each([(report, policy_id)])
+        pending.append((report, policy_id))
+        per_policy[policy_id] += 1
+        if per_policy[policy_id] >= batch_size:
+            rule_pending(more_follows=True)
+        return True
+
+    sources = report_files(reports, policy, rules)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
     with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
                                     if show_progress else contextlib.nullcontext(sources)) as items:
-        for name, read in items:
+        for _, reports in items:
             try:
-                prepared = api.prepare(parse_reports(read(), name, policy, rules), policy, rules)
+                checked = read_whole(prepared(reports()))   # a file is ruled whole or not at all
+            except (ConfinementError, LimitExceeded):
+                raise                           # the pack, not the input: the command stops
             except PpgError as exc:
                 bad_input(exc)
                 continue
-            if submit is not None:       # each report sees the penalties of the ones before it
-                if not submit_each(prepared):
-                    break
-                continue
-            pending.extend(prepared)
-            per_policy.update(policy_id for _, policy_id in prepared)
-            if max(per_policy.values()) >= batch_size:
-                rule_pending(more_follows=True)
+            if not all(take(report, policy_id) for report, policy_id in checked):
+                break
         rule_pending(more_follows=False)
     if fmt == "json":
-        click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
     sys.exit(exit_code)
 
 
@@ -256,7 +267,9 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
 
     A guide with no rule for an observation shows it as not covered. Headers
     that belong to one guide (tier, event kind) are defaulted by the others,
-    and each guide says what it assumed.
+    and each guide says what it assumed.  Exit 1 when a guide has a finding or
+    leaves an observation uncovered, else 0; `--format json` is a list, one
+    object per report.
 
     \b
     Example:
@@ -265,13 +278,12 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     from ppgcheck.api import compare_report
     from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
-    name, text = report_sources((report,))[0]
-    results = [compare_report(r, rules=rules) for r in parse_reports(text, name, rules=rules)]
+    results = [compare_report(r, rules=rules) for r in report_sources((report,), rules=rules)]
     if fmt == "json":
-        data = [comparison_dict(c) for c in results]
-        click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        click.echo(json.dumps([comparison_dict(c) for c in results], indent=2, ensure_ascii=False))
     else:
         click.echo("\n\n".join(render_comparison_text(c) for c in results))
+    sys.exit(max((c.exit_code for c in results), default=0))
 
 
 @cli.command("log", hidden=True, context_settings={"ignore_unknown_options": True})
@@ -299,5 +311,4 @@ def print_command(report: str, policy: str | None, rules: Path | None) -> None:
     """
     from ppgcheck.language.report import print_reports
     check_rules_folder(rules)
-    name, text = report_sources((report,))[0]
-    click.echo(print_reports(parse_reports(text, name, policy, rules)), nl=False)
+    click.echo(print_reports(report_sources((report,), policy, rules)), nl=False)

@@ -8,29 +8,113 @@ starts at once: it grounds, solves and renders, sends its result back through a
 pipe (pickled: plain Python values only) and exits, taking its symbols along.
 Where there is no fork (Windows) the work runs in the process itself.
 `PPGCHECK_FORK=off` runs it in the process too (for profiling and debuggers).
+
+A pack is untrusted input, so grounding and solving it is a *job*
+(call_bounded): such a child in a process group of its own, its address space
+capped (RLIMIT_AS) and a CPU-time backstop set, waited for under a wall-clock
+deadline and killed, with whatever it started, past it.  The child tells the
+parent its phase (grounding, solving) and other progress through the same pipe,
+in frames, so a limit hit names what was going on (docs/security.md).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
 import pickle
+import select
 import signal
+import struct
 import sys
+import threading
+import time
 import traceback
+from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from ppgcheck.errors import PolicyError, PpgError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PolicyError, PpgError, UsageError
 
 T = TypeVar("T")
 
+
+@dataclass(frozen=True)
+class Limits:
+    """What one grounding-and-solving job may use: wall-clock seconds and megabytes of address space."""
+
+    seconds: float
+    megabytes: int
+
+
+# far above what a bundled pack needs (a batch of 256 reports: well under a second and
+# 400 MB of address space; a whole `check`: under 400 MB), low enough that a runaway stops
+DEFAULT_LIMITS = Limits(seconds=60.0, megabytes=2048)
+# the child's own deadline (solving stops cooperatively) comes this long before the kill
+GRACE = 1.0
+
+
 # a PpgError crosses the pipe as (class name, message): subclasses with their own
 # fields do not all survive pickling, and the CLI needs only the message and code
-_ERRORS: dict[str, type[PpgError]] = {"PolicyError": PolicyError, "UsageError": UsageError}
+_ERRORS: dict[str, type[PpgError]] = {cls.__name__: cls for cls in (PolicyError, UsageError, LimitExceeded,
+                                                                    ConfinementError)}
 
 
 class _ChildError(PpgError):
     """A PpgError raised in the child, as its message (the CLI prints str(exc))."""
+
+
+class _State:
+    limits = DEFAULT_LIMITS
+    exit_on_overrun = False            # the CLI without fork: a runaway grounding ends the process
+    deadline: float | None = None      # inside a job: when its work must be done
+    job_limits = DEFAULT_LIMITS        # inside a job: its limits
+    where = ""                         # inside a job: what it works on, as its errors name it
+    channel: int | None = None         # inside a forked job: where progress frames go
+    phase = "grounding"
+
+
+def limits() -> Limits:
+    return _State.limits
+
+
+@contextlib.contextmanager
+def limits_set(seconds: float | None = None, megabytes: int | None = None, *, exit_on_overrun: bool = False):
+    """The limits of every job started inside (a command's --timeout and --memory-limit);
+    with `exit_on_overrun`, a runaway grounding without fork ends the process (the CLI)."""
+    before = _State.limits, _State.exit_on_overrun
+    _State.limits = Limits(before[0].seconds if seconds is None else seconds,
+                           before[0].megabytes if megabytes is None else megabytes)
+    _State.exit_on_overrun = exit_on_overrun
+    try:
+        yield
+    finally:
+        _State.limits, _State.exit_on_overrun = before
+
+
+def in_job() -> bool:
+    return _State.deadline is not None
+
+
+def remaining() -> float | None:
+    """Seconds left to the running job (None outside a job): solving stops itself then."""
+    return None if _State.deadline is None else max(0.0, _State.deadline - time.monotonic())
+
+
+def out_of_time() -> LimitExceeded:
+    """The error of a job whose work (solving, say) stopped itself at the deadline."""
+    return _overrun("time", _State.phase, _State.job_limits, _State.where)
+
+
+def phase(name: str) -> None:
+    """What the job does now (`grounding`, `solving`): a limit hit names it."""
+    _State.phase = name
+    progress(("phase", name))
+
+
+def progress(value: object) -> None:
+    """Send the parent a value while the work goes on (the last one is known if the job is stopped)."""
+    if _State.channel is not None:
+        _write_frame(_State.channel, pickle.dumps(("progress", value)))
 
 
 def can_fork() -> bool:
@@ -46,52 +130,132 @@ def call_isolated(work: Callable[[], T]) -> T:
     return Forked(work).result()
 
 
+def call_bounded(work: Callable[[], T], where: str, locate: Callable[[], str | None] | None = None,
+                 limits: Limits | None = None, grace: float = GRACE) -> T:
+    """`work()` as one job under the limits (the process's, unless given): in a forked
+    child with its address space capped, stopped `grace` seconds after its deadline.
+    Past a limit it raises LimitExceeded, "grounding exceeded 10 s in WHERE", WHERE
+    being what `locate()` finds (the file to blame) when it finds one.  Inside a job
+    the work runs in it, under the enclosing job's limits.  Without fork it runs here,
+    solving bounded by the deadline, grounding only where the CLI may end the process."""
+    bound = limits or _State.limits
+    if in_job():
+        return work()
+    if not can_fork():
+        return _in_process(work, bound, where, grace)
+    child = Forked(work, bound, grace, where)
+    return child.result(deadline=child.started + bound.seconds + grace, where=where, locate=locate)
+
+
+def _overrun(kind: str, phase_name: str, bound: Limits, where: str) -> LimitExceeded:
+    amount = f"{bound.seconds:g} s" if kind == "time" else f"{bound.megabytes} MB"
+    return LimitExceeded(f"{phase_name} exceeded {amount} in {where}")
+
+
 class Forked:
     """`work()` started now in a forked child (the caller checks can_fork() first);
     result() waits for its value, as call_isolated returns it; stop() ends a child
-    whose value is no longer wanted."""
+    whose value is no longer wanted.  With limits the child is a job: its own process
+    group (stop() ends whatever it started too), its address space and CPU time capped."""
 
-    def __init__(self, work: Callable[[], object]) -> None:
+    def __init__(self, work: Callable[[], object], limits: Limits | None = None, grace: float = GRACE,
+                 where: str = "") -> None:
         read_end, write_end = os.pipe()
         sys.stdout.flush()      # the child must not inherit (and later repeat) buffered output
         sys.stderr.flush()
+        self.limits = limits
+        self.started = time.monotonic()
         self.pid: int | None = os.fork()
         if self.pid == 0:                               # the child: never returns
             status = 1
             try:
                 os.close(read_end)
-                with os.fdopen(write_end, "wb") as pipe:
-                    pipe.write(_outcome(work))
+                if limits is not None:
+                    _enter_job(limits, write_end, self.started, grace, where)
+                _write_frame(write_end, _outcome(work))
+                os.close(write_end)
                 status = 0
             finally:
                 os._exit(status)
         os.close(write_end)
+        if limits is not None:
+            with contextlib.suppress(OSError):      # the child does it too: whichever runs first
+                os.setpgid(self.pid, self.pid)
         self.read_end: int | None = read_end
+        self.phase = "grounding"
 
-    def result(self):
+    def result(self, deadline: float | None = None, where: str = "", locate=None):
         try:
-            with os.fdopen(self.read_end, "rb") as pipe:
-                data = pipe.read()
+            frame = self._last_frame(deadline)
         except BaseException:       # interrupted here: the child's answer has no reader now
-            self.read_end = None
             self.stop()
             raise
-        self.read_end = None
+        if frame is None:           # past the deadline: the child was stopped
+            self.stop()
+            found = locate() if locate is not None and self.phase == "grounding" else None
+            raise _overrun("time", self.phase, self.limits, found or where)
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
-        if not data:
+        if not frame:
+            if self.limits is not None and os.WIFSIGNALED(status):
+                if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+                    raise _overrun("time", self.phase, self.limits, where)
+                raise PolicyError(f"{self.phase} in {where} ended abnormally ({_describe(status)}): "
+                                  f"past the {self.limits.megabytes} MB memory limit, or a crash")
             raise RuntimeError(f"the forked process ended without an answer ({_describe(status)})")
-        kind, value = pickle.loads(data)
+        kind, value = pickle.loads(frame)
         if kind == "ok":
             return value
         if kind == "ppg":
             name, message = value
             raise _ERRORS.get(name, _ChildError)(message)
-        raise RuntimeError("the forked process failed:\n" + value)
+        if kind == "memory":
+            if self.limits is None:
+                raise RuntimeError("the forked process ran out of memory")
+            found = locate() if locate is not None and value == "grounding" else None
+            raise _overrun("memory", value, self.limits, found or where)
+        raise RuntimeError("the forked process failed:\n" + str(value))
+
+    def _last_frame(self, deadline: float | None) -> bytes | None:
+        """The child's answer (b"" when it ended without one), progress frames noted on
+        the way; None when the deadline passed first."""
+        buffer = bytearray()
+        answer = b""
+        with os.fdopen(self.read_end, "rb", buffering=0) as pipe:
+            self.read_end = None
+            while True:
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                        return None
+                chunk = pipe.read(1 << 16)
+                if not chunk:
+                    return answer
+                buffer += chunk
+                while len(buffer) >= 8:
+                    size = struct.unpack("<Q", buffer[:8])[0]
+                    if len(buffer) < 8 + size:
+                        break
+                    frame = bytes(buffer[8:8 + size])
+                    del buffer[:8 + size]
+                    kind, value = pickle.loads(frame)
+                    if kind == "progress":
+                        self.on_progress(value)
+                    else:
+                        answer = frame
+
+    def on_progress(self, value: object) -> None:
+        if isinstance(value, tuple) and value[:1] == ("phase",):
+            self.phase = value[1]
+        self.last_progress = value
 
     def stop(self) -> None:
         if self.pid:
-            os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                if self.limits is not None:
+                    os.killpg(self.pid, signal.SIGKILL)      # the job and whatever it started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             self.pid = None
         if self.read_end is not None:
@@ -102,11 +266,80 @@ class Forked:
         self.stop()
 
 
+def _enter_job(bound: Limits, channel: int, started: float, grace: float, where: str) -> None:
+    """In a forked child: become a job (own process group, capped address space and CPU time)."""
+    import resource
+    os.setpgid(0, 0)
+    _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
+    _State.where, _State.phase = where, "grounding"
+    cap = bound.megabytes * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    cpu = int(bound.seconds + grace) + 2       # a backstop should the parent be gone
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard == resource.RLIM_INFINITY or hard > cpu:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
+
+def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) -> T:
+    """The best effort without fork: solving stops at the deadline; a grounding past it
+    ends the process when the CLI allows (clingo releases the GIL while grounding, so
+    a timer thread runs); the address space is capped where `resource` exists."""
+    _State.deadline, _State.phase, _State.job_limits = time.monotonic() + bound.seconds, "grounding", bound
+    _State.where = where
+    timer = None
+    if _State.exit_on_overrun:
+        def stop_process() -> None:
+            sys.stderr.write(f"{_overrun('time', _State.phase, bound, where)} "
+                             "(no fork on this platform: the process is stopped)\n")
+            sys.stderr.flush()
+            os._exit(2)
+        timer = threading.Timer(bound.seconds + grace, stop_process)
+        timer.daemon = True
+        timer.start()
+    try:
+        with _address_space(bound.megabytes):
+            return work()
+    except MemoryError:
+        raise _overrun("memory", _State.phase, bound, where) from None
+    finally:
+        if timer is not None:
+            timer.cancel()
+        _State.deadline, _State.phase = None, "grounding"
+
+
+@contextlib.contextmanager
+def _address_space(megabytes: int):
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = megabytes * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    except (ImportError, ValueError, OSError):     # no `resource` (Windows), or a cap below what is in use
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _write_frame(fd: int, data: bytes) -> None:
+    view = memoryview(struct.pack("<Q", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+_MEMORY = pickle.dumps(("memory", "grounding"))
+
+
 def _outcome(work: Callable[[], object]) -> bytes:
     try:
         return pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
     except PpgError as exc:
         return pickle.dumps(("ppg", (type(exc).__name__, str(exc))))
+    except MemoryError:
+        return _MEMORY if _State.phase == "grounding" else pickle.dumps(("memory", _State.phase))
     except BaseException:       # a bug, or Ctrl-C: the parent reports it
         return pickle.dumps(("bug", traceback.format_exc()))
 

@@ -4,16 +4,22 @@ A pack is a folder of `*.lp` files beside a core folder (rules/core).  Every
 command takes one: `rule` and `test` (PolicyEngine), `check`, `diff` and
 `test --coverage`.  Every file of a pack, its own and the core's, is read
 through its Pack and nowhere else: a rules folder given on the command line is
-untrusted input, and what a pack may read is decided here.
+untrusted input, and what a pack may read is decided here.  Each file is
+confined (ppgcheck/engine/confine.py) the first time the Pack is asked for it,
+before anything reads a byte: a regular UTF-8 file inside its own folder, its
+`#include`s too; its statements are checked as the one program reader parses
+them (no `#script`, no `@` term, only the contract's `#external`s).
 """
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ppgcheck.engine import confine
 from ppgcheck.errors import UsageError
 from ppgcheck.language.facts import INPUT_SIGNATURES
 from ppgcheck.resources import core_dir, pack_dir, policy_ids, rules_dir
@@ -40,6 +46,7 @@ class Pack:
         self.files: list[Path] = pack_files(folder)
         self._texts: dict[Path, str] = {}
         self._parsed: dict[Path, "Program"] = {}
+        self._approved: dict[Path, confine.Approved] = {}    # each file asked for: it and its includes, checked
 
     def __repr__(self) -> str:
         return f"Pack({self.id!r}, {str(self.folder)!r}, core={str(self.core)!r})"
@@ -56,9 +63,30 @@ class Pack:
         """What a report is ruled with: the core, then the pack's files."""
         return self.core_files() + self.files
 
+    @property
+    def where(self) -> str:
+        """The pack's folder as the user knows it (in a message about its files)."""
+        return confine.shown(self.folder)
+
+    def confined(self, files: Iterable[Path]) -> list[Path]:
+        """The files and every file they include, each confined once (engine/confine.py),
+        before anything reads them; a ConfinementError names the first breach."""
+        out: list[Path] = []
+        for path in files:
+            if path not in self._approved:
+                self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp")
+            out.extend(self._approved[path].paths)
+        return out
+
+    def check(self) -> None:
+        """Confine every rules file of the pack's folder and of its core, loaded or not
+        (a version of a pack is refused whole, before any of it is read)."""
+        self.confined([*sorted(self.core.glob("*.lp")), *self.files])
+
     def text(self, path: Path) -> str:
-        """A file of the pack or of its core, read once."""
+        """A file of the pack or of its core (a rules file, or its README), confined, read once."""
         if path not in self._texts:
+            self.confined([path])
             self._texts[path] = path.read_text(encoding="utf-8")
         return self._texts[path]
 
@@ -67,12 +95,14 @@ class Pack:
         as one clingo.ast.parse_files call over the files does (the last file's
         first: the order the scenario searches were tuned with); `files`, in
         the order given (the runtime's).  keep=False: parsed for the caller
-        only (the runtime's rewrite, which keeps only its text)."""
+        only (the runtime's rewrite, which keeps only its text).  Each file is
+        confined and its statements checked as they are read."""
         from ppgcheck.engine.program import Program, parse_files
         parsed = self._parsed if keep else dict(self._parsed)
         for path in files:
             if path not in parsed:
-                parsed[path] = parse_files([path])
+                self.confined([path])
+                parsed[path] = parse_files([path], self._approved[path])
         ordered = files if order == "files" else list(reversed(files))
         return Program.join(parsed[path] for path in ordered)
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import clingo
 
 from ppgcheck.cache import cached_json
+from ppgcheck.engine import isolation, overrun
 from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.errors import PolicyError
 from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug, slug_to_constant
@@ -64,6 +65,9 @@ class PolicyEngine:
         self.pack = policy if isinstance(policy, Pack) else load_pack(policy, rules)
         self.policy = self.pack.id
         self.files = self.pack.runtime_files
+        # every file the pack loads, includes too, confined by the pack before anything reads one
+        self.sources = self.pack.confined(self.files)
+        self.where = self.pack.where
         self._statements: "Program | None" = None
         self._replaced = False        # statements set by a subclass differ from the files'
         self._program: IndexedProgram | None = None
@@ -92,14 +96,17 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         if self._replaced:       # not the files' program: the cache key would not describe it
-            data = self._index(self.statements)
+            statements = self.statements
+            data = isolation.call_bounded(lambda: self._index(statements), self.where, self.locate_overrun)
         else:
             from ppgcheck.language import facts
             code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py")]
             code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
-            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.files],
-                               lambda: self._index(self.pack.parsed(self.files, order="files", keep=False)))
+            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
+                               lambda: isolation.call_bounded(
+                                   lambda: self._index(self.pack.parsed(self.files, order="files", keep=False)),
+                                   self.where, self.locate_overrun))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
@@ -192,7 +199,7 @@ class PolicyEngine:
     def closest_ids(self, value: str, table: list[str]) -> list[str]:
         """The ids nearest an unknown one: by spelling; else, for an infraction named like
         an observation (`marked-cards`), the infractions this guide rules that observation as
-        (`sleeves` under yugioh): a one-observation report is ruled to find them."""
+        (`sleeves` under yugioh): a one-observation report is ruled to find them (a job)."""
         close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
         if close or table is self.penalties:
             return close
@@ -203,22 +210,35 @@ class PolicyEngine:
             return []
         probe = Report(policy=self.policy, persons=[("A", "player"), ("B", "player")],
                        observations=[Observation("A", kind, other="B")], vocab=self.vocabulary)
-        committed = self.solve(build_facts(probe).inputs).get("committed/3", [])
-        return sorted({constant_to_slug(i.name) for _, _, i in committed})
+        facts = build_facts(probe).inputs
+        self.program        # noqa: B018 (prepared here, for the job and what follows)
+
+        def ruled_as() -> list[str]:
+            committed = self.solve(facts).get("committed/3", [])
+            return sorted({constant_to_slug(i.name) for _, _, i in committed})
+        return isolation.call_bounded(ruled_as, self.where, lambda: self.locate_overrun([facts]))
 
     def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
         """For each report's input facts, the shown atoms of its one model; one grounding for all.
         A report with a discretion or a base set open is explored too (permitted/4, option/7),
-        unless `explore` says not (a question's variant needs only its default)."""
+        unless `explore` says not (a question's variant needs only its default).  Run it inside
+        a job (isolation.call_bounded, as api.rule_prepared does): the job bounds the grounding,
+        and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        program = self.program
+        return self._solve_many(self.program, fact_lists, explore)
+
+    def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
+        """The file whose rules took grounding these reports past the limits, if one did alone."""
+        return overrun.locate(self.files, fact_lists, parse=lambda path: self.pack.parsed([path], keep=False))
+
+    def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
+                    explore: Sequence[bool] | None) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
+        isolation.phase("grounding")
         ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
-        models: list[list[clingo.Symbol]] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                models.append(model.symbols(shown=True))
+        isolation.phase("solving")
+        models = _models(ctl)
         if len(models) != 1:
             raise PolicyError(f"policy `{self.policy}` gave {len(models)} answer sets for a batch of "
                               f"{len(fact_lists)} report(s); a policy must derive exactly one per report "
@@ -262,13 +282,28 @@ class PolicyEngine:
         last: list[clingo.Symbol] = []
 
         def keep(model: clingo.Model) -> None:     # only the last model holds every brave atom
-            last.extend(model.symbols(shown=True))
-        ctl.solve(on_last=keep)
+            last[:] = model.symbols(shown=True)     # (clingo calls no on_last in an asynchronous solve)
+        _solve_within(ctl, on_model=keep)
         return last
 
     def solve(self, facts: list[Fact]) -> ShownAtoms:
         """The shown atoms of the one model for one report's input facts."""
         return self.solve_many([facts])[0]
+
+
+def _models(ctl: clingo.Control) -> list[list[clingo.Symbol]]:
+    """The shown atoms of each model."""
+    models: list[list[clingo.Symbol]] = []
+    _solve_within(ctl, on_model=lambda model: models.append(model.symbols(shown=True)))
+    return models
+
+
+def _solve_within(ctl: clingo.Control, **callbacks) -> None:
+    """Solve, stopped at the job's deadline (isolation.remaining)."""
+    with ctl.solve(async_=True, **callbacks) as handle:
+        if not handle.wait(isolation.remaining()):
+            handle.cancel()
+            raise isolation.out_of_time()
 
 
 def engine(policy: str, rules: Path | None = None) -> PolicyEngine:

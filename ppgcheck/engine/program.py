@@ -27,6 +27,7 @@ import clingo
 from clingo import ast
 from clingo.ast import ASTType
 
+from ppgcheck.engine import confine
 from ppgcheck.errors import ProgramError
 
 Term = tuple
@@ -42,8 +43,13 @@ class UnsupportedConstruct(ProgramError):
         return cls(f"{what} `{node}`", begin.filename, begin.line)
 
 
-def parse_files(paths: Iterable[Path]) -> "Program":
-    """The statements of the files, each file parsed on its own, in the order given."""
+def parse_files(paths: Iterable[Path], approved: confine.Approved | None = None) -> "Program":
+    """The statements of the files, each file parsed on its own, in the order given,
+    confined (engine/confine.py): the files checked first unless `approved` holds them
+    (a Pack's), the statements checked as they are read (no `#script`, no `@` term,
+    only the contract's `#external`s)."""
+    paths = list(paths)
+    approved = approved or confine.check_files(paths)
     nodes: list[ast.AST] = []
     messages: list[str] = []
 
@@ -55,6 +61,7 @@ def parse_files(paths: Iterable[Path]) -> "Program":
             ast.parse_files([str(path)], nodes.append, logger=logger)
         except RuntimeError:
             raise ProgramError.unparsed(path, messages) from None
+    confine.check_statements(nodes, approved)
     return Program(nodes)
 
 

@@ -147,7 +147,7 @@ class EventStore:
         in one transaction.  `rule` rules the report (its history filled in here)."""
         if report.history:
             line = report.history[0].line
-            text = report.lines[line - 1] if 0 < line <= len(report.lines) else ""
+            text = report.line_text(line)
             raise report.error("this report has a `history:` block, and the event store gives the history: "
                                "use one of them", (line, len(text) - len(text.lstrip()) + 1))
         canonical = print_report(report)
@@ -459,7 +459,7 @@ class EventStore:
 
 def _original(report: Report) -> str:
     """The report's own lines as submitted (a file may hold several reports)."""
-    lines = report.lines[report.line - 1:] if report.lines else []
+    lines = report.lines[report.line - report.line_offset - 1:] if report.lines else []
     out = []
     for line in lines:
         if line.strip() == "---":

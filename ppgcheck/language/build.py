@@ -8,7 +8,7 @@ a history entry outside `history:`, a name nobody declared).
 from __future__ import annotations
 
 import difflib
-import json
+import re
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer
@@ -58,6 +58,11 @@ class _HistoryHead:
     meta: Meta
 
 
+_ESCAPE = re.compile(r'\\(["\\])')
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]")     # shown as `?`, so the caret lines up
+
+
 def _line(lines: list[str], n: int) -> str:
     return lines[n - 1] if 0 < n <= len(lines) else ""
 
@@ -76,9 +81,11 @@ class ReportBuilder(Transformer):
             return method(self, tree.meta, children)
         return self.__default__(tree.data, children, tree.meta)
 
-    def __init__(self, source: str, lines: list[str], language: Language, vocab: Vocabulary) -> None:
+    def __init__(self, source: str, lines: list[str], language: Language, vocab: Vocabulary,
+                 line_offset: int = 0) -> None:
         super().__init__(visit_tokens=False)
         self.source, self.lines, self.language, self.vocab = source, lines, language, vocab
+        self.line_offset = line_offset      # lines of the file before `lines` (a report read alone)
         self.uses: list[Name] = []       # the names the current report's statements use
 
     def _fail(self, message: str, line: int, column: int, **extra) -> ReportError:
@@ -95,10 +102,17 @@ class ReportBuilder(Transformer):
 
     # --- leaves ----------------------------------------------------------------
     def person(self, meta: Meta, children: list[Token]) -> Name:
+        """A bare name, or a quoted one unescaped (\\" and \\\\); a control character in it
+        (a tab, say) is an error at its column."""
         token = children[0]
         if token.type != "QNAME":
             return Name(token.value, token)
-        return Name(json.loads(token.value), token)
+        bad = _NAME_CONTROL.search(token.value)
+        if bad:
+            raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a name", self.source,
+                              token.line, token.column + bad.start(),
+                              _CONTROL_SHOWN.sub("?", _line(self.lines, token.line)))
+        return Name(_ESCAPE.sub(r"\1", token.value[1:-1]), token)
 
     def number(self, meta: Meta, children: list) -> Number:
         child = children[0]
@@ -275,7 +289,7 @@ class ReportBuilder(Transformer):
         line, column = header.meta.line, header.meta.column
         if header.key:
             if header.key in seen:
-                raise self._fail(f"`{header.key}` is given twice (first on line {seen[header.key]})", line, column)
+                raise self._fail(f"`{header.key}` is given twice (first on line {seen[header.key] + self.line_offset})", line, column)
             seen[header.key] = line
         for attribute, value in header.values.items():
             setattr(report, attribute, value)

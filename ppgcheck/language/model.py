@@ -60,6 +60,7 @@ class Report:
     one_of_several: bool = field(default=False, compare=False, repr=False)
     # the language it was written in (the core's and its pack's forms); None: its policy's
     vocab: Vocabulary | None = field(default=None, compare=False, repr=False)
+    line_offset: int = field(default=0, compare=False, repr=False)    # lines of the file before `lines`
 
     @property
     def name(self) -> str:
@@ -75,5 +76,9 @@ class Report:
     def error(self, message: str, where: str | tuple[int, int], **extra) -> ReportError:
         """An error located at a recorded position of this report."""
         line, column = self.positions.get(where, (self.line, 1)) if isinstance(where, str) else where
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return ReportError(message, self.source, line, column, text, **extra)
+        return ReportError(message, self.source, line, column, self.line_text(line), **extra)
+
+    def line_text(self, line: int) -> str:
+        """The text of a line of the file (a report read alone holds its own lines only)."""
+        n = line - self.line_offset
+        return self.lines[n - 1] if 0 < n <= len(self.lines) else ""

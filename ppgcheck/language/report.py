@@ -9,8 +9,11 @@ closest valid forms (diagnostics.py).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import lark
 
@@ -25,9 +28,11 @@ from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 __all__ = ["HistoryEntry", "Modifier", "Observation", "Report", "parse_report", "parse_reports",
            "print_history_entry", "print_observation", "print_report", "print_reports", "quote_name",
-           "closest_forms", "report_language", "MAX_PERSONS", "MAX_OBSERVATIONS", "MAX_HISTORY_REPEATS"]
+           "closest_forms", "report_language", "read_reports", "MAX_PERSONS", "MAX_OBSERVATIONS",
+           "MAX_HISTORY_REPEATS", "MAX_REPORT_BYTES", "MAX_REPORT_LINES"]
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# control characters, and a byte order mark past the start of a file: invisible, never meant
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]")
 # a line the grammar reads as a separator (report.lark: SEPARATOR and the end of line)
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 _POLICY = re.compile(r"[ \t]*policy[ \t]*:[ \t]*([A-Za-z][\w/-]*)", re.IGNORECASE)
@@ -41,32 +46,143 @@ def report_language(policy: str | None = None, rules: Path | None = None) -> Lan
 
 
 def parse_reports(text: str, source: str = "<report>", policy: str | None = None,
-                  rules: Path | None = None) -> list[Report]:
+                  rules: Path | None = None, first_line: int = 1) -> list[Report]:
     """Parse a file's text into its reports (separated by `---` lines), each in the language
     of its policy: `policy` when given, else its `policy:` line (a pack of `rules`, the
-    bundled packs by default)."""
+    bundled packs by default).  `first_line` is the line of the file the text starts at
+    (read_reports parses a file report by report)."""
     text = text.translate(_TYPOGRAPHIC)
-    lines = text.splitlines()
+    if text.startswith("\ufeff") and first_line == 1:    # a byte order mark: not part of the report
+        text = text[1:]
+    # lines as the grammar counts them (str.splitlines also splits at U+2028 and others)
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    try:
+        reports = _parse_text(text, lines, source, policy, rules, first_line - 1)
+    except ReportError as exc:
+        if first_line == 1:
+            raise
+        raise dataclasses.replace(exc, line=exc.line + first_line - 1) from None
+    for report in reports:
+        report.one_of_several = len(reports) > 1
+        report.vocab = vocabulary(policy or report.policy, rules)
+        if first_line > 1:
+            _shift(report, first_line - 1)
+    return reports
+
+
+def _parse_text(text: str, lines: list[str], source: str, policy: str | None, rules: Path | None,
+                line_offset: int) -> list[Report]:
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a report",
-                          source, line, column, _line(lines, line).replace(bad.group(), "?"))
+        what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else \
+            f"control character U+{ord(bad.group()):04X}"
+        raise ReportError(f"{what} is not allowed in a report", source, line, column,
+                          _line(lines, line).replace(bad.group(), "?"))
     if not text.strip():
         raise ReportError("the file holds no report", source, 1, 1, "")
     chunks = _chunks(lines)
     vocabs = [vocabulary(policy or header, rules) for _, _, header in chunks]
     if len({v.key for v in vocabs}) == 1:
-        reports = _parse(text, lines, source, vocabs[0])
-    else:       # reports in different languages: each parsed alone, at its own lines
-        reports = []
-        for (start, end, _), vocab in zip(chunks, vocabs):
-            reports.extend(_parse("\n" * start + "\n".join(lines[start:end]), lines, source, vocab, first=start + 1))
-    for report in reports:
-        report.one_of_several = len(reports) > 1
-        report.vocab = vocabulary(policy or report.policy, rules)
+        return _parse(text, lines, source, vocabs[0], line_offset=line_offset)
+    reports = []        # reports in different languages: each parsed alone, at its own lines
+    for (start, end, _), vocab in zip(chunks, vocabs):
+        reports.extend(_parse("\n" * start + "\n".join(lines[start:end]), lines, source, vocab, first=start + 1,
+                              line_offset=line_offset))
     return reports
+
+
+def _shift(report: Report, offset: int) -> None:
+    """Line numbers of a report parsed alone, made the file's."""
+    report.line_offset = offset
+    report.line += offset
+    report.positions = {key: (line + offset, column) for key, (line, column) in report.positions.items()}
+    for item in (*report.observations, *report.history):
+        item.line += offset
+
+
+# ---------------------------------------------------------------------------
+# reading a file report by report
+# ---------------------------------------------------------------------------
+
+MAX_REPORT_BYTES = 64 * 1024
+MAX_REPORT_LINES = 1000
+_BOM = b"\xef\xbb\xbf"
+# a line the grammar reads as a SEPARATOR and its end of line (report.lark: SEPARATOR, _NL)
+_SEPARATOR_LINE = re.compile(rb"[ \t]*---+[ \t]*\.?[ \t]*(#[^\n]*)?\r?\n?\Z")
+
+
+def read_reports(stream: BinaryIO, source: str, policy: str | None = None,
+                 rules: Path | None = None) -> Iterator[Report | ReportError]:
+    """Each report of a file as it is read (in its policy's language, as parse_reports),
+    or the error of a bad one: one report in memory at a time, whatever the file's size.
+    A report past MAX_REPORT_BYTES or MAX_REPORT_LINES is an error found while reading
+    (the first error within what was read, if there is one, else the limit's), and the
+    rest of the file is then not read; so is the rest of a file that is not UTF-8.
+    A BOM at the start is skipped."""
+    line_no, start, size, first = 0, 1, 0, True
+    lines: list[str] = []
+    language = (policy, rules)
+    while True:
+        raw = stream.readline(MAX_REPORT_BYTES + 1 - size)
+        if line_no == 0 and raw.startswith(_BOM):
+            raw = raw[len(_BOM):]
+        line_no += bool(raw)
+        if not raw or _SEPARATOR_LINE.match(raw):
+            yield from _chunk_reports(lines, start, source, language, several=bool(raw) or not first, first=first)
+            if not raw:
+                return
+            first, lines, size, start = False, [], 0, line_no + 1
+            continue
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            text = raw[:exc.start].decode("utf-8", "replace")
+            yield ReportError(f"`{source}` is not UTF-8 text: {exc.reason} (the rest of the file is not read)",
+                              source, line_no, len(text) + 1, text)
+            return
+        size += len(raw)
+        if size > MAX_REPORT_BYTES or len(lines) > MAX_REPORT_LINES:
+            yield _overlong(lines, start, line_no, source, language, size > MAX_REPORT_BYTES)
+            return
+
+
+def _chunk_reports(lines: list[str], start: int, source: str, language: tuple[str | None, Path | None],
+                   several: bool, first: bool) -> Iterator[Report | ReportError]:
+    """The report of the lines between two separators (or its error)."""
+    text = "".join(lines)
+    if not text.strip():
+        message = "the file holds no report" if first and not several else \
+            "empty report: a report needs at least one statement"
+        yield ReportError(message, source, start, 1, "")
+        return
+    try:
+        reports = parse_reports(text, source, *language, first_line=start)
+    except ReportError as exc:
+        yield exc
+        return
+    for report in reports:
+        report.one_of_several = several or len(reports) > 1
+        yield report
+
+
+def _overlong(lines: list[str], start: int, line_no: int, source: str, language: tuple[str | None, Path | None],
+              by_size: bool) -> ReportError:
+    """A report past a limit: the first error within its complete lines (say, too many
+    observations at line 14), else the limit's own."""
+    read = "".join(lines[:-1])
+    if read.strip():
+        try:
+            parse_reports(read, source, *language, first_line=start)
+        except ReportError as exc:
+            if exc.line < line_no:
+                return dataclasses.replace(exc, message=exc.message + " (the rest of the file is not read)")
+    limit = f"{MAX_REPORT_BYTES} bytes" if by_size else f"{MAX_REPORT_LINES} lines"
+    text = lines[-1].rstrip("\r\n")
+    return ReportError(f"the report starting at line {start} is longer than {limit}: a report may be at most "
+                       f"{limit} (the rest of the file is not read)", source, line_no, 1,
+                       text[:200] + ("..." if len(text) > 200 else ""))
 
 
 def parse_report(text: str, source: str = "<report>", policy: str | None = None,
@@ -97,7 +213,8 @@ def _chunks(lines: list[str]) -> list[tuple[int, int, str | None]]:
     return chunks
 
 
-def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: int = 1) -> list[Report]:
+def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: int = 1,
+           line_offset: int = 0) -> list[Report]:
     lang = language(vocab)
     if not text.strip():
         raise ReportError("empty report: a report needs at least one statement", source, first, 1, _line(lines, first))
@@ -106,7 +223,7 @@ def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: i
     except lark.exceptions.UnexpectedInput as exc:
         raise syntax_error(exc, lines, source, lang) from None
     try:
-        return ReportBuilder(source, lines, lang, vocab).transform(tree)
+        return ReportBuilder(source, lines, lang, vocab, line_offset).transform(tree)
     except lark.exceptions.VisitError as exc:
         if isinstance(exc.orig_exc, ReportError):
             raise exc.orig_exc from None

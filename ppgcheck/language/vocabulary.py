@@ -104,21 +104,25 @@ def value_text(value: str) -> str:
 # reading the facts
 # ---------------------------------------------------------------------------
 
-def _language_statements(files: Sequence[Path]) -> list[clingo.ast.AST]:
-    """The statements of a pack's files that state language facts (and the #const they may use)."""
+def _language_statements(files: Sequence[Path], everything: bool = False) -> list[clingo.ast.AST]:
+    """The statements of a pack's files that state language facts (and the #const they may
+    use); `everything`: all of them.  Parsed confined (ppgcheck/engine/confine.py): a pack's
+    vocabulary is untrusted like the rest of it."""
     import clingo.ast
+
+    from ppgcheck.engine import confine
     kept: list[clingo.ast.AST] = []
     messages: list[str] = []
 
     def keep(statement: clingo.ast.AST) -> None:
-        if statement.ast_type is clingo.ast.ASTType.Definition:
+        if everything or statement.ast_type is clingo.ast.ASTType.Definition:
             kept.append(statement)
         elif statement.ast_type is clingo.ast.ASTType.Rule and _head_signature(statement) in LANGUAGE_PREDICATES:
             kept.append(statement)
 
     for path in files:
         try:
-            clingo.ast.parse_files([str(path)], keep, logger=lambda code, message: messages.append(
+            confine.parse_files([path], keep, logger=lambda code, message: messages.append(
                 " ".join(message.split())))
         except RuntimeError:
             raise ProgramError.unparsed(path, messages) from None
@@ -136,14 +140,12 @@ def _head_signature(rule: clingo.ast.AST) -> tuple[str, int] | None:
     return symbol.name, len(symbol.arguments)
 
 
-def _ground(core: Path, statements: list) -> list[clingo.Symbol]:
+def _ground(statements: list) -> list[clingo.Symbol]:
     import clingo.ast
     ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(core))
-    if statements:
-        with clingo.ast.ProgramBuilder(ctl) as builder:
-            for statement in statements:
-                builder.add(statement)
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in statements:
+            builder.add(statement)
     ctl.ground([("base", [])])
     return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
 
@@ -163,9 +165,10 @@ def _text_order(files: Sequence[Path]) -> dict[str, int]:
 def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | None = None) -> Vocabulary:
     """The core's vocabulary file plus the language facts of a pack's files (their forms'
     origin is `pack`)."""
-    core_atoms = _ground(core, [])
+    core_statements = _language_statements([core], everything=True)
+    core_atoms = _ground(core_statements)
     statements = _language_statements(pack_files) if pack_files else []
-    atoms = _ground(core, statements) if statements else core_atoms
+    atoms = _ground(core_statements + statements) if statements else core_atoms
     from_core = set(core_atoms)
     origin = lambda sym: "core" if sym in from_core else "pack"   # noqa: E731
     order = _text_order([core, *pack_files])
@@ -395,8 +398,14 @@ def _vocabulary(core: Path, pack_files: tuple[Path, ...]) -> Vocabulary:
 def vocabulary_of_files(core: Path, pack_files: Sequence[Path], pack: str | None) -> Vocabulary:
     """The vocabulary of a core file and a pack's files, cached by their bytes (a pack's
     forms have the origin `pack`; `pack` names it)."""
+    from ppgcheck.engine import confine, isolation, overrun
+    confine.check_files([core, *pack_files])       # before a byte is read (the cache hashes them)
     inputs = [core, *pack_files, Path(__file__)]
-    data = cached_json("vocabulary", inputs, lambda: _to_json(load_vocabulary(core, pack_files, pack)))
+    # grounding the language facts is a pack's rules at work: a bounded job like the others
+    data = cached_json("vocabulary", inputs, lambda: isolation.call_bounded(
+        lambda: _to_json(load_vocabulary(core, pack_files, pack)), f"the vocabulary of {confine.shown(core.parent)}"
+        + (f" and {confine.shown(pack_files[0].parent)}" if pack_files else ""),
+        lambda: overrun.locate([core, *pack_files])))
     # the key is the language's, not the files': packs that add no words share one parser
     vocab = _from_json(data, hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:32])
     vocab.pack = pack

@@ -1,0 +1,44 @@
+"""Whether a version of a pack can rule at all, before `diff` compares it.
+
+A version whose files are refused (engine/confine.py, through its Pack), whose
+grounding of a report of some observation kind goes past the time or memory
+limit, or which gives not exactly one answer set cannot rule: `diff` reports
+that as a change of its own, never as "no change".
+"""
+from __future__ import annotations
+
+from ppgcheck.engine import isolation
+from ppgcheck.engine.pack import Pack
+from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.errors import PpgError
+from ppgcheck.language.facts import build_facts
+from ppgcheck.language.report import Observation, Report
+from ppgcheck.language.vocabulary import Vocabulary
+
+
+def cannot_rule(pack: Pack, seconds: float) -> str | None:
+    """Why this version of a pack cannot rule, None when it rules a report of every kind
+    of observation (one batch, one job under the time bound and the memory limit)."""
+    try:
+        pack.check()
+        engine = PolicyEngine(pack)
+        facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
+        bound = isolation.Limits(seconds, isolation.limits().megabytes)
+        isolation.call_bounded(lambda: len(engine.solve_many(facts)),
+                               f"{pack.where} (one report of each kind of observation)",
+                               lambda: engine.locate_overrun(facts), bound)
+        return None
+    except PpgError as exc:
+        return str(exc)
+
+
+def probe_reports(policy: str, vocab: Vocabulary) -> list[Report]:
+    """A report of each kind of observation the pack's language has, with the smallest counts."""
+    reports = []
+    for kind in sorted(vocab.observations):
+        slots = vocab.canonical("observation", kind).slots
+        counts = {s: vocab.count_ranges[s][0] for s in slots if s in vocab.count_ranges}
+        observation = Observation("Alice", kind, other="Bob" if "Q" in slots else None, counts=counts)
+        reports.append(Report(policy=policy, persons=[("Alice", "player"), ("Bob", "player")],
+                              observations=[observation], vocab=vocab))
+    return reports
