@@ -166,7 +166,7 @@ def _text(sym: clingo.Symbol) -> str:
         return sym.string
     if sym.type is clingo.SymbolType.Function and sym.name == "" and sym.arguments:
         fmt, *args = sym.arguments
-        return _text(fmt).format(*(_value(a) for a in args))
+        return _text(fmt).format(*(_text(a) for a in args))
     return _value(sym)
 
 
