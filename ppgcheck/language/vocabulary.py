@@ -31,7 +31,7 @@ LANGUAGE_PREDICATES = frozenset({
     ("word_class", 2), ("person_modifier", 1), ("counted_modifier", 2), ("two_person_observation", 1),
     ("exclusive", 2), ("count_range", 3), ("header_range", 3), ("rel_value", 1), ("event_kind_value", 1),
     ("game_kind_value", 1), ("round_kind_value", 1), ("when_form", 2), ("state_form", 2), ("tally_form", 2),
-    ("tally_range", 3), ("state_asks", 1)})
+    ("tally_range", 3), ("state_asks", 1), ("state_group", 2)})
 # header values: the fact naming a value, and the header it is the value of
 VALUE_FACTS = {"rel_value": "rel", "event_kind_value": "event_kind", "game_kind_value": "game_kind",
                "round_kind_value": "round_kind"}
@@ -61,6 +61,7 @@ class Vocabulary:
     states: dict[str, list[Form]] = field(default_factory=dict)     # match-state statements
     tallies: dict[str, list[Form]] = field(default_factory=dict)    # `score:` lines, by their key
     tally_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
+    state_groups: dict[str, str] = field(default_factory=dict)    # state kind -> its group (check's scenarios)
     when: dict[str, Form] = field(default_factory=dict)
     person_modifiers: set[str] = field(default_factory=set)
     counted_modifiers: dict[str, str] = field(default_factory=dict)
@@ -192,6 +193,8 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
             vocab.count_ranges[args[0].name] = (args[1].number, args[2].number)
         elif name == "header_range":
             vocab.header_ranges[args[0].name] = (args[1].number, args[2].number)
+        elif name == "state_group":
+            vocab.state_groups[args[1].name] = args[0].name
         elif name == "tally_range":
             vocab.tally_ranges[args[0].name] = (args[1].number, args[2].number)
         elif name in VALUE_FACTS:
@@ -374,6 +377,7 @@ def _to_json(vocab: Vocabulary) -> dict:
             "adverbs": forms(vocab.adverbs),
             "headers": [[f.category, f.kind, f.text, f.fact, f.origin] for f in vocab.headers],
             "states": forms(vocab.states), "tallies": forms(vocab.tallies), "tally_ranges": vocab.tally_ranges,
+            "state_groups": vocab.state_groups,
             "when": {kind: [f.category, f.kind, f.text, f.fact, f.origin] for kind, f in vocab.when.items()},
             "person_modifiers": sorted(vocab.person_modifiers), "counted_modifiers": vocab.counted_modifiers,
             "two_person": sorted(vocab.two_person), "count_ranges": vocab.count_ranges,
@@ -390,6 +394,7 @@ def _from_json(data: dict, key: str) -> Vocabulary:
         adverbs=forms(data["adverbs"]), headers=[Form(*f) for f in data["headers"]],
         states=forms(data["states"]), tallies=forms(data["tallies"]),
         tally_ranges={k: (lo, hi) for k, (lo, hi) in data["tally_ranges"].items()},
+        state_groups=data["state_groups"],
         when={kind: Form(*f) for kind, f in data["when"].items()},
         person_modifiers=set(data["person_modifiers"]), counted_modifiers=data["counted_modifiers"],
         two_person=set(data["two_person"]),
