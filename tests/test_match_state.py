@@ -87,3 +87,42 @@ def test_vocab_lists_the_match_state_forms():
     assert "time was called during {P}'s turn" in out
     assert "match_state(agreed_draw,(P,Q))" in out
     assert "score" in out and "tally(score,P,N)" in out
+
+
+# --- the outcome in the ruling's text, JSON and the comparison --------------------------------
+
+MATCH_END = ("policy: fab\nrel: competitive\nround: 3, playoff\nplayer: Alice\nplayer: Bob\n"
+             "time was called during Bob's turn\nlife: Alice 12, Bob 9\n")
+
+
+def test_the_outcome_in_text_and_json():
+    from ppgcheck import api
+    from ppgcheck.engine.render import render_text, ruling_dict
+    (rs,) = api.rule_report(MATCH_END)
+    assert "match — result: Alice wins the match (TRP 3)" in render_text(rs)
+    data = ruling_dict(rs)
+    assert {k: data["outcome"][k] for k in ("step", "result", "winner", "section")} == {
+        "step": None, "result": "win", "winner": "Alice", "section": "TRP 3"}
+    assert data["outcomes"] == [data["outcome"]] and data["findings"] == []
+
+
+def test_two_outcomes_are_no_single_outcome_and_a_conflict():
+    from ppgcheck import api
+    from ppgcheck.engine.render import ruling_dict
+    text = ("policy: fab\nrel: professional\nround: 3, swiss\nplayer: Alice\nplayer: Bob\n"
+            "Bob refused a feature match\nAlice conceded\n")
+    (rs,) = api.rule_report(text)
+    data = ruling_dict(rs)
+    assert data["outcome"] is None and len(data["outcomes"]) == 2
+    assert {f["kind"] for f in data["findings"]} == {"conflict"}
+
+
+def test_compare_has_a_row_for_the_match():
+    from ppgcheck import api
+    from ppgcheck.engine.render import comparison_dict, render_comparison_text
+    comparison = api.compare_report(parse_report(MATCH_END))
+    text = render_comparison_text(comparison)
+    assert "  the match" in text
+    row = text[text.index("  the match"):]
+    assert "fab" in row and "result: Alice wins the match (TRP 3)" in row
+    assert comparison_dict(comparison)["policies"]["fab"]["outcome"]["winner"] == "Alice"
