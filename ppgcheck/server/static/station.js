@@ -119,7 +119,7 @@
       numberOptions(select, Math.max(lo, select.id === "b-minutes" ? 0 : 1), hi, select.id !== "b-when-n");
     }
     const when = $("#b-when");
-    for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace("{N}", "N") }));
+    for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace(/\{\w+\}/, "N") }));
     for (const id of ["#b-rel", "#b-round", "#b-round-kind", "#b-day", "#b-when", "#b-when-n", "#b-minutes",
       "#b-call-infraction", "#b-call-penalty"]) $(id).addEventListener("change", build);
     if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
@@ -313,7 +313,7 @@
     if (val("#b-day")) lines.push(`day: ${val("#b-day")}`);
     if (val("#b-when")) {
       const w = B.vocab.when.find((x) => x.kind === val("#b-when"));
-      lines.push(`when: ${w.text.replace("{N}", val("#b-when-n") || "1")}`);
+      lines.push(`when: ${w.text.replace(/\{\w+\}/, val("#b-when-n") || "1")}`);
     }
     for (const p of B.players) lines.push(`player: ${quoteName(p)}`);
     for (const o of B.observations) lines.push(observationText(o));
