@@ -126,3 +126,9 @@ def test_compare_has_a_row_for_the_match():
     row = text[text.index("  the match"):]
     assert "fab" in row and "result: Alice wins the match (TRP 3)" in row
     assert comparison_dict(comparison)["policies"]["fab"]["outcome"]["winner"] == "Alice"
+
+
+def test_a_misspelled_state_gets_its_form_as_the_closest():
+    with pytest.raises(ReportError) as caught:
+        parse_report(HEADER + "Alice refused a featur match\n")
+    assert "P refused a feature match" in str(caught.value)
