@@ -266,7 +266,8 @@ def _compare_outcome(want: dict, sets: list[RulingSet], fail) -> None:
         for needle in want.get(f"{what}_excludes", []):
             hits = [item for item in items if needle.lower() in item.lower()]
             if hits:
-                fail(f"outcome: a {what} mentions `{needle}`, which it must not: " + "; ".join(hits))
+                fail(f"outcome: {'an' if what == 'option' else 'a'} {what} mentions `{needle}`, which it must not: "
+                     + "; ".join(hits))
 
 
 def _compare_no_infractions(expected: dict, sets: list[RulingSet], fail) -> None:
