@@ -27,7 +27,8 @@ _QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": s
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
 _OUTCOME = {"kind": str, "step_contains": str, "result": str, "scope": str, "winner": str, "player": str,
-            "penalty": str, "section": str, "note_contains": list, "option_contains": list}
+            "penalty": str, "section": str, "note_contains": list, "option_contains": list,
+            "note_excludes": list, "option_excludes": list}
 _OUTCOME_KINDS = ("step", "result", "penalty", "allowed", "none")
 _ERROR = {"line": int, "column": int, "message_contains": str}
 _REQUIRED = {"top": ("description",), "ruling": ("player", "infraction", "penalty"),
@@ -262,6 +263,11 @@ def _compare_outcome(want: dict, sets: list[RulingSet], fail) -> None:
         for needle in want.get(f"{what}_contains", []):
             if not any(needle.lower() in item.lower() for item in items):
                 fail(f"outcome: no {what} mentions `{needle}`; got " + ("; ".join(items) or "none"))
+        for needle in want.get(f"{what}_excludes", []):
+            hits = [item for item in items if needle.lower() in item.lower()]
+            if hits:
+                fail(f"outcome: {'an' if what == 'option' else 'a'} {what} mentions `{needle}`, which it must not: "
+                     + "; ".join(hits))
 
 
 def _compare_no_infractions(expected: dict, sets: list[RulingSet], fail) -> None:
