@@ -253,6 +253,17 @@ class Comparison:
     by_policy: dict[str, RulingSet]
     ignored: dict[str, list[str]]       # history entries a guide has no id for
 
+    def uncovered(self, policy: str) -> list[int]:
+        """The observations (1-based) this guide neither rules nor clears."""
+        rs = self.by_policy[policy]
+        covered = {r.observation for r in rs.rulings} | {n.observation for n in rs.no_infractions}
+        return [i for i in range(1, len(rs.observations) + 1) if i not in covered]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a guide has a finding or leaves an observation uncovered (a script's signal to look)."""
+        return max((max(rs.exit_code, 1 if self.uncovered(p) else 0) for p, rs in self.by_policy.items()), default=0)
+
 
 def compare_report(report: Report, policies: list[str] | None = None, rules: Path | None = None) -> Comparison:
     """Rule the same observations under each guide (the bundled ones, or those under

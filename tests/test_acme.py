@@ -51,7 +51,7 @@ def test_the_golden_cases_pass():
 def test_rule_reads_the_pack_s_words():
     result = run("rule", "--rules", str(PACKS), str(ACME / "golden" / "spilled.txt"), "--format", "json")
     assert result.exit_code == 0, result.output
-    [ruling] = json.loads(result.output)["rulings"]
+    [ruling] = json.loads(result.output)[0]["rulings"]
     assert (ruling["infraction"], ruling["penalty"]) == ("eating-at-the-table", "game-loss")
 
 

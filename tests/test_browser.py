@@ -149,6 +149,28 @@ def test_parse_error_is_marked_at_its_line_and_column(station, phone):
     assert phone.locator("mark.error-at").count() == 0
 
 
+def test_a_report_typed_while_the_page_loads_is_kept(station, phone):
+    # the builder's vocabulary arrives late: its first build must not write over what the judge typed
+    held, released = [], []
+
+    def late_vocabulary(route):                   # held until the test releases it
+        route.continue_() if released else held.append(route)
+
+    phone.route("**/api/vocab*", late_vocabulary)
+    phone.goto(station + "/")
+    typed = "policy: fab\nrel: competitive\nplayer: Bob\nBob was 4 minutes late\n"
+    phone.fill("#report", typed)
+    phone.wait_for_timeout(200)
+    assert held, "the page asked for no vocabulary"
+    released.append(True)
+    for route in held:
+        route.continue_()
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')   # the builder's words came
+    assert phone.input_value("#report") == typed
+    phone.select_option("#b-policy", "dci")                                # a choice in the builder: it writes
+    phone.wait_for_function("() => document.querySelector('#report').value.startsWith('policy: dci')")
+
+
 def test_hostile_player_name_stays_text(station, phone):
     name = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
     phone.goto(station + "/")

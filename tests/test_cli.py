@@ -27,7 +27,7 @@ def test_rule_the_bundled_example():
 
 def test_rule_json_follows_the_language_doc_shape():
     result = run("rule", str(EXAMPLE), "--format", "json")
-    data = json.loads(result.output)
+    [data] = json.loads(result.output)          # a list, even for one report
     assert set(data) >= {"report", "policy", "rulings", "findings"}
     [ruling] = data["rulings"]
     assert set(ruling) >= {"player", "infraction", "section", "base_penalty", "penalty",
@@ -107,10 +107,23 @@ def test_vocab_lists_every_form_with_its_fact():
 
 def test_compare_rules_the_same_observations_under_every_guide():
     result = run("compare", str(ROOT / "examples" / "compare" / "extra-card.txt"), "--format", "json")
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    [data] = json.loads(result.output)
     assert set(data["policies"]) == {"fab", "dci", "ffg", "yugioh"}
     assert data["policies"]["fab"]["rulings"][0]["infraction"] == "hidden-card-error"
+    # FFG and Yu-Gi-Oh are not written for competitive REL: a finding, so exit 1
+    assert [f["kind"] for f in data["policies"]["ffg"]["findings"]] == ["scope"]
+    assert result.exit_code == 1, result.output
+
+
+def test_compare_exits_0_only_when_every_guide_covers_every_observation_cleanly(tmp_path):
+    covered = tmp_path / "covered.txt"
+    covered.write_text("policy: fab\nrel: competitive\nplayer: Bob\nBob was 4 minutes late\n")
+    assert run("compare", str(covered), "--rules", str(edited_rules(tmp_path))).exit_code == 0
+    # without its Tardiness section the guide leaves the observation uncovered: exit 1
+    without = edited_rules(tmp_path / "without")
+    (without / "fab" / "s3_1_tardiness.lp").unlink()
+    result = run("compare", str(covered), "--rules", str(without))
+    assert result.exit_code == 1 and "not covered" in result.output, result.output
 
 
 def test_print_gives_the_canonical_form():
@@ -145,7 +158,7 @@ def test_the_command_in_its_own_process_flushes_its_output_and_keeps_exit_codes(
     # main() ends the process without the interpreter's teardown: the output must be all there
     ruled = _command("rule", str(EXAMPLE), "--format", "json")
     assert ruled.returncode == 0 and ruled.stderr == ""
-    assert json.loads(ruled.stdout)["rulings"][0]["penalty"] == "warning"
+    assert json.loads(ruled.stdout)[0]["rulings"][0]["penalty"] == "warning"
     bad = tmp_path / "bad.txt"
     bad.write_text("policy: fab\nplayer: Alice\nAlice juggled\n")
     failed = _command("rule", str(bad))
@@ -170,7 +183,7 @@ def test_every_section_that_asks_for_the_head_judge_is_cited_in_order():
     # a Game Loss for marked cards: PPG 1.2 (IP2 or higher) and PPG 3.7 (significant advantage) both ask
     report = ROOT / "tests" / "golden" / "fab" / "ppg3_7-significant-advantage-game-loss-fires.txt"
     assert "confirm with the Head Judge (PPG 1.2, PPG 3.7)" in run("rule", str(report)).output
-    assert json.loads(run("rule", str(report), "--format", "json").output)["rulings"][0]["head_judge"] is True
+    assert json.loads(run("rule", str(report), "--format", "json").output)[0]["rulings"][0]["head_judge"] is True
     # a Warning for marked cards: neither asks
     warning = ROOT / "tests" / "golden" / "fab" / "ppg3_7-marked-cards-warning.txt"
     assert "Head Judge (" not in run("rule", str(warning)).output
@@ -195,8 +208,8 @@ def edited_rules(tmp_path: Path) -> Path:
 def test_rule_with_an_edited_rules_folder(tmp_path):
     report = ROOT / "tests" / "golden" / "fab" / "ppg3_1-tardiness-base-ip2.txt"
     rules = edited_rules(tmp_path)
-    bundled = json.loads(run("rule", str(report), "--format", "json").output)
-    edited = json.loads(run("rule", str(report), "--format", "json", "--rules", str(rules)).output)
+    [bundled] = json.loads(run("rule", str(report), "--format", "json").output)
+    [edited] = json.loads(run("rule", str(report), "--format", "json", "--rules", str(rules)).output)
     assert bundled["rulings"][0]["penalty"] == "intellect-penalty"
     assert edited["rulings"][0]["penalty"] == "game-loss"
     # a batch (more than one grounding, the first in a child) uses the folder too
@@ -223,7 +236,7 @@ def test_compare_with_an_edited_rules_folder(tmp_path):
     rules = edited_rules(tmp_path)          # only core and an edited fab
     result = run("compare", str(report), "--format", "json", "--rules", str(rules))
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    [data] = json.loads(result.output)
     assert set(data["policies"]) == {"fab"}
     assert data["policies"]["fab"]["rulings"][0]["penalty"] == "game-loss"
     assert run("compare", str(report), "--rules", str(tmp_path)).exit_code == 2      # no core/ there

@@ -66,7 +66,8 @@ def rule(path, event: Path, *more):
 def ruled(path: Path, event: Path, *more) -> dict:
     result = rule(path, event, "--format", "json", *more)
     assert result.exit_code in (0, 1), result.output
-    return json.loads(result.stdout)
+    [one] = json.loads(result.stdout)
+    return one
 
 
 def rows(event: Path, table: str) -> int:
@@ -185,7 +186,7 @@ def test_the_same_report_again_prints_the_stored_ruling_and_writes_nothing(tmp_p
     assert event_part.startswith("already recorded as report #1 by Ann at ") and "nothing written" in event_part
     # a comment or blank line more is the same report: identity is the canonical print
     path.write_text("# table 12, the judge's note\n" + path.read_text() + "\n\n")
-    assert json.loads(rule(path, event, "--format", "json").stdout)["event"]["outcome"] == "already-recorded"
+    assert json.loads(rule(path, event, "--format", "json").stdout)[0]["event"]["outcome"] == "already-recorded"
     assert counts(event) == before
 
 
@@ -583,7 +584,7 @@ def test_reports_from_stdin_are_told_apart_by_their_content(tmp_path):
     event = tmp_path / "event.db"
     texts = [ALICE.format(policy="fab", day=1, round=r, table=1, name="Alice") for r in (1, 2)]
     outcomes = [json.loads(invoke("rule", "-", "--event", event, "--judge", "Ann", "--format", "json",
-                                  input=text).stdout)["event"]["outcome"] for text in texts + texts[:1]]
+                                  input=text).stdout)[0]["event"]["outcome"] for text in texts + texts[:1]]
     assert outcomes == ["recorded", "recorded", "already-recorded"]
 
 

@@ -26,8 +26,9 @@ def ppgcheck(*args) -> str:
 
 
 def rule(number: int, event: Path) -> dict:
-    return json.loads(ppgcheck("rule", DATA / f"hidden-card-{number}.txt", "--event", event, "--judge", "Ann",
-                               "--format", "json"))
+    [submitted] = json.loads(ppgcheck("rule", DATA / f"hidden-card-{number}.txt", "--event", event, "--judge",
+                                      "Ann", "--format", "json"))
+    return submitted
 
 
 def test_void_the_second_and_the_fourth_counts_two(tmp_path):

@@ -70,7 +70,7 @@ def test_rule_is_the_cli_json(client, tmp_path):
     cli = subprocess.run([sys.executable, "-m", "ppgcheck", "rule", str(path), "--format", "json"],
                          capture_output=True, text=True)
     served = client.post("/api/rule", json={"report": EXAMPLE, "source": str(path)}).json()
-    assert served == [json.loads(cli.stdout)]
+    assert served == json.loads(cli.stdout)     # both a list, one object per report
 
 
 def test_rule_under_another_policy_and_without_questions(client):

@@ -159,8 +159,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
                 rule_pending(more_follows=True)
         rule_pending(more_follows=False)
     if fmt == "json":
-        click.echo(json.dumps(collected[0] if len(collected) == 1 else collected,
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
     sys.exit(exit_code)
 
 
@@ -259,7 +258,9 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
 
     A guide with no rule for an observation shows it as not covered. Headers
     that belong to one guide (tier, event kind) are defaulted by the others,
-    and each guide says what it assumed.
+    and each guide says what it assumed.  Exit 1 when a guide has a finding or
+    leaves an observation uncovered, else 0; `--format json` is a list, one
+    object per report.
 
     \b
     Example:
@@ -271,10 +272,10 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     name, text = report_sources((report,))[0]
     results = [compare_report(r, rules=rules) for r in parse_reports(text, name, rules=rules)]
     if fmt == "json":
-        data = [comparison_dict(c) for c in results]
-        click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        click.echo(json.dumps([comparison_dict(c) for c in results], indent=2, ensure_ascii=False))
     else:
         click.echo("\n\n".join(render_comparison_text(c) for c in results))
+    sys.exit(max((c.exit_code for c in results), default=0))
 
 
 @cli.command("log", hidden=True, context_settings={"ignore_unknown_options": True})

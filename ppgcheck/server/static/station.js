@@ -87,7 +87,7 @@
   };
 
   // --- the report builder ---------------------------------------------------------
-  const B = { vocab: null, policy: null, players: [], observations: [], keywords: new Set() };
+  const B = { vocab: null, policy: null, players: [], observations: [], keywords: new Set(), built: "" };
 
   function quoteName(name) {
     return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
@@ -125,17 +125,19 @@
     if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
       $("#b-policy").value = saved.get("policy");
     }
-    $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(); });
+    $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
     $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
     $("#b-player-name").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
     });
     $("#b-obs-search").addEventListener("input", listObservations);
-    await loadPolicy();
+    await loadPolicy(false);
     if (meta("event")) loadRoster();
   }
 
-  async function loadPolicy() {
+  // byUser: the judge picked a policy in the builder.  Otherwise (the page loading) a report the
+  // judge has typed meanwhile is kept: the builder writes only over its own text.
+  async function loadPolicy(byUser) {
     const policy = encodeURIComponent($("#b-policy").value);
     B.policy = await getJSON("/api/policies/" + policy);
     B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
@@ -144,7 +146,8 @@
     options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
     listObservations();
     renderObservations();
-    build();
+    const typed = $("#report").value.trim() !== "" && $("#report").value !== B.built;
+    if (byUser || !typed) build();
   }
 
   async function loadRoster() {
@@ -321,7 +324,7 @@
     if (val("#b-call-infraction") && val("#b-call-penalty")) {
       lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
     }
-    $("#report").value = lines.join("\n") + "\n";
+    $("#report").value = B.built = lines.join("\n") + "\n";
     onText();
   }
 
