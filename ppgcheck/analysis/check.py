@@ -57,7 +57,7 @@ from clingo import ast
 from ppgcheck.errors import PolicyError, UsageError
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.analysis.history_scope import history_locality
-from ppgcheck.language.report import HistoryEntry, Modifier, Observation, Report, print_report
+from ppgcheck.language.report import HistoryEntry, MatchState, Modifier, Observation, Report, print_report
 from ppgcheck.resources import policy_ids, rules_dir
 from ppgcheck.analysis.scenarios import (ANY, INPUTS, PackReads, Slicer, header_parts, kind_parts, needed_only, parse_statements,
                         read_pack, renamed, renamed_parts, scenario_facts, statement_parts, symbol_value,
@@ -220,7 +220,7 @@ def _witness(ctl: clingo.Control, budget: _Budget, target: clingo.Symbol,
 
 _INPUT_NAMES = {"person", "rel", "tier", "event_kind", "game_kind", "round", "round_kind", "best_of",
                 "day", "when", "ruling_minutes", "observation", "other_person", "modifier", "count",
-                "history"}
+                "history", "match_state", "tally"}
 
 
 
@@ -266,6 +266,13 @@ def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "",
     for p, pen, i, d, x in sorted(by.get("history/5", []), key=lambda t: tuple(str(a) for a in t[:4]) + (t[4].number,)):
         r.history.append(HistoryEntry(NAMES[p.number], constant_to_slug(pen.name), constant_to_slug(i.name),
                                       d.number or None))
+    order = list(vocab.states)      # the vocabulary's order: time called before what follows it
+    for kind, who in sorted(by.get("match_state/2", []),
+                            key=lambda t: (order.index(t[0].name) if t[0].name in order else len(order), str(t[1]))):
+        persons = [who] if who.type is clingo.SymbolType.Number else list(who.arguments)
+        r.states.append(MatchState(kind.name, [NAMES[p.number] for p in persons]))
+    for key, p, n in sorted(by.get("tally/3", []), key=lambda t: (t[0].name, t[1].number)):
+        r.tallies.setdefault(key.name, []).append((NAMES[p.number], n.number))
     return r
 
 

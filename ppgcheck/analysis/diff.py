@@ -47,7 +47,7 @@ from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.language.report import Observation, Report, print_report
 from ppgcheck.language.vocabulary import Vocabulary, vocabulary_of_files
 from ppgcheck.engine.ruling import RulingSet, _text, decode
-from ppgcheck.analysis.scenarios import PackReads, parse_statements, read_pack, scenario_facts
+from ppgcheck.analysis.scenarios import PackReads, _fn, parse_statements, read_pack, scenario_facts
 
 CORE_FOR_CHECK = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
 RENAMED_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
@@ -75,6 +75,8 @@ _VIEW = """
 {p}dif_head_judge(O, P, I) :- head_judge(O, P, I, _).
 {p}dif_time(M, S) :- time_extension(M, S).
 {p}dif_report_note(T, S) :- report_note(T, S).
+{p}dif_outcome(X, S) :- outcome(X, S).
+{p}dif_outcome_note(T, S) :- outcome_note(T, S).
 #defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
 """
 
@@ -118,6 +120,11 @@ dif_class(time_extension, none, none, changed, changed) :- dif_time(M, S), not o
 dif_class(time_extension, none, none, changed, changed) :- odif_time(M, S), not dif_time(M, S).
 dif_class(report_note, none, none, changed, changed) :- dif_report_note(T, S), not odif_report_note(T, S).
 dif_class(report_note, none, none, changed, changed) :- odif_report_note(T, S), not dif_report_note(T, S).
+% the outcome is about the match, not one observation
+dif_class(outcome, none, none, changed, changed) :- dif_outcome(X, S), not odif_outcome(X, S).
+dif_class(outcome, none, none, changed, changed) :- odif_outcome(X, S), not dif_outcome(X, S).
+dif_class(outcome, none, none, changed, changed) :- dif_outcome_note(T, S), not odif_outcome_note(T, S).
+dif_class(outcome, none, none, changed, changed) :- odif_outcome_note(T, S), not dif_outcome_note(T, S).
 #defined not_infraction/4. #defined fix/6.
 #defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
 % Only scenarios where an infraction the changed rules name is classified, in
@@ -130,13 +137,13 @@ dif_relevant :- observation(_, _, K), dif_touch_kind(K).
 """
 # Predicates the comparison reads: when none of them differs, nothing can.
 _OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
-            "time_extension", "report_note"}
+            "time_extension", "report_note", "outcome", "outcome_note"}
 
 # changes a witness's ruling shows only with its notes and time extension
 _NOTE_CHANGES = {"note", "time_extension", "report_note"}
 
 WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix", "note", "head_judge", "time_extension",
-              "report_note")
+              "report_note", "outcome")
 
 
 @dataclass
@@ -190,7 +197,7 @@ def merge_reads(a: PackReads, b: PackReads) -> PackReads:
     """The scenario bounds of two versions together: what either reads."""
     out = PackReads(files=a.files + b.files)
     for name in ("observation_kinds", "modifiers", "count_keys", "headers", "when_values",
-                 "thresholds", "history_thresholds", "reads_history_penalty"):
+                 "thresholds", "history_thresholds", "reads_history_penalty", "states", "tallies"):
         setattr(out, name, set(getattr(a, name)) | set(getattr(b, name)))
     out.header_constants = {k: set(a.header_constants.get(k, set())) | set(b.header_constants.get(k, set()))
                             for k in set(a.header_constants) | set(b.header_constants)}
@@ -206,6 +213,8 @@ def merge_reads(a: PackReads, b: PackReads) -> PackReads:
     if a.vocab is not None:
         out.observation_kinds &= set(a.vocab.observations)
         out.modifiers &= set(a.vocab.modifiers)
+        out.states &= set(a.vocab.states)
+        out.tallies &= set(a.vocab.tallies)
     return out
 
 
@@ -303,7 +312,7 @@ _INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8
 _CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
              "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
              "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category"}
+             "repeat_cap", "category", "outcome", "outcome_note", "outcome_option"}
 
 
 class _Unbounded(Exception):
@@ -544,7 +553,12 @@ def _kinds_classifying(infractions: set[str], stmts: list[ast.AST]) -> set[str] 
 
 
 # The kind of the first observation, to split the search by it.
-_FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
+# A scenario with a state of the match has no observation here (`none`), so that the
+# states add their own few scenarios instead of multiplying every other
+# (`ppgcheck check` searches them together, for an outcome against a penalty).
+_FIRST_KIND = ("dif_first_kind(K) :- observation(1, _, K).\n"
+               "dif_first_kind(none) :- not observation(1, _, _).\n"
+               ":- chk_state(_), observation(_, _, _).\n:- chk_tally(_), observation(_, _, _).\n")
 
 
 def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],
@@ -691,7 +705,11 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
         touched = _touched_infractions(old_stmts, new_stmts,
                                        _parse([new_core / n for n in RENAMED_CORE], "the core"))
     space = reads
-    if touched and (touched[0] or touched[1]) and observations == 1:
+    if reads.states and _about_the_match_only(old_stmts, new_stmts):
+        space = copy.copy(reads)
+        space.observation_kinds = set()
+        result.notes.append("the changed rules read the state of the match: scenarios hold a state and no observation")
+    elif touched and (touched[0] or touched[1]) and observations == 1:
         # one observation: only the kinds a touched infraction or exclusion needs
         kinds = _kinds_classifying(touched[0], list(old_stmts) + list(new_stmts))
         if kinds is not None:
@@ -704,7 +722,7 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
     messages: list[str] = []
     ctl, changed = _control(new_core, new_stmts, old_core, old_stmts,
                             scenario_facts(space, observations) + _FIRST_KIND, messages, touched)
-    if not changed & _OUTPUTS or not space.observation_kinds:
+    if not changed & _OUTPUTS or not (space.observation_kinds or space.states):
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
         return result
@@ -714,8 +732,9 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
         raise PolicyError(f"`{policy}` does not ground for the diff: " + "; ".join(messages)) from None
     if touched is not None or len(reads.observation_kinds) <= 1:
         brave, finished = brave_consequences(ctl, budget)
-    else:
-        brave, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
+    else:   # (`none`: the scenarios of a state of the match with no observation)
+        kinds = sorted(reads.observation_kinds) + (["none"] if reads.states else [])
+        brave, finished = _brave_by_kind(ctl, budget, kinds, result.notes)
     if not finished:
         result.complete = False
     edited = _edited_rules(old_stmts, new_stmts)
@@ -755,6 +774,37 @@ def _diff_pack(policy: str, old: tuple[Path, Path], new: tuple[Path, Path], *, o
     result.models = budget.models
     result.seconds = time.monotonic() - started
     return result
+
+
+# Inputs and core helpers that hold only when the report states the match (rules/core/output.lp).
+_MATCH_STATE = {"match_state", "tally", "time_called", "tally_more", "tally_tied"}
+
+
+def _about_the_match_only(old: list[ast.AST], new: list[ast.AST]) -> bool:
+    """Whether every rule the edit adds, changes or removes holds only in a scenario with a
+    state of the match: its body has a positive literal of a match-state input or helper, or
+    of a pack predicate every rule of which (in both versions) has one."""
+    rules = [st for st in list(old) + list(new) if st.ast_type == ast.ASTType.Rule and st.body]
+    def positive(st: ast.AST) -> set[str]:
+        return {_fn(lit.atom.symbol)[0] for lit in st.body
+                if lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                and lit.atom.ast_type == ast.ASTType.SymbolicAtom}
+    by_head: dict[str, list[ast.AST]] = {}
+    for st in list(old) + list(new):
+        if st.ast_type == ast.ASTType.Rule and st.head.ast_type == ast.ASTType.Literal \
+                and st.head.atom.ast_type == ast.ASTType.SymbolicAtom:
+            by_head.setdefault(_fn(st.head.atom.symbol)[0], []).append(st)
+    bound = set(_MATCH_STATE)
+    grew = True
+    while grew:
+        grew = False
+        for name, defining in by_head.items():
+            if name not in bound and all(st.body and positive(st) & bound for st in defining):
+                bound.add(name)
+                grew = True
+    old_text, new_text = {str(st) for st in old}, {str(st) for st in new}
+    edited = [st for st in rules if (str(st) in old_text) != (str(st) in new_text)]
+    return bool(edited) and all(positive(st) & bound for st in edited)
 
 
 def _edited_rules(old: list[ast.AST], new: list[ast.AST]) -> list[tuple[str, int, set[str]]]:
@@ -857,6 +907,8 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         return Change("time_extension", "", "", "changed", "changed", "time extension of the match changed")
     if what.name == "report_note":
         return Change("report_note", "", "", "changed", "changed", "notes on the whole report changed")
+    if what.name == "outcome":
+        return Change("outcome", "", "", "changed", "changed", "the outcome of the match changed")
     inf = constant_to_slug(subject.name)
     sec = reads.infractions.get(subject.name, "")
     sections = [sec] if sec else []
@@ -903,6 +955,8 @@ def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[
     out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
     out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")
             for f in rs.findings]
+    out += [f"outcome: {o.kind}: {o.describe()} ({o.section})" for o in rs.outcomes]
+    out += [f"outcome note: {n.text} ({n.section})" for n in rs.outcome_notes]
     if notes:
         if rs.time_extension_minutes:
             out.append(f"time extension: {rs.time_extension_minutes} minutes")
@@ -1117,7 +1171,7 @@ def render_json(results: list[DiffResult]) -> str:
 _SARIF_RULES = {
     "finding-introduced": "The change introduces a finding (conflict, gap, ...) that the old rules did not have.",
     "finding-removed": "The change removes a finding the old rules had.",
-    "ruling-changed": "A class of incidents is ruled differently (infraction, penalty, fix).",
+    "ruling-changed": "A class of incidents is ruled differently (infraction, penalty, fix, the outcome of the match).",
     "pack-changed": "A pack is added or removed.",
     "cannot-rule": "A version of a pack cannot rule (refused files, past a time or memory limit, not one answer set).",
 }

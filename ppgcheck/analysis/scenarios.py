@@ -30,7 +30,12 @@ from ppgcheck.resources import core_dir
 INPUTS = {("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1),
           ("round", 1), ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1),
           ("ruling_minutes", 1), ("judge_call", 2), ("observation", 3), ("other_person", 2),
-          ("modifier", 2), ("modifier", 3), ("count", 3), ("history", 5)}
+          ("modifier", 2), ("modifier", 3), ("count", 3), ("history", 5), ("match_state", 2), ("tally", 3)}
+# The core's helpers over the match state (rules/core/output.lp): reading one reads these states.
+STATE_HELPERS = {"time_called": ("time_called_during_turn", "time_called_between_games",
+                                 "conceded_after_time_before_action", "conceded_after_time_after_action",
+                                 "extra_turns_over", "tiebreaker_over", "kept_going")}
+TALLY_HELPERS = {"tally_more", "tally_tied"}
 HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
 HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
 HISTORY_READERS = {"prior_today", "prior_event", "prior", "history"}
@@ -82,6 +87,8 @@ class PackReads:
     vocab: Vocabulary | None = None      # the language of the pack's reports (the core's and the pack's forms)
     read_at: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)  # (what, name) -> first read
     unproduced: list[tuple[str, str, str, int]] = field(default_factory=list)  # (what, name, file, line)
+    states: set[str] = field(default_factory=set)     # match-state kinds the rules read
+    tallies: set[str] = field(default_factory=set)    # tally keys the rules read
 
 
 # ---------------------------------------------------------------------------
@@ -325,6 +332,14 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
                             reads.thresholds.add(n)
                     elif _var(w):
                         reads.when_values.add(("*", None))
+            elif name == "match_state" and arity == 2:
+                k = _const(args[0])
+                reads.states |= {k} if isinstance(k, str) else set(vocab.states)
+            elif name in STATE_HELPERS and arity == 0:
+                reads.states.update(STATE_HELPERS[name])
+            elif (name == "tally" and arity == 3) or (name in TALLY_HELPERS and arity in (1, 2)):
+                k = _const(args[0])
+                reads.tallies |= {k} if isinstance(k, str) else set(vocab.tallies)
             elif name in HISTORY_READERS:
                 reads.reads_history = True
                 if name in ("prior_today", "prior_event") and arity == 3 and _var(args[2]):
@@ -368,6 +383,8 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
     _unproduced(reads, vocab)
     reads.observation_kinds &= set(vocab.observations)
     reads.modifiers &= set(vocab.modifiers)
+    reads.states &= set(vocab.states)
+    reads.tallies &= set(vocab.tallies)
     for s in facts.get(("section", 2), []):
         if s.arguments[1].type == clingo.SymbolType.String:
             reads.infractions[s.arguments[0].name] = s.arguments[1].string
@@ -388,7 +405,8 @@ def read_pack(pack_files: list[Path], vocab: Vocabulary | None = None) -> PackRe
 def _note_read(reads: PackReads, name: str, args: list, loc) -> None:
     """Where the rules first read an input constant (an observation kind, a modifier, a count
     key, a header value), for the finding when no form of the language produces it."""
-    position = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1}.get((name, len(args)))
+    position = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1,
+                ("match_state", 2): 0, ("tally", 3): 0}.get((name, len(args)))
     if position is None and name in HEADER_VALUES + ("when",) and len(args) == 1:
         position = 0
     if position is None:
@@ -406,6 +424,7 @@ def _unproduced(reads: PackReads, vocab: Vocabulary) -> None:
     counted = {s for forms in vocab.observations.values() for f in forms for s in f.slots}
     counted |= set(vocab.counted_modifiers.values())
     known = {"observation": set(vocab.observations), "modifier": set(vocab.modifiers), "count": counted,
+             "match_state": set(vocab.states), "tally": set(vocab.tallies),
              "when": set(vocab.when), **{h: set(vocab.values.get(h, [])) for h in HEADER_VALUES}}
     for (what, name), (file, line) in sorted(reads.read_at.items(), key=lambda item: item[1]):
         if name not in known[what]:
@@ -523,7 +542,22 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
         out.extend(f"scen_hist_day({d})." for d in days)
     if reads.cap:
         out.append(f"chk_cap_pen({reads.cap[0]}).")
+    out.extend(_match_state_facts(reads, vocab))
     return "\n".join(out) + "\n"
+
+
+def _match_state_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
+    """The states of the match the pack reads (with the persons each names), their groups,
+    and the tallies it reads, each at two values: equal, or one player ahead."""
+    out = []
+    for kind in sorted(reads.states):
+        persons = [s for s in vocab.canonical("state", kind).slots if s in ("P", "Q")]
+        out.append(f"scen_state({kind},{len(persons)}).")
+        out.append(f"scen_state_group({vocab.state_groups.get(kind, kind)},{kind}).")
+    for key in sorted(reads.tallies):
+        lo, hi = vocab.tally_ranges[key]
+        out.extend(f"scen_tally_value({key},{v})." for v in range(lo, min(lo + 1, hi) + 1))
+    return out
 
 
 def header_parts(facts: str, header: str, named: set[str]) -> list[tuple[str | None, str]]:
