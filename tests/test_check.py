@@ -284,3 +284,41 @@ def test_findings_one_scenario_shows_share_a_smallest_witness(tmp_path, monkeypa
             assert parse_report(f.witness_text).observations[0].counts == {"minutes": 10}
         (rs,) = api.rule_report(f.witness_text, policy="twin")
         assert f.runtime in {(x.kind, x.level, x.message, x.section) for x in rs.findings}
+
+
+# --- the procedures besides penalties (issue 18) ---------------------------------------------
+
+def test_procedure_holes_each_with_a_witness_rule_reproduces(tmp_path, monkeypatch):
+    """The procedures fixture: a state with no outcome, two outcomes, and an outcome against
+    a penalty of the same report, each found with a witness stating the match."""
+    r = result("procedures")
+    messages = {f.message.split(" (only at")[0]: f for f in r.findings}
+    assert "the guide gives no outcome for this state of the match: extra-turns-over" in messages
+    assert any(m.startswith("two outcomes for one state of the match: one more turn is played and a match winner")
+               for m in messages)
+    contradiction = messages["the outcome gives the match to a player whose match-loss ends it"]
+    witness = parse_report(contradiction.witness_text)
+    assert [s.kind for s in witness.states] == ["conceded"] and witness.observations[0].kind == "late"
+    eng = fixture_engine(tmp_path, "procedures")
+    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    for f in r.findings:
+        if f.runtime:
+            (rs,) = api.rule_report(f.witness_text, policy="procedures")
+            assert f.runtime in {(x.kind, x.level, x.message, x.section) for x in rs.findings}, f.witness_text
+
+
+def test_a_pack_reading_no_match_state_searches_none():
+    assert not any("outcome" in f.message for f in result("clean").findings)
+    assert not any("outcome" in f.message for f in result("gap").findings)
+
+
+def test_fab_procedure_holes():
+    """The FaB quick reference's procedure holes: time called between games, an intentional
+    draw in a play-off, and equal life after every play-off step with no seeds."""
+    (r,) = check_policy("fab", timeout=120, monotonicity=False)
+    holes = {f.message.split(" (only at")[0]: f for f in r.findings if "no outcome" in f.message}
+    assert set(holes) == {f"the guide gives no outcome for this state of the match: {k}"
+                          for k in ("time-called-between-games", "agreed-draw", "kept-going")}
+    seeds = parse_report(holes["the guide gives no outcome for this state of the match: kept-going"].witness_text)
+    assert "seed" not in seeds.tallies and len(set(n for _, n in seeds.tallies["life"])) == 1
+    assert not any("two outcomes" in f.message or "ends it" in f.message for f in r.findings)

@@ -127,6 +127,18 @@ def test_a_time_extension_edit_is_a_change_with_its_witness(tmp_path):
     assert not any(line.startswith("time extension") for line in change.ruling_after)
 
 
+def test_an_outcome_edit_is_a_change_with_a_witness_at_the_end_of_a_match(tmp_path):
+    # the higher seed wins at step 5; the edit gives it to the lower one
+    change = one_change(tmp_path, "s5_trp3_2_playoffs.lp", "tally_tied(life), tally_more(seed, P).",
+                        "tally_tied(life), tally_more(seed, Q), opponent(P, Q).")
+    assert (change.what, change.message) == ("outcome", "the outcome of the match changed")
+    witness = parse_report(change.witness_text)
+    assert "kept_going" in [s.kind for s in witness.states] and "seed" in witness.tallies
+    winner = min(witness.tallies["seed"], key=lambda pair: pair[1])[0]
+    assert any(line.startswith(f"outcome: result: {winner} wins the match") for line in change.ruling_before)
+    assert not any(line.startswith(f"outcome: result: {winner} wins") for line in change.ruling_after)
+
+
 def test_a_new_head_judge_confirmation_is_a_change(tmp_path):
     # an edit for the test: PPG 1.2 exempts Tardiness from confirmation
     anchor = 'time_extension(N, "PPG 3.1") :-'

@@ -614,3 +614,59 @@ def test_an_older_store_is_migrated_in_place_keeping_its_record(tmp_path, monkey
     with sqlite3.connect(event) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert db.execute("SELECT venue FROM reports").fetchall() == [("",)]
+
+
+# --- the outcome of a match, beside the penalties (issue 18) -----------------------------------
+
+END_OF_MATCH = """\
+policy: fab
+rel: competitive
+round: 5, swiss
+table: 7
+player: Alice
+player: Bob
+Alice drew 1 extra card.
+time was called during Alice's turn
+{last}
+"""
+
+
+def test_a_match_result_is_recorded_beside_the_penalties_and_follows_its_report(tmp_path):
+    event = tmp_path / "event.db"
+    path = tmp_path / "t7.txt"
+    path.write_text(END_OF_MATCH.format(last="the extra turns are over"), encoding="utf-8")
+    data = ruled(path, event, "--judge", "Ann")
+    assert data["outcome"]["result"] == "draw"
+    assert data["event"]["match_result"]["result"] == "draw" and data["event"]["recorded"][0]["penalty"] == "warning"
+    shown = invoke("event", "show", "--results", "--event", event)
+    assert shown.exit_code == 0
+    assert "report #1, round 5, table 7: the match is a draw (TRP 3)" in shown.stdout
+    # an amended report's result no longer stands: the new one's does
+    path.write_text(END_OF_MATCH.format(last="Bob conceded after time was called, before any action"), encoding="utf-8")
+    ruled(path, event, "--judge", "Ann", "--amend")
+    results = json.loads(invoke("event", "show", "--results", "--all", "--event", event, "--format", "json").stdout)
+    assert [(r["report_id"], r["result"], r["winner"], r["status"]) for r in results] == [
+        (1, "draw", None, "superseded"), (2, "win", "Alice", "in-force")]
+    in_force = json.loads(invoke("event", "show", "--results", "--event", event, "--format", "json").stdout)
+    assert [r["report_id"] for r in in_force] == [2]
+    assert "match result recorded: Alice wins the match (TRP 3)" in invoke(
+        "event", "show", "--report", "2", "--event", event).stdout
+
+
+def test_a_report_with_no_outcome_records_no_match_result(tmp_path):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    assert rows(event, "match_results") == 0
+
+
+def test_a_version_1_store_gains_the_match_results_table(tmp_path):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    with sqlite3.connect(event) as db:       # the store as version 1 wrote it
+        db.execute("DROP TABLE match_results")
+        db.execute("PRAGMA user_version = 1")
+    shown = invoke("event", "show", "--results", "--event", event)
+    assert shown.exit_code == 0 and "0 match results" in shown.stdout
+    with sqlite3.connect(event) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 2
+        assert db.execute("SELECT COUNT(*) FROM penalties").fetchone()[0] == 1

@@ -18,6 +18,14 @@ the reason below. Conflicts and gaps of level error fail a pack; a guide that
 narrows a penalty to a set without naming one is a gap of level warning. Run
 `ppgcheck check --policy P` for each one's witness report.
 
+The procedures besides penalties (time called, play-off tiebreaks, concessions,
+draws, feature matches) are searched too, over every state of a match the pack
+reads: a state the guide gives no outcome for is a gap of level warning ("the
+guide gives no outcome for this state of the match: KIND", the state named the
+latest one of the report); two outcomes for one report, and an outcome that
+gives the match to a player whose penalty in the same report ends it (or a draw
+when one does), are conflicts of level error.
+
 """
 
 

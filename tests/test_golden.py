@@ -85,3 +85,16 @@ def test_cases_run_against_an_edited_copy_of_the_rules(tmp_path):
     assert "coverage yugioh" in covered.output
     not_rules = runner.invoke(cli, ["test", str(cases), "--rules", str(cases)])
     assert not_rules.exit_code == 2 and "holds no policy pack" in not_rules.output
+
+
+def test_an_outcome_option_a_near_miss_excludes_fails_the_case(tmp_path):
+    """`option_excludes` / `note_excludes`: a near miss says what the outcome must not offer."""
+    (tmp_path / "case.txt").write_text("policy: yugioh\ntier: 1\nplayer: Alice\nplayer: Bob\n"
+                                       "time was called between games\nscore: Alice 1, Bob 1\n")
+    (tmp_path / "case.expected.toml").write_text(
+        'description = "the side-deck option is there"\n[outcome]\nkind = "none"\n'
+        'option_excludes = ["side deck"]\nnote_excludes = ["nothing like this"]\n')
+    result = run_case(tmp_path / "case.txt")
+    assert not result.passed
+    assert any(f.startswith("outcome: an option mentions `side deck`") for f in result.failures)
+    assert not any("nothing like this" in f for f in result.failures)

@@ -49,6 +49,8 @@ def as_report(line: str) -> str:
         # a header line, with the names it needs
         policy = "" if statement.startswith("policy") else "policy: fab\n"
         person = "" if statement.startswith(("player", "spectator")) else "player: Bob\n"
+        if "Alice" in statement and person:        # a tally line names both players
+            person = "player: Alice\n" + person
         return policy + person + statement + "\n"
     return HEADER + statement + "\n"
 

@@ -50,7 +50,8 @@ from ppgcheck.engine.program import Program
 
 T = TypeVar("T")
 
-__all__ = ["LEVELS", "CheckFinding", "CheckResult", "bounded_pack_job", "check_pack", "check_policy", "render_text", "result_dict"]
+__all__ = ["LEVELS", "CheckFinding", "CheckResult", "bounded_pack_job", "check_pack", "check_policy", "render_text",
+           "result_dict"]
 
 
 def check_policy(policy: str | None = None, path: str | Path | None = None, *,

@@ -42,7 +42,7 @@ from ppgcheck.language.report import Report, print_report
 _NOTE_CHANGES = {"note", "time_extension", "report_note"}
 
 WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix", "note", "head_judge", "time_extension",
-              "report_note")
+              "report_note", "outcome")
 
 
 @dataclass
@@ -186,15 +186,16 @@ def _diff_pack(old: Pack, new: Pack, *, observations: int, timeout: float, max_m
     space = _bounded_space(reads, touched, old, new, observations, result.notes)
     messages: list[str] = []
     ctl, changed = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched)
-    if not changed & OUTPUTS or not space.observation_kinds:
+    if not changed & OUTPUTS or not (space.observation_kinds or space.states):
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
         return result
     ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
     if touched is not None or len(reads.observation_kinds) <= 1:
         found, finished = brave(ctl, budget)
-    else:
-        found, finished = _brave_by_kind(ctl, budget, sorted(reads.observation_kinds), result.notes)
+    else:   # (`none`: the scenarios of a state of the match with no observation)
+        kinds = sorted(reads.observation_kinds) + (["none"] if reads.states else [])
+        found, finished = _brave_by_kind(ctl, budget, kinds, result.notes)
     result.complete = finished
     _witnesses(ctl, budget, found, reads, new_reads, old, new, result)
     if budget.hit:
@@ -208,8 +209,14 @@ def _diff_pack(old: Pack, new: Pack, *, observations: int, timeout: float, max_m
 
 def _bounded_space(reads: PackReads, touched: tuple[set[str], set[str]] | None, old: Pack, new: Pack,
                    observations: int, notes: list[str]) -> PackReads:
-    """The scenario bounds: with one observation, only the kinds a touched
+    """The scenario bounds: only a state of the match and no observation when every
+    edited rule holds only with one; with one observation, only the kinds a touched
     infraction or exclusion needs."""
+    if reads.states and diff_bounds.about_the_match_only(old.program, new.program):
+        space = copy.copy(reads)
+        space.observation_kinds = set()
+        notes.append("the changed rules read the state of the match: scenarios hold a state and no observation")
+        return space
     if not (touched and (touched[0] or touched[1]) and observations == 1):
         return reads
     kinds = diff_bounds.kinds_classifying(touched[0], old.program + new.program)
@@ -354,6 +361,8 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         return Change("time_extension", "", "", "changed", "changed", "time extension of the match changed")
     if what.name == "report_note":
         return Change("report_note", "", "", "changed", "changed", "notes on the whole report changed")
+    if what.name == "outcome":
+        return Change("outcome", "", "", "changed", "changed", "the outcome of the match changed")
     inf = constant_to_slug(subject.name)
     sec = reads.infractions.get(subject.name, "")
     if what.name == "infraction":
@@ -397,6 +406,8 @@ def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[
     out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
     out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")
             for f in rs.findings]
+    out += [f"outcome: {o.kind}: {o.describe()} ({o.section})" for o in rs.outcomes]
+    out += [f"outcome note: {n.text} ({n.section})" for n in rs.outcome_notes]
     if notes:
         if rs.time_extension_minutes:
             out.append(f"time extension: {rs.time_extension_minutes} minutes")

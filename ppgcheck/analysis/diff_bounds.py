@@ -27,11 +27,14 @@ _INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8
 _CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
              "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
              "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category"}
+             "repeat_cap", "category", "outcome", "outcome_note", "outcome_option"}
 
 # Contract heads that name no infraction: a rule for one is still bounded by the
 # infractions or observation kinds its body needs (_body_needs).
 _NEEDS_INFRACTION = {("time_extension", 2), ("report_note", 2)}
+
+# Inputs and core helpers that hold only when the report states the match (rules/core/output.lp).
+MATCH_STATE = {"match_state", "tally", "time_called", "tally_more", "tally_tied"}
 
 
 def rules(program: Program) -> list[Statement]:
@@ -223,6 +226,33 @@ def kinds_classifying(infractions: set[str], program: Program) -> set[str] | Non
             return None
         kinds |= b
     return kinds
+
+
+def about_the_match_only(old: Program, new: Program) -> bool:
+    """Whether every rule the edit adds, changes or removes holds only in a scenario with a
+    state of the match: its body has a positive literal of a match-state input or helper, or
+    of a pack predicate every rule of which (in both versions) has one."""
+    both = list(old.statements) + list(new.statements)
+
+    def positive(st: Statement) -> set[str]:
+        return {atom.name for atom in st.positive_atoms()}
+    by_head: dict[str, list[Statement]] = {}
+    for st in both:
+        head = st.head_atom() if st.kind == ast.ASTType.Rule else None
+        if head is not None:
+            by_head.setdefault(head.name, []).append(st)
+    bound = set(MATCH_STATE)
+    grew = True
+    while grew:
+        grew = False
+        for name, defining in by_head.items():
+            if name not in bound and all(st.node.body and positive(st) & bound for st in defining):
+                bound.add(name)
+                grew = True
+    old_text, new_text = ({str(st.node) for st in program.statements} for program in (old, new))
+    edited = [st for st in both if st.kind == ast.ASTType.Rule and st.node.body
+              and (str(st.node) in old_text) != (str(st.node) in new_text)]
+    return bool(edited) and all(positive(st) & bound for st in edited)
 
 
 def edited_rules(old: Program, new: Program, root: Path | None = None) -> list[tuple[str, int, set[str]]]:

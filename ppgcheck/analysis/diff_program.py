@@ -45,6 +45,8 @@ VIEW = """
 {p}dif_head_judge(O, P, I) :- head_judge(O, P, I, _).
 {p}dif_time(M, S) :- time_extension(M, S).
 {p}dif_report_note(T, S) :- report_note(T, S).
+{p}dif_outcome(X, S) :- outcome(X, S).
+{p}dif_outcome_note(T, S) :- outcome_note(T, S).
 #defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
 """
 
@@ -88,6 +90,11 @@ dif_class(time_extension, none, none, changed, changed) :- dif_time(M, S), not o
 dif_class(time_extension, none, none, changed, changed) :- odif_time(M, S), not dif_time(M, S).
 dif_class(report_note, none, none, changed, changed) :- dif_report_note(T, S), not odif_report_note(T, S).
 dif_class(report_note, none, none, changed, changed) :- odif_report_note(T, S), not dif_report_note(T, S).
+% the outcome is about the match, not one observation
+dif_class(outcome, none, none, changed, changed) :- dif_outcome(X, S), not odif_outcome(X, S).
+dif_class(outcome, none, none, changed, changed) :- odif_outcome(X, S), not dif_outcome(X, S).
+dif_class(outcome, none, none, changed, changed) :- dif_outcome_note(T, S), not odif_outcome_note(T, S).
+dif_class(outcome, none, none, changed, changed) :- odif_outcome_note(T, S), not dif_outcome_note(T, S).
 #defined not_infraction/4. #defined fix/6.
 #defined dif_touch/1. #defined dif_touch_kind/1. #defined dif_restrict/0.
 % Only scenarios where an infraction the changed rules name is classified, in
@@ -101,10 +108,15 @@ dif_relevant :- observation(_, _, K), dif_touch_kind(K).
 
 # Predicates the comparison reads: when none of them differs, nothing can.
 OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
-           "time_extension", "report_note"}
+           "time_extension", "report_note", "outcome", "outcome_note"}
 
 # The kind of the first observation, to split the search by it.
-FIRST_KIND = "dif_first_kind(K) :- observation(1, _, K).\n"
+# A scenario with a state of the match has no observation here (`none`), so that the
+# states add their own few scenarios instead of multiplying every other
+# (`ppgcheck check` searches them together, for an outcome against a penalty).
+FIRST_KIND = ("dif_first_kind(K) :- observation(1, _, K).\n"
+              "dif_first_kind(none) :- not observation(1, _, _).\n"
+              ":- chk_state(_), observation(_, _, _).\n:- chk_tally(_), observation(_, _, _).\n")
 
 _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
 

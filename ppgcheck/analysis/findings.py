@@ -199,7 +199,8 @@ CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap,
 register("finding-introduced", "diff", "error",   # (the finding's own level)
          "The change introduces a finding (conflict, gap, ...) that the old rules did not have.")
 register("finding-removed", "diff", "info", "The change removes a finding the old rules had.")
-register("ruling-changed", "diff", "info", "A class of incidents is ruled differently (infraction, penalty, fix).")
+register("ruling-changed", "diff", "info",
+         "A class of incidents is ruled differently (infraction, penalty, fix, the outcome of the match).")
 register("pack-changed", "diff", "info", "A pack is added or removed.")
 register("cannot-rule", "diff", "error",
          "A version of a pack cannot rule (refused files, past a time or memory limit, not one answer set).")

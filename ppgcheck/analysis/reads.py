@@ -21,12 +21,18 @@ from ppgcheck.language.vocabulary import Vocabulary
 HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
 HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
 HISTORY_READERS = {"prior_today", "prior_event", "prior", "history"}
+# The core's helpers over the match state (rules/core/output.lp): reading one reads these states.
+STATE_HELPERS = {"time_called": ("time_called_during_turn", "time_called_between_games",
+                                 "conceded_after_time_before_action", "conceded_after_time_after_action",
+                                 "extra_turns_over", "tiebreaker_over", "kept_going")}
+TALLY_HELPERS = {"tally_more", "tally_tied"}
 # Facts whose numbers are not thresholds.
 NOT_THRESHOLDS = {"penalty_rank", "stage", "time_extension", "obs_id", "person_id", "history_nth"}
 # heads whose section string locates the section
 LOCATING_HEADS = ("base_penalty", "adjustment", "not_infraction", "fix", "note")
 # where an input atom names the constant a form of the report language must produce
-_READ_POSITIONS = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1}
+_READ_POSITIONS = {("observation", 3): 2, ("modifier", 2): 1, ("modifier", 3): 1, ("count", 3): 1,
+                   ("match_state", 2): 0, ("tally", 3): 0}
 
 
 @dataclass
@@ -53,12 +59,14 @@ class PackReads:
     vocab: Vocabulary | None = None      # the language of the pack's reports (the core's and the pack's forms)
     read_at: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)  # (what, name) -> first read
     unproduced: list[tuple[str, str, str, int]] = field(default_factory=list)  # (what, name, file, line)
+    states: set[str] = field(default_factory=set)     # match-state kinds the rules read
+    tallies: set[str] = field(default_factory=set)    # tally keys the rules read
 
     def merged(self, other: "PackReads") -> "PackReads":
         """The scenario bounds of two versions together (`diff`): what either reads."""
         out = PackReads()
         for name in ("observation_kinds", "modifiers", "count_keys", "headers", "when_values",
-                     "thresholds", "history_thresholds", "reads_history_penalty"):
+                     "thresholds", "history_thresholds", "reads_history_penalty", "states", "tallies"):
             setattr(out, name, set(getattr(self, name)) | set(getattr(other, name)))
         out.header_constants = {k: set(self.header_constants.get(k, set())) | set(other.header_constants.get(k, set()))
                                 for k in set(self.header_constants) | set(other.header_constants)}
@@ -74,6 +82,8 @@ class PackReads:
         if self.vocab is not None:
             out.observation_kinds &= set(self.vocab.observations)
             out.modifiers &= set(self.vocab.modifiers)
+            out.states &= set(self.vocab.states)
+            out.tallies &= set(self.vocab.tallies)
         return out
 
 
@@ -204,6 +214,12 @@ class _Reading:
                 reads.header_constants.setdefault(name, set()).add(constant(args[0]))
         elif name == "when" and arity == 1:
             self.when(args[0])
+        elif name == "match_state" and arity == 2:
+            reads.states |= {constant(args[0])} if isinstance(constant(args[0]), str) else {"*"}
+        elif name in STATE_HELPERS and arity == 0:
+            reads.states.update(STATE_HELPERS[name])
+        elif (name == "tally" and arity == 3) or (name in TALLY_HELPERS and arity in (1, 2)):
+            reads.tallies |= {constant(args[0])} if isinstance(constant(args[0]), str) else {"*"}
         elif name in HISTORY_READERS:
             reads.reads_history = True
             if name in ("prior_today", "prior_event") and arity == 3 and _var(args[2]):
@@ -282,6 +298,9 @@ class _Reading:
         reads.unproduced = _unproduced(reads.read_at, vocab)
         reads.observation_kinds &= set(vocab.observations)
         reads.modifiers &= set(vocab.modifiers)
+        # a state or tally read through a variable: every one the language has
+        reads.states = set(vocab.states) if "*" in reads.states else reads.states & set(vocab.states)
+        reads.tallies = set(vocab.tallies) if "*" in reads.tallies else reads.tallies & set(vocab.tallies)
         for s in facts.get(("section", 2), []):
             if s.arguments[1].type == clingo.SymbolType.String:
                 reads.infractions[s.arguments[0].name] = s.arguments[1].string
@@ -304,7 +323,8 @@ def _unproduced(read_at: dict[tuple[str, str], tuple[str, int]], vocab: Vocabula
     counted = {s for forms in vocab.observations.values() for f in forms for s in f.slots}
     counted |= set(vocab.counted_modifiers.values())
     known = {"observation": set(vocab.observations), "modifier": set(vocab.modifiers), "count": counted,
-             "when": set(vocab.when), **{h: set(vocab.values.get(h, [])) for h in HEADER_VALUES}}
+             "match_state": set(vocab.states), "tally": set(vocab.tallies), "when": set(vocab.when),
+             **{h: set(vocab.values.get(h, [])) for h in HEADER_VALUES}}
     return [(what, name, file, line) for (what, name), (file, line) in sorted(read_at.items(), key=lambda i: i[1])
             if name not in known[what]]
 

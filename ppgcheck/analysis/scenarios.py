@@ -15,7 +15,7 @@ import clingo
 from ppgcheck.analysis.reads import HEADER_NUMBERS, PackReads
 from ppgcheck.engine.program import symbol_value
 from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
-from ppgcheck.language.report import HistoryEntry, Modifier, Observation, Report
+from ppgcheck.language.report import HistoryEntry, MatchState, Modifier, Observation, Report
 from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 # Modifiers of the language that exclude each other: a report holding both says nothing.
@@ -111,7 +111,22 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
         out.extend(f"scen_hist_day({d})." for d in days)
     if reads.cap:
         out.append(f"chk_cap_pen({reads.cap[0]}).")
+    out.extend(_match_state_facts(reads, vocab))
     return "\n".join(out) + "\n"
+
+
+def _match_state_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
+    """The states of the match the pack reads (with the persons each names), their groups,
+    and the tallies it reads, each at two values: equal, or one player ahead."""
+    out = []
+    for kind in sorted(reads.states):
+        persons = [s for s in vocab.canonical("state", kind).slots if s in ("P", "Q")]
+        out.append(f"scen_state({kind},{len(persons)}).")
+        out.append(f"scen_state_group({vocab.state_groups.get(kind, kind)},{kind}).")
+    for key in sorted(reads.tallies):
+        lo, hi = vocab.tally_ranges[key]
+        out.extend(f"scen_tally_value({key},{v})." for v in range(lo, min(lo + 1, hi) + 1))
+    return out
 
 
 def header_parts(facts: str, header: str, named: set[str]) -> list[tuple[str | None, str]]:
@@ -200,4 +215,11 @@ def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "",
     for p, pen, i, d, x in sorted(by.get("history/5", []), key=lambda t: tuple(str(a) for a in t[:4]) + (t[4].number,)):
         r.history.append(HistoryEntry(NAMES[p.number], constant_to_slug(pen.name), constant_to_slug(i.name),
                                       d.number or None))
+    order = list(vocab.states)      # the vocabulary's order: time called before what follows it
+    for kind, who in sorted(by.get("match_state/2", []),
+                            key=lambda t: (order.index(t[0].name) if t[0].name in order else len(order), str(t[1]))):
+        persons = [who] if who.type is clingo.SymbolType.Number else list(who.arguments)
+        r.states.append(MatchState(kind.name, [NAMES[p.number] for p in persons]))
+    for key, p, n in sorted(by.get("tally/3", []), key=lambda t: (t[0].name, t[1].number)):
+        r.tallies.setdefault(key.name, []).append((NAMES[p.number], n.number))
     return r

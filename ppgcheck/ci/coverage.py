@@ -2,8 +2,9 @@
 
 The rules measured are a pack's rules (with a body) whose head is a
 classification `infraction/3`, an exclusion `not_infraction/4`, a precedence
-`supersedes/3`, a `base_penalty/5` or an `adjustment/8` (upgrade, downgrade,
-repeat, cap, replace).  Each is identified by `file:line` of the pack file.
+`supersedes/3`, a `base_penalty/5`, an `adjustment/8` (upgrade, downgrade,
+repeat, cap, replace) or an `outcome/2` of the procedures besides penalties.
+Each is identified by `file:line` of the pack file.
 
 Every golden case is ruled again by an instrumented copy of its pack, in which
 each measured rule R (with body B) gets two twins (clingo AST rewrites):
@@ -19,6 +20,9 @@ A case **fires** R when some grounding of B holds in its model.  A case
   commits the infraction the rule is about, and some other condition of the
   rule (a modifier, a threshold, the REL, the history, a negated literal) is
   not met;
+* for an `outcome` rule the anchor is a statement of the match's state of a
+  kind the rule reads (its positive `match_state(K, _)` literals), or of any
+  kind when it names none;
 * for an `infraction` or `not_infraction` rule the anchor is an observation
   of a kind the rule reads: the constants K of its positive
   `observation(_, _, K)` literals, or, when it reads the observation through
@@ -53,9 +57,9 @@ from ppgcheck.engine.program import Program, Statement, text_of
 from ppgcheck.language.report import parse_reports
 
 MEASURED = {("infraction", 3): 2, ("not_infraction", 4): None, ("supersedes", 3): 0,
-            ("base_penalty", 5): 2, ("adjustment", 8): 2}
+            ("base_penalty", 5): 2, ("adjustment", 8): 2, ("outcome", 2): None}
 _ANCHORS = {"observation", "other_person", "committed", "infraction"}
-SECTION_ARG = {"not_infraction": 3, "supersedes": 2, "base_penalty": 4, "adjustment": 7}
+SECTION_ARG = {"not_infraction": 3, "supersedes": 2, "base_penalty": 4, "adjustment": 7, "outcome": 1}
 
 
 @dataclass
@@ -63,7 +67,8 @@ class RuleCoverage:
     id: str                 # file:line
     file: str
     line: int
-    kind: str               # infraction | not_infraction | supersedes | base_penalty | upgrade | downgrade | repeat | cap | replace
+    kind: str               # infraction | not_infraction | supersedes | base_penalty | upgrade | downgrade |
+                            # repeat | cap | replace | outcome
     subject: str            # the infraction it is about ("any" for a variable), "" for not_infraction
     section: str
     missable: bool = True   # False: the body is only the anchor, nothing to just miss
@@ -204,6 +209,11 @@ def _anchors(n: int, name: str, args: list[ast.AST], positive: list, kinds: dict
         return [_rule("cov_anchor", n, [_lit("committed", args[:3])])]
     if name == "supersedes":
         return [_rule("cov_anchor", n, [_lit("infraction", [_anon(), _anon(), args[i]])]) for i in (0, 1)]
+    if name == "outcome":       # a statement of the match's state of a kind the rule reads (any, when none)
+        states = sorted({text_of(a.terms[0]) for a in positive
+                         if a.name == "match_state" and len(a.terms) == 2 and text_of(a.terms[0])})
+        return [_rule("cov_anchor", n, [_lit("match_state", [ast.SymbolicTerm(_LOC, clingo.Function(k)) if k
+                                                             else _anon(), _anon()])]) for k in states or [None]]
     read = {text_of(a.terms[2]) for a in positive
             if a.name == "observation" and len(a.terms) == 3 and text_of(a.terms[2])}
     if not read:

@@ -17,7 +17,7 @@ from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict, "question": list,
-        "assumption_contains": list}
+        "assumption_contains": list, "outcome": dict}
 _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
            "fix_excludes": list, "note_excludes": list, "head_judge": bool, "permitted": list,
@@ -26,9 +26,14 @@ _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "ba
 _QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
+_OUTCOME = {"kind": str, "step_contains": str, "result": str, "scope": str, "winner": str, "player": str,
+            "penalty": str, "section": str, "note_contains": list, "option_contains": list,
+            "note_excludes": list, "option_excludes": list}
+_OUTCOME_KINDS = ("step", "result", "penalty", "allowed", "none")
 _ERROR = {"line": int, "column": int, "message_contains": str}
 _REQUIRED = {"top": ("description",), "ruling": ("player", "infraction", "penalty"),
-             "no_infraction": ("player",), "finding": ("kind",), "error": (), "question": ("add_contains",)}
+             "no_infraction": ("player",), "finding": ("kind",), "error": (), "question": ("add_contains",),
+             "outcome": ("kind",)}
 
 
 class ExpectationError(UsageError):
@@ -73,6 +78,11 @@ def load_expectation(path: Path) -> dict:
             _check_table(item, schema, f"[[{key}]] #{i}", path, _REQUIRED[key])
     if "error" in data:
         _check_table(data["error"], _ERROR, "[error]", path, ())
+    if "outcome" in data:
+        _check_table(data["outcome"], _OUTCOME, "[outcome]", path, _REQUIRED["outcome"])
+        if data["outcome"]["kind"] not in _OUTCOME_KINDS:
+            raise ExpectationError(f"{path}: `kind` in [outcome] must be one of "
+                                   + ", ".join(f"`{k}`" for k in _OUTCOME_KINDS))
     return data
 
 
@@ -195,6 +205,8 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
         got_ext = max((rs.time_extension_minutes for rs in sets), default=0)
         if got_ext != expected["time_extension"]:
             fail(f"time extension: expected {expected['time_extension']}, got {got_ext}")
+    if "outcome" in expected:
+        _compare_outcome(expected["outcome"], sets, fail)
     if "judge_call" in expected:
         verdicts = {rs.judge_call_verdict for rs in sets}
         if verdicts != {expected["judge_call"]}:
@@ -230,6 +242,36 @@ def _compare_ruling(want: dict, got, fail) -> None:
             hits = [c.text for c in items if needle.lower() in c.text.lower()]
             if hits:
                 fail(f"{label}: a {what} mentions `{needle}`, which it must not: " + "; ".join(hits))
+
+
+def _compare_outcome(want: dict, sets: list[RulingSet], fail) -> None:
+    """The one outcome of the case's reports (`kind = "none"`: no outcome at all), its notes
+    and options."""
+    outcomes = [o for rs in sets for o in rs.outcomes]
+    shown = "; ".join(f"{o.kind}: {o.describe()} ({o.section})" for o in outcomes) or "none"
+    if want["kind"] == "none":
+        if outcomes:
+            fail(f"outcome: expected none, got {shown}")
+    elif len(outcomes) != 1:
+        fail(f"outcome: expected one {want['kind']}, got {shown}")
+    else:
+        got = outcomes[0]
+        for key in ("kind", "result", "scope", "winner", "player", "penalty", "section"):
+            if key in want and want[key] != getattr(got, key):
+                fail(f"outcome: {key} expected {want[key]!r}, got {getattr(got, key)!r}")
+        if "step_contains" in want and want["step_contains"].lower() not in (got.step or "").lower():
+            fail(f"outcome: the step lacks `{want['step_contains']}`; got {shown}")
+    notes = [n.text for rs in sets for n in rs.outcome_notes]
+    options = [f"{o.by}: {o.outcome.describe()} {o.condition}" for rs in sets for o in rs.outcome_options]
+    for what, items in (("note", notes), ("option", options)):
+        for needle in want.get(f"{what}_contains", []):
+            if not any(needle.lower() in item.lower() for item in items):
+                fail(f"outcome: no {what} mentions `{needle}`; got " + ("; ".join(items) or "none"))
+        for needle in want.get(f"{what}_excludes", []):
+            hits = [item for item in items if needle.lower() in item.lower()]
+            if hits:
+                fail(f"outcome: {'an' if what == 'option' else 'a'} {what} mentions `{needle}`, which it must not: "
+                     + "; ".join(hits))
 
 
 def _compare_no_infractions(expected: dict, sets: list[RulingSet], fail) -> None:

@@ -61,6 +61,8 @@ def submission_text(sub, explain: bool) -> str:
     out.append(f"    counted {_plural(len(sub.counted), 'earlier penalty')}"
                + (":" if sub.counted else " of these persons"))
     out.extend(f"      {penalty_line(p)}" for p in sub.counted)
+    if sub.match_result is not None:
+        out.append(f"    match result recorded: {sub.match_result.describe()}")
     for p in sub.recorded:
         if p.status == "pending":
             choices = (f"one of {', '.join(f'`{c}`' for c in p.permitted)}" if p.permitted
@@ -102,17 +104,20 @@ def event_group() -> None:
 @click.option("--all", "everything", is_flag=True, help="Also void and superseded penalties.")
 @click.option("--report", "report_id", type=click.IntRange(1), help="One report: its stored ruling and penalties.")
 @click.option("--time-extensions", is_flag=True, help="The time extensions per round and table.")
+@click.option("--results", is_flag=True, help="The outcomes of matches the reports gave (by day, round, table).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @fails_cleanly
 def show(event: Path, player: str | None, day: int | None, round_: int | None, table: int | None,
-         everything: bool, report_id: int | None, time_extensions: bool, fmt: str) -> None:
-    """Show the event's penalties (by player, day, round, table), a report, or time extensions.
+         everything: bool, report_id: int | None, time_extensions: bool, results: bool, fmt: str) -> None:
+    """Show the event's penalties (by player, day, round, table), a report, time extensions,
+    or match results.
 
     \b
     Example:
       ppgcheck event show --event event.db --player Alice
       ppgcheck event show --event event.db --report 3
       ppgcheck event show --event event.db --time-extensions
+      ppgcheck event show --event event.db --results --round 5
     """
     from ppgcheck.api import open_event
     from ppgcheck.event.records import penalty_dict
@@ -134,6 +139,9 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
                     (f"table {row['table']}" if row["table"] else "no table")
             click.echo(f"  {where}: {row['minutes']} minutes ({', '.join(row['sources'])})")
         return
+    if results:
+        _show_results(store, event, day, round_, table, everything, fmt)
+        return
     statuses = (IN_FORCE, PENDING, VOID, SUPERSEDED) if everything else (IN_FORCE, PENDING)
     rows = store.penalties(player, day, round_, table, statuses)
     if fmt == "json":
@@ -145,6 +153,20 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
                + (f" of {filters}" if filters else ""))
     for p in rows:
         click.echo(f"  {penalty_line(p, with_status=True)} — {p.judge}, {p.time}")
+
+
+def _show_results(store, event: Path, day: int | None, round_: int | None, table: int | None,
+                  everything: bool, fmt: str) -> None:
+    rows = store.match_results(day, round_, table, everything)
+    if fmt == "json":
+        click.echo(json.dumps([r.as_dict() for r in rows], indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "match result"))
+    for r in rows:
+        where = ", ".join(f"{k} {v}" for k, v in (("day", r.day), ("round", r.round), ("table", r.table))
+                          if v is not None)
+        status = f" [{r.status}]" if r.status != "in-force" else ""
+        click.echo(f"  report #{r.report_id}" + (f", {where}" if where else "") + f": {r.describe()} ({r.source}){status}")
 
 
 @event_group.command("void")

@@ -232,11 +232,14 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
     mark = lambda f: f"  [{vocab_.pack}]" if f.origin == "pack" else ""      # noqa: E731
     for title, category in (("Headers", "header"), ("Observations", "observation"),
                             ("Modifiers (after a comma, or on an `It ...` line)", "modifier"),
-                            ("Adverbs (before the verb: `P deliberately drew 1 extra card`)", "adverb")):
+                            ("Adverbs (before the verb: `P deliberately drew 1 extra card`)", "adverb"),
+                            ("The state of the match", "state"),
+                            ("Tallies (`WORD: NAME N, NAME N, ...`, a fact a pair)", "tally")):
         click.echo(f"{title}:")
         for f in forms:
             if f.category == category:
-                click.echo(f"  {f.text:<58} {f.fact}{mark(f)}")
+                text = f"{f.text}: {{P}} N, {{Q}} M" if category == "tally" else f.text
+                click.echo(f"  {text:<58} {f.fact}{mark(f)}")
         click.echo()
     click.echo("Values of `when:`:")
     for f in vocab_.when.values():

@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.engine.ruling import Option, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.ruling import Option, Outcome, PlayerRuling, Question, RulingSet
 
-WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer"}
+WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer",
+       "players": "the players"}
 
 
 def _cite(section: str) -> str:
@@ -120,6 +121,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
     if rs.judge_call:
         verdict = "agrees with" if rs.judge_call_verdict == "agrees" else "DISAGREES with"
         out.append(f"  the guide {verdict} the judge's call: {rs.judge_call[0]}, {rs.judge_call[1]}")
+    out.extend(outcome_lines(rs))
     for note in rs.notes:
         out.append(f"  note: {note.text}{_cite(note.section)}")
     for assumption in rs.assumptions:
@@ -133,9 +135,36 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
         else:
             out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
-    if not (rs.rulings or rs.no_infractions or rs.findings):
+    if not (rs.rulings or rs.no_infractions or rs.findings or rs.outcomes or rs.outcome_notes):
         out.append("  nothing to rule")
     return "\n".join(out)
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """`next: ...`, `result: ...`, `penalty: ...` or `allowed: ...`, with its section."""
+    label = {"step": "next", "result": "result", "penalty": "penalty", "allowed": "allowed"}[outcome.kind]
+    what = outcome.describe()
+    if outcome.kind == "penalty":
+        what = f"{outcome.player}: {_loud(outcome.penalty)}"
+    return f"{label}: {what}{_cite(outcome.section)}"
+
+
+def outcome_lines(rs: RulingSet) -> list[str]:
+    """The match's outcome block of the text ruling."""
+    out = [f"  match — {outcome_text(o)}" for o in rs.outcomes]
+    out += [f"    {WHO.get(o.by, o.by)} may choose instead: {o.outcome.describe()}"
+            + (f" if {o.condition}" if o.condition else "") + _cite(o.section) for o in rs.outcome_options]
+    out += [f"  match — note: {n.text}{_cite(n.section)}" for n in rs.outcome_notes]
+    return out
+
+
+def outcome_dict(outcome: Outcome | None) -> dict | None:
+    """The JSON of one outcome: step, result, winner, section (and the penalty's player and id)."""
+    if outcome is None:
+        return None
+    return {"kind": outcome.kind, "step": outcome.step, "result": outcome.result, "scope": outcome.scope,
+            "winner": outcome.winner, "player": outcome.player, "penalty": outcome.penalty,
+            "section": outcome.section}
 
 
 def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
@@ -174,6 +203,11 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
         "questions": [question_dict(q) for q in rs.questions],
+        "outcome": outcome_dict(rs.outcome),
+        "outcomes": [outcome_dict(o) for o in rs.outcomes],
+        "outcome_options": [{"outcome": outcome_dict(o.outcome), "by": o.by, "if": o.condition,
+                             "section": o.section} for o in rs.outcome_options],
+        "outcome_notes": [asdict(n) for n in rs.outcome_notes],
     }
 
 
@@ -225,6 +259,13 @@ def render_comparison_text(comparison) -> str:
         out.append(f"  {observation}")
         for policy, rs in sets.items():
             for i, line in enumerate(_cell(rs, index)):
+                out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
+    if any(rs.outcomes or rs.outcome_notes for rs in sets.values()):
+        out.append("  the match")
+        for policy, rs in sets.items():
+            lines = [outcome_text(o) for o in rs.outcomes] or ["no outcome"]
+            lines += [f"note: {n.text}{_cite(n.section)}" for n in rs.outcome_notes]
+            for i, line in enumerate(lines):
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():
         notes = [f"{n.text}{_cite(n.section)}" for n in rs.notes]

@@ -100,6 +100,37 @@ class Finding:
 
 
 @dataclass
+class Outcome:
+    """What happens next in the match, by the procedures besides penalties (CONTRACT.md:
+    outcome/2): a next step, a game or match result, a penalty, or what the players did allowed."""
+    kind: str                   # step | result | penalty | allowed
+    section: str
+    step: str | None = None     # step and allowed: the guide's words
+    scope: str | None = None    # result: game | match
+    result: str | None = None   # result: win | draw
+    winner: str | None = None   # result: who wins (None for a draw)
+    player: str | None = None   # penalty: who gets it
+    penalty: str | None = None  # penalty: which
+
+    def describe(self) -> str:
+        """One line in a judge's words, without the section."""
+        if self.kind == "result":
+            return f"the {self.scope} is a draw" if self.result == "draw" else f"{self.winner} wins the {self.scope}"
+        if self.kind == "penalty":
+            return f"{self.player}: {self.penalty}"
+        return self.step or ""
+
+
+@dataclass
+class OutcomeOption:
+    """A different outcome the guide lets someone choose (outcome_option/4)."""
+    outcome: Outcome
+    by: str
+    condition: str
+    section: str
+
+
+@dataclass
 class RulingSet:
     report: str
     policy: str
@@ -114,6 +145,14 @@ class RulingSet:
     notes: list[Cited] = field(default_factory=list)
     assumptions: list[Cited] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)   # every question, whoever it concerns
+    outcomes: list[Outcome] = field(default_factory=list)     # more than one is a conflict finding
+    outcome_options: list[OutcomeOption] = field(default_factory=list)
+    outcome_notes: list[Cited] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome, when the guide gives exactly one."""
+        return self.outcomes[0] if len(self.outcomes) == 1 else None
 
     @property
     def exit_code(self) -> int:
@@ -127,7 +166,7 @@ def _text(sym: clingo.Symbol) -> str:
         return sym.string
     if sym.type is clingo.SymbolType.Function and sym.name == "" and sym.arguments:
         fmt, *args = sym.arguments
-        return _text(fmt).format(*(_value(a) for a in args))
+        return _text(fmt).format(*(_text(a) for a in args))
     return _value(sym)
 
 
@@ -227,7 +266,33 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
                           key=lambda c: (c.section, c.text))
     result.assumptions = sorted((Cited(_text(t), s.string) for t, s in by.get("report_assumption/2", [])),
                                 key=lambda c: (c.section, c.text))
+    _outcomes(by, result, person)
     return result
+
+
+def outcome_of(sym: clingo.Symbol, section: str, person) -> Outcome:
+    """An outcome/2 term (step("..."), result(Scope, winner(P)|draw), penalty(P, Pen), allowed("..."))."""
+    args = sym.arguments
+    if sym.name == "result" and len(args) == 2:
+        won = args[1].type is clingo.SymbolType.Function and args[1].name == "winner"
+        return Outcome("result", section, scope=_value(args[0]), result="win" if won else _value(args[1]),
+                       winner=person(args[1].arguments[0]) if won else None)
+    if sym.name == "penalty" and len(args) == 2:
+        return Outcome("penalty", section, player=person(args[0]), penalty=_value(args[1]))
+    if sym.name in ("step", "allowed") and len(args) == 1:
+        return Outcome(sym.name, section, step=_text(args[0]))
+    return Outcome("step", section, step=str(sym))      # a malformed term is shown as written
+
+
+def _outcomes(by: dict, result: RulingSet, person) -> None:
+    found = {(str(o), s.string): outcome_of(o, s.string, person) for o, s in by.get("outcome/2", [])}
+    result.outcomes = [found[k] for k in sorted(found)]
+    result.outcome_options = sorted(
+        (OutcomeOption(outcome_of(o, sec.string, person), constant_to_slug(who.name), _text(cond), sec.string)
+         for o, who, cond, sec in by.get("outcome_option/4", [])),
+        key=lambda x: (x.section, x.outcome.describe()))
+    result.outcome_notes = sorted((Cited(_text(t), s.string) for t, s in by.get("outcome_note/2", [])),
+                                  key=lambda c: (c.section, c.text))
 
 
 def _discretion(by: dict, rulings: dict, key, ranks: dict[str, int]) -> None:

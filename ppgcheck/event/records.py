@@ -30,6 +30,42 @@ class PenaltyRow:
 
 
 @dataclass
+class MatchResultRow:
+    """The outcome of a match a report's ruling gave (engine/ruling.py: Outcome), as recorded."""
+    id: int
+    report_id: int
+    kind: str                   # step | result | penalty | allowed
+    scope: str | None
+    result: str | None          # win | draw
+    winner: str | None
+    player: str | None
+    penalty: str | None
+    step: str | None
+    section: str
+    day: int | None
+    round: int | None
+    table: int | None
+    source: str
+    status: str                 # its report's: in-force | superseded | void
+
+    def describe(self) -> str:
+        """`Alice wins the match (TRP 3)`, `next: ...`, `Bob: match-loss`."""
+        if self.kind == "result":
+            what = f"the {self.scope} is a draw" if self.result == "draw" else f"{self.winner} wins the {self.scope}"
+        elif self.kind == "penalty":
+            what = f"{self.player}: {self.penalty}"
+        else:
+            what = f"{'next' if self.kind == 'step' else 'allowed'}: {self.step}"
+        return f"{what} ({self.section})"
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "report_id": self.report_id, "kind": self.kind, "step": self.step,
+                "result": self.result, "scope": self.scope, "winner": self.winner, "player": self.player,
+                "penalty": self.penalty, "section": self.section, "day": self.day, "round": self.round,
+                "table": self.table, "source": self.source, "status": self.status}
+
+
+@dataclass
 class AuditRow:
     id: int
     at: str
@@ -59,6 +95,7 @@ class Submission:
     superseded: int | None = None
     judge: str = ""
     at: str = ""
+    match_result: MatchResultRow | None = None    # the match's outcome the ruling gave, if any
 
     @property
     def upgrades(self) -> list[dict]:
@@ -72,7 +109,8 @@ class Submission:
         return {"store": self.store, "outcome": self.outcome, "report_id": self.report_id,
                 "judge": self.judge, "at": self.at, "superseded": self.superseded,
                 "recorded": [penalty_dict(p) for p in self.recorded],
-                "counted": [penalty_dict(p) for p in self.counted], "upgrades": self.upgrades}
+                "counted": [penalty_dict(p) for p in self.counted], "upgrades": self.upgrades,
+                "match_result": self.match_result.as_dict() if self.match_result else None}
 
 
 def penalty_dict(p: PenaltyRow) -> dict:

@@ -114,11 +114,32 @@ CREATE TABLE audit (
 );
 """
 
+# Version 2 (issue 18): the outcome of the match a report's ruling gives (a next step, a
+# game or match result, a procedure's penalty), beside its penalties; it counts while
+# its report is in force.
+SCHEMA_V2 = """
+CREATE TABLE match_results (
+    id INTEGER PRIMARY KEY,
+    report_id INTEGER NOT NULL UNIQUE REFERENCES reports(id),
+    kind TEXT NOT NULL CHECK (kind IN ('step', 'result', 'penalty', 'allowed')),
+    scope TEXT,                         -- result: game | match
+    result TEXT,                        -- result: win | draw
+    winner TEXT,                        -- result: the winner's name
+    player TEXT,                        -- penalty: who gets it
+    penalty TEXT,                       -- penalty: which
+    step TEXT,                          -- step and allowed: the guide's words
+    section TEXT NOT NULL,
+    day INTEGER, round INTEGER, table_no INTEGER,
+    source TEXT NOT NULL
+);
+"""
+
 # MIGRATIONS[n]: version n -> n + 1
-MIGRATIONS: list[str] = [SCHEMA_V1]
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
-TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit"})
+TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit",
+                    "match_results"})
 
 
 def check_hint(path: Path) -> str:

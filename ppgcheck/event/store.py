@@ -31,7 +31,7 @@ from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
 from ppgcheck.errors import StoreError
 from ppgcheck.event import schema
-from ppgcheck.event.records import AuditRow, Choice, ImportRow, PenaltyRow, Submission
+from ppgcheck.event.records import AuditRow, Choice, ImportRow, MatchResultRow, PenaltyRow, Submission
 from ppgcheck.language.report import HistoryEntry, Report, print_report
 
 IN_FORCE, PENDING, VOID, SUPERSEDED = "in-force", "pending", "void", "superseded"
@@ -59,6 +59,13 @@ _PENALTY_COLUMNS = """p.id, persons.name AS player, p.policy, p.infraction, p.pe
     p.status, p.day, p.round, p.table_no, p.judge, p.recorded_at, p.notes, p.time_extension, p.source,
     p.report_id, p.import_id, p.replaces"""
 _PENALTIES = f"SELECT {_PENALTY_COLUMNS} FROM penalties p JOIN persons ON persons.id = p.person_id"
+_RESULTS = "SELECT m.*, r.status FROM match_results m JOIN reports r ON r.id = m.report_id"
+
+
+def _result(row: sqlite3.Row) -> MatchResultRow:
+    return MatchResultRow(row["id"], row["report_id"], row["kind"], row["scope"], row["result"], row["winner"],
+                          row["player"], row["penalty"], row["step"], row["section"], row["day"], row["round"],
+                          row["table_no"], row["source"], row["status"])
 
 
 def _penalty(row: sqlite3.Row) -> PenaltyRow:
@@ -196,6 +203,12 @@ class EventStore:
                      json.dumps(row["permitted"]), row["chosen_by"], row["status"], row["observation"],
                      report.day, report.round, report.table, judge, at, row["notes"], rs.time_extension_minutes,
                      source))
+            if rs.outcome is not None:              # the match's outcome, beside the penalties
+                o = rs.outcome
+                db.execute("INSERT INTO match_results (report_id, kind, scope, result, winner, player, penalty, step, "
+                           "section, day, round, table_no, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (report_id, o.kind, o.scope, o.result, o.winner, o.player, o.penalty, o.step, o.section,
+                            report.day, report.round, report.table, source))
             for name, _ in report.persons:          # the event's roster
                 self._person(db, name)
             db.executemany("INSERT INTO counted (ruling_id, penalty_id) VALUES (?, ?)",
@@ -279,9 +292,11 @@ class EventStore:
             counted = [_penalty(p) for p in db.execute(
                 f"{_PENALTIES} JOIN counted c ON c.penalty_id = p.id WHERE c.ruling_id = ? ORDER BY p.id",
                 (row["ruling_id"],))]
+        result = db.execute(f"{_RESULTS} WHERE m.report_id = ?", (report_id,)).fetchone()
         return Submission(outcome, str(self.path), report_id, row["source"], json.loads(row["ruling_json"]),
                           row["ruling_text"], row["explained_text"], row["exit_code"], recorded, counted,
-                          row["supersedes"], row["judge"], row["submitted_at"])
+                          row["supersedes"], row["judge"], row["submitted_at"],
+                          _result(result) if result else None)
 
     # --- void and amend -------------------------------------------------------------
     def void(self, penalty_id: int, reason: str, judge: str) -> tuple[PenaltyRow, list[int]]:
@@ -439,6 +454,19 @@ class EventStore:
                 todo.append(row[0])
             todo.extend(r[0] for r in db.execute("SELECT id FROM penalties WHERE replaces = ?", (current,)))
         return sorted(chain)
+
+    def match_results(self, day: int | None = None, round: int | None = None, table: int | None = None,
+                      everything: bool = False) -> list[MatchResultRow]:
+        """The outcomes of the matches the reports in force gave (with `everything`, of every
+        report), in the order they were recorded."""
+        where, args = ([] if everything else ["r.status = 'in-force'"]), []
+        for column, value in (("m.day", day), ("m.round", round), ("m.table_no", table)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        with self._read() as db:
+            return [_result(r) for r in db.execute(
+                _RESULTS + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY m.id", args)]
 
     def time_extensions(self) -> list[dict]:
         """Per round and table, the minutes of time extension the reports in force gave

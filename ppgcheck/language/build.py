@@ -16,7 +16,7 @@ from lark.tree import Meta
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.grammar import Language
-from ppgcheck.language.model import HistoryEntry, Modifier, Observation, Report
+from ppgcheck.language.model import HistoryEntry, MatchState, Modifier, Observation, Report
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary
 
 MAX_PERSONS = 8
@@ -61,6 +61,13 @@ class _HistoryHead:
 _ESCAPE = re.compile(r'\\(["\\])')
 _NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]")     # shown as `?`, so the caret lines up
+
+
+@dataclass
+class _Tally:
+    key: str
+    pairs: list[tuple[Name, int]]
+    meta: Meta
 
 
 def _line(lines: list[str], n: int) -> str:
@@ -159,6 +166,26 @@ class ReportBuilder(Transformer):
 
     def _adverb(self, form: Form, children: list, meta: Meta) -> Modifier:
         return Modifier(form.kind)
+
+    def _state(self, form: Form, children: list, meta: Meta) -> MatchState:
+        names = [c for c in children if isinstance(c, Name)]
+        self.uses.extend(names)
+        return MatchState(form.kind, [n.value for n in names], line=meta.line)
+
+    def tally_pair(self, meta: Meta, children: list) -> tuple[Name, Token]:
+        return children[0], children[1]
+
+    def _tally(self, form: Form, children: list, meta: Meta) -> _Tally:
+        bounds = self.vocab.tally_ranges[form.kind]
+        pairs, seen = [], set()
+        for name, token in (c for c in children if isinstance(c, tuple)):
+            if name.value in seen:
+                raise self._fail(f"`{name.value}` is given twice on one `{form.text}:` line",
+                                 name.token.line, name.token.column)
+            seen.add(name.value)
+            self.uses.append(name)
+            pairs.append((name, self._in_range(int(token.value), token.line, token.column, bounds, form.text)))
+        return _Tally(form.kind, pairs, meta)
 
     def _number(self, form: Form, children: list, meta: Meta) -> Number:
         return Number(int(form.kind), meta.line, meta.column)
@@ -274,6 +301,15 @@ class ReportBuilder(Transformer):
                 report.observations[-1].modifiers.extend(st.modifiers)
             elif isinstance(st, _HistoryHead):
                 in_history = True
+            elif isinstance(st, MatchState):
+                report.states.append(st)
+            elif isinstance(st, _Tally):
+                text = self.vocab.tallies[st.key][0].text
+                if st.key in seen:
+                    raise self._fail(f"`{text}:` is given twice (first on line {seen[st.key]})",
+                                     st.meta.line, st.meta.column)
+                seen[st.key] = st.meta.line
+                report.tallies[st.key] = [(name.value, n) for name, n in st.pairs]
             else:
                 if not in_history:
                     raise self._fail("a history entry must follow a `history:` line", st.line, 1)

@@ -171,6 +171,7 @@ def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3
         words = line_text.strip().split(None, 1)
         shaped = _shape("P " + words[1]) if len(words) == 2 else _shape(line_text)
         kinds = [[f.text for f in forms] for forms in vocab.observations.values()] + [[f.text] for f in vocab.headers]
+        kinds += [[f.text for f in forms] for forms in vocab.states.values()]
         if line_text.lstrip().lower().startswith("it "):
             kinds = [["It " + f.text for f in forms] for forms in vocab.modifiers.values()]
             shaped = _shape(line_text)

@@ -19,7 +19,7 @@ INPUT_SIGNATURES = frozenset({
     ("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1), ("round", 1),
     ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1), ("ruling_minutes", 1),
     ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
-    ("modifier", 3), ("history", 5)})
+    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3)})
 
 # the fact naming each report of a batch (ppgcheck/engine/indexing.py)
 INDEX_PREDICATE = "report_index"
@@ -108,6 +108,13 @@ def build_facts(report: Report) -> Facts:
             if mod.number is not None:
                 key = counted[mod.kind]
                 add("count", o, _const(key), Number(mod.number))
+    for state in report.states:
+        who = [pid[name] for name in state.persons]
+        add("match_state", _const(state.kind),
+            _const("none") if not who else who[0] if len(who) == 1 else Function("", who))
+    for key, pairs in report.tallies.items():
+        for name, number in pairs:
+            add("tally", _const(key), pid[name], Number(number))
     seen: dict[tuple, int] = {}
     for entry in report.history:
         key = (entry.person, entry.penalty, entry.infraction, entry.day or 0)

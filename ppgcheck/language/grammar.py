@@ -22,7 +22,7 @@ from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_t
 from ppgcheck.resources import grammar_dir
 
 # a form's text: {slots}, the possessive `'s`, and words
-_TOKEN = re.compile(r"\{(\w+)\}|('s)\b|([^\s{}]+)")
+_TOKEN = re.compile(r"\{(\w+)\}|('s)\b|(,|[^\s{},]+)")
 # the header each generated value rule gives the values of
 VALUE_RULES = {"rel": "rel_value", "event_kind": "event_value", "game_kind": "game_value",
                "round_kind": "round_kind"}
@@ -59,7 +59,8 @@ def unit_positions(items: list[tuple[str, str]], vocab: Vocabulary) -> dict[int,
 
 
 def _literal(word: str) -> str:
-    return '"' + word.lower().replace("\\", "\\\\").replace('"', '\\"') + '"i'
+    flag = "i" if any(c.isalpha() for c in word) else ""     # `,` is the skeleton's own terminal
+    return '"' + word.lower().replace("\\", "\\\\").replace('"', '\\"') + '"' + flag
 
 
 def _group(words: list[str]) -> str:
@@ -109,12 +110,23 @@ class _Generator:
         alternatives = [self.alternative(f, adverb) for f in forms] or ["_NO_FORM"]
         return f"{name}: " + "\n    | ".join(alternatives) + "\n"
 
+    def tally_rule(self, forms: list[Form]) -> str:
+        """`score: Alice 1, Bob 0`: a tally's words, a colon, then name/number pairs."""
+        alternatives = []
+        for form in forms:
+            self.forms.append(form)
+            words = " ".join(_literal(w) for what, w in tokens(form.text))
+            alternatives.append(f'{words} ":" tally_pair ("," tally_pair)*  -> form_{len(self.forms) - 1}')
+        return "tally: " + "\n    | ".join(alternatives or ["_NO_FORM"]) + "\n"
+
     def text(self) -> str:
         v = self.vocab
         rules = [self.rule("obs_phrase", [f for forms in v.observations.values() for f in forms], adverb=True),
                  self.rule("modifier", [f for forms in v.modifiers.values() for f in forms])]
         if v.adverbs:
             rules.append(self.rule("adverb", [f for forms in v.adverbs.values() for f in forms]))
+        rules.append(self.rule("state_phrase", [f for forms in v.states.values() for f in forms]))
+        rules.append(self.tally_rule([f for forms in v.tallies.values() for f in forms]))
         rules.append(self.rule("number_word", [Form("number", str(n), w, f"N = {n}") for w, n in v.numbers.items()]))
         for header, rule in VALUE_RULES.items():
             rules.append(self.rule(rule, [Form("value", value, value_text(value), f"{header}({value})")

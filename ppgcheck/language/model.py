@@ -36,6 +36,14 @@ class HistoryEntry:
 
 
 @dataclass
+class MatchState:
+    """A statement of the state of the match (`time was called during Alice's turn`)."""
+    kind: str
+    persons: list[str] = field(default_factory=list)     # the {P} and {Q} of its form, in order
+    line: int = field(default=0, compare=False)
+
+
+@dataclass
 class Report:
     policy: str | None = None
     rel: str | None = None
@@ -53,6 +61,9 @@ class Report:
     judge_call: tuple[str, str] | None = None
     observations: list[Observation] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
+    states: list[MatchState] = field(default_factory=list)
+    # `score: Alice 1, Bob 0` -> {"score": [("Alice", 1), ("Bob", 0)]}
+    tallies: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     source: str = field(default="<report>", compare=False)
     line: int = field(default=1, compare=False)
     lines: list[str] = field(default_factory=list, compare=False, repr=False)

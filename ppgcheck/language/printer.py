@@ -29,7 +29,7 @@ def fill(form: Form, values: dict[str, str], vocab: Vocabulary) -> str:
             out.append(singular if values.get(units[i]) == "1" else plural)
         else:
             out.append(name)
-    return re.sub(r" 's\b", "'s", " ".join(out))
+    return re.sub(r" 's\b", "'s", " ".join(out)).replace(" ,", ",")
 
 
 def print_observation(obs: Observation, vocab: Vocabulary | None = None) -> str:
@@ -78,6 +78,13 @@ def print_report(report: Report) -> str:
     for name, role in report.persons:
         out.append(f"{role}: {quote_name(name, lang)}")
     out.extend(print_observation(obs, vocab) for obs in report.observations)
+    for key, pairs in report.tallies.items():
+        text = vocab.canonical("tally", key).text
+        out.append(f"{text}: " + ", ".join(f"{quote_name(name, lang)} {n}" for name, n in pairs))
+    for state in report.states:
+        form = vocab.canonical("state", state.kind)
+        slots = [s for s in form.slots if s in PERSON_SLOTS]
+        out.append(fill(form, {s: quote_name(n, lang) for s, n in zip(slots, state.persons)}, vocab))
     if report.ruling_minutes is not None:
         out.append(f"the ruling took {report.ruling_minutes} minutes")
     if report.judge_call:

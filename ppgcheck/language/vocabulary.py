@@ -29,7 +29,8 @@ LANGUAGE_PREDICATES = frozenset({
     ("observation_form", 2), ("modifier_form", 2), ("adverb_form", 2), ("number_word", 2), ("unit", 3),
     ("word_class", 2), ("person_modifier", 1), ("counted_modifier", 2), ("two_person_observation", 1),
     ("exclusive", 2), ("count_range", 3), ("header_range", 3), ("rel_value", 1), ("event_kind_value", 1),
-    ("game_kind_value", 1), ("round_kind_value", 1), ("when_form", 2)})
+    ("game_kind_value", 1), ("round_kind_value", 1), ("when_form", 2), ("state_form", 2), ("tally_form", 2),
+    ("tally_range", 3), ("state_asks", 1), ("state_group", 2)})
 # header values: the fact naming a value, and the header it is the value of
 VALUE_FACTS = {"rel_value": "rel", "event_kind_value": "event_kind", "game_kind_value": "game_kind",
                "round_kind_value": "round_kind"}
@@ -39,7 +40,7 @@ VALUE_FACTS = {"rel_value": "rel", "event_kind_value": "event_kind", "game_kind_
 class Form:
     """One accepted phrase: its kind (the fact constant) and its text with {slots}."""
 
-    category: str          # observation | modifier | adverb | header | when | value | number
+    category: str          # observation | modifier | adverb | state | tally | header | when | value | number
     kind: str
     text: str
     fact: str
@@ -56,6 +57,10 @@ class Vocabulary:
     modifiers: dict[str, list[Form]] = field(default_factory=dict)
     adverbs: dict[str, list[Form]] = field(default_factory=dict)    # modifier -> words before the verb
     headers: list[Form] = field(default_factory=list)
+    states: dict[str, list[Form]] = field(default_factory=dict)     # match-state statements
+    tallies: dict[str, list[Form]] = field(default_factory=dict)    # `score:` lines, by their key
+    tally_ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
+    state_groups: dict[str, str] = field(default_factory=dict)    # state kind -> its group (check's scenarios)
     when: dict[str, Form] = field(default_factory=dict)
     person_modifiers: set[str] = field(default_factory=set)
     counted_modifiers: dict[str, str] = field(default_factory=dict)
@@ -72,7 +77,8 @@ class Vocabulary:
     key: str = field(default="", compare=False)   # a digest of the forms: one parser per key
 
     def canonical(self, category: str, kind: str) -> Form:
-        table = self.observations if category == "observation" else self.modifiers
+        table = {"observation": self.observations, "state": self.states, "tally": self.tallies}.get(
+            category, self.modifiers)
         try:
             return table[kind][0]
         except KeyError:
@@ -81,7 +87,7 @@ class Vocabulary:
 
     def all_forms(self) -> list[Form]:
         forms = list(self.headers)
-        for table in (self.observations, self.modifiers, self.adverbs):
+        for table in (self.observations, self.modifiers, self.adverbs, self.states, self.tallies):
             for group in table.values():
                 forms.extend(group)
         return forms
@@ -188,6 +194,10 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
             vocab.count_ranges[args[0].name] = (args[1].number, args[2].number)
         elif name == "header_range":
             vocab.header_ranges[args[0].name] = (args[1].number, args[2].number)
+        elif name == "state_group":
+            vocab.state_groups[args[1].name] = args[0].name
+        elif name == "tally_range":
+            vocab.tally_ranges[args[0].name] = (args[1].number, args[2].number)
         elif name in VALUE_FACTS:
             vocab.values.setdefault(VALUE_FACTS[name], []).append(args[0].name)
             if origin(sym) != "core":
@@ -198,7 +208,7 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
             vocab.units.setdefault(args[0].name, []).append((args[1].string, args[2].string))
         elif name == "word_class":
             vocab.word_classes.setdefault(args[0].name, []).append(args[1].string.lower())
-        elif name in ("observation_form", "modifier_form", "adverb_form"):
+        elif name in ("observation_form", "modifier_form", "adverb_form", "state_form", "tally_form"):
             staged.append((order.get(args[1].string, 0), name.removesuffix("_form"), args[0].name,
                            args[1].string, origin(sym)))
         elif name == "header_form":
@@ -214,7 +224,8 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
         for key, items in category.items():
             items.sort(key=lambda item: order.get(item[0] if isinstance(item, tuple) else item, 0))
     vocab.numbers = dict(sorted(vocab.numbers.items(), key=lambda item: (item[1], order.get(item[0], 0))))
-    tables = {"observation": vocab.observations, "modifier": vocab.modifiers, "adverb": vocab.adverbs}
+    tables = {"observation": vocab.observations, "modifier": vocab.modifiers, "adverb": vocab.adverbs,
+              "state": vocab.states, "tally": vocab.tallies}
     for _, category, kind, text, where in sorted(staged):
         tables[category].setdefault(kind, []).append(Form(category, kind, text, "", where))
     for category, table in tables.items():
@@ -237,6 +248,9 @@ def catalog(vocab: Vocabulary) -> dict:
         "observations": kinds(vocab.observations, two_person=lambda k: k in vocab.two_person),
         "modifiers": kinds(vocab.modifiers, person=lambda k: k in vocab.person_modifiers,
                            group=lambda k: vocab.exclusive.get(k)),
+        "states": kinds(vocab.states),
+        "tallies": [{"kind": kind, "text": f"{group[0].text}: NAME N, NAME N",
+                     "range": vocab.tally_ranges.get(kind)} for kind, group in vocab.tallies.items()],
         "headers": [{"kind": f.kind, "text": f.text, "fact": f.fact} for f in vocab.headers],
         "when": [{"kind": f.kind, "text": f.text} for f in vocab.when.values()],
         "values": vocab.values, "count_ranges": vocab.count_ranges, "header_ranges": vocab.header_ranges,
@@ -244,6 +258,12 @@ def catalog(vocab: Vocabulary) -> dict:
 
 
 def _fact(category: str, kind: str, text: str, vocab: Vocabulary) -> str:
+    if category == "state":
+        persons = [slot for slot in _SLOT.findall(text) if slot in PERSON_SLOTS]
+        who = "none" if not persons else persons[0] if len(persons) == 1 else f"({','.join(persons)})"
+        return f"match_state({kind},{who})"
+    if category == "tally":
+        return f"tally({kind},P,N) for each pair"
     if category == "observation":
         parts = [f"observation(O,P,{kind})"]
         if kind in vocab.two_person:
@@ -285,7 +305,7 @@ def check_vocabulary(vocab: Vocabulary) -> None:
         if other.kind != form.kind:
             raise PolicyError(f"{form.category} form `{form.text}` of {where(form)} is also a form of "
                               f"`{other.kind}`: one text must mean one fact")
-    for table in (vocab.observations, vocab.modifiers):
+    for table in (vocab.observations, vocab.modifiers, vocab.states):
         for kind, forms in table.items():
             slots = sorted(forms[0].slots)
             for form in forms[1:]:
@@ -300,7 +320,8 @@ def check_vocabulary(vocab: Vocabulary) -> None:
 
 
 def _form_problem(form: Form, vocab: Vocabulary) -> str | None:
-    words = [w for w in re.split(r"\{\w+\}|\s+", form.text) if w]
+    words = [w for w in re.split(r"\{\w+\}|\s+|(?<=\w),(?=\s)" if form.category == "state"
+                                 else r"\{\w+\}|\s+", form.text) if w]
     bad = next((w for w in words if not _WORD.match(w)), None)
     if bad:
         return f"`{bad}` is not a word (letters, digits, `-` and `'`)"
@@ -331,6 +352,11 @@ def _form_problem(form: Form, vocab: Vocabulary) -> str | None:
                     if counted else "a modifier states at most one number")
     elif form.category == "adverb" and slots:
         return "an adverb has no slots"
+    elif form.category == "state" and (numbers or (persons and persons[0] != "P")):
+        return "a state names persons only, the first `{P}`"
+    elif form.category == "tally" and (slots or form.kind not in vocab.tally_ranges):
+        return ("a tally line has no slots" if slots else
+                f"`{form.kind}` has no tally_range({form.kind}, Low, High)")
     elif form.category == "when" and (persons or len(numbers) > 1 or
                                       any(n not in vocab.header_ranges for n in numbers)):
         return "a `when:` value names at most one number, a header_range key"
@@ -351,6 +377,8 @@ def _to_json(vocab: Vocabulary) -> dict:
     return {"observations": forms(vocab.observations), "modifiers": forms(vocab.modifiers),
             "adverbs": forms(vocab.adverbs),
             "headers": [[f.category, f.kind, f.text, f.fact, f.origin] for f in vocab.headers],
+            "states": forms(vocab.states), "tallies": forms(vocab.tallies), "tally_ranges": vocab.tally_ranges,
+            "state_groups": vocab.state_groups,
             "when": {kind: [f.category, f.kind, f.text, f.fact, f.origin] for kind, f in vocab.when.items()},
             "person_modifiers": sorted(vocab.person_modifiers), "counted_modifiers": vocab.counted_modifiers,
             "two_person": sorted(vocab.two_person), "count_ranges": vocab.count_ranges,
@@ -365,6 +393,9 @@ def _from_json(data: dict, key: str) -> Vocabulary:
     return Vocabulary(
         observations=forms(data["observations"]), modifiers=forms(data["modifiers"]),
         adverbs=forms(data["adverbs"]), headers=[Form(*f) for f in data["headers"]],
+        states=forms(data["states"]), tallies=forms(data["tallies"]),
+        tally_ranges={k: (lo, hi) for k, (lo, hi) in data["tally_ranges"].items()},
+        state_groups=data["state_groups"],
         when={kind: Form(*f) for kind, f in data["when"].items()},
         person_modifiers=set(data["person_modifiers"]), counted_modifiers=data["counted_modifiers"],
         two_person=set(data["two_person"]),
