@@ -105,6 +105,7 @@ def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
 
 def test_a_small_pack_is_not_split(tmp_path, monkeypatch):
     """The split pays only on a large pack: below tuning.LARGE_PACK_RULES the space is whole."""
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     pack = gated_copies(PACKS / "conflict", tmp_path / "rules", 4, ["tardiness"])
     sizes: list[int] = []
     real_space = check.scenario_space

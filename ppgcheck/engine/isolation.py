@@ -33,7 +33,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from ppgcheck.errors import ConfinementError, LimitExceeded, PolicyError, PpgError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PolicyError, PpgError, ProgramError, UsageError
 
 T = TypeVar("T")
 
@@ -53,10 +53,11 @@ DEFAULT_LIMITS = Limits(seconds=60.0, megabytes=2048)
 GRACE = 1.0
 
 
-# a PpgError crosses the pipe as (class name, message): subclasses with their own
+# a PpgError crosses the pipe as (class name, message), the nearest of these classes
+# (a ProgramError's UnsupportedConstruct as a ProgramError): subclasses with their own
 # fields do not all survive pickling, and the CLI needs only the message and code
 _ERRORS: dict[str, type[PpgError]] = {cls.__name__: cls for cls in (PolicyError, UsageError, LimitExceeded,
-                                                                    ConfinementError)}
+                                                                    ConfinementError, ProgramError)}
 
 
 class _ChildError(PpgError):
@@ -337,7 +338,8 @@ def _outcome(work: Callable[[], object]) -> bytes:
     try:
         return pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
     except PpgError as exc:
-        return pickle.dumps(("ppg", (type(exc).__name__, str(exc))))
+        name = next((cls.__name__ for cls in type(exc).__mro__ if cls.__name__ in _ERRORS), type(exc).__name__)
+        return pickle.dumps(("ppg", (name, str(exc))))
     except MemoryError:
         return _MEMORY if _State.phase == "grounding" else pickle.dumps(("memory", _State.phase))
     except BaseException:       # a bug, or Ctrl-C: the parent reports it
