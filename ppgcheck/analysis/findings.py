@@ -111,7 +111,13 @@ class Conflict(CoreFinding):
 @dataclass
 class Gap(CoreFinding):
     KIND = register("gap", "check", "error", "The guide says nothing for these facts (uncovered observation, undefined "
-                                             "infraction, no penalty, REL out of scope).")
+                                             "infraction, no penalty).")
+
+
+@dataclass
+class Scope(CoreFinding):
+    KIND = register("scope", "check", "warning", "The report is of a kind the guide says it is not written for "
+                                                 "(a REL out of its scope).")
 
 
 @dataclass
@@ -193,8 +199,8 @@ class Misquote(CheckFinding):
                    **where)
 
 
-# the classes of the core's finding kinds (findings.lp): a scope finding is listed as a gap
-CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Gap}
+# the classes of the core's finding kinds (findings.lp)
+CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Scope}
 
 register("finding-introduced", "diff", "error",   # (the finding's own level)
          "The change introduces a finding (conflict, gap, ...) that the old rules did not have.")
