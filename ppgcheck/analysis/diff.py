@@ -31,7 +31,7 @@ from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
 from ppgcheck.analysis.scenarios import scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, ground, optimum, solve
-from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in
+from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.errors import PpgError, UsageError
@@ -83,6 +83,7 @@ class DiffResult:
     models: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    root: str = ""                 # the folder the locations are relative to (the new version's Pack.root)
 
     def introduced(self, level: str | None = None) -> list[Change]:
         return [c for c in self.changes if c.introduced and (level is None or c.level == level)]
@@ -131,7 +132,7 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
 
 def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_models: int) -> DiffResult:
     """A new pack: everything it rules is new; its check findings are introduced."""
-    result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"])
+    result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"], root=str(pack.root))
     broken = cannot_rule(pack, timeout)
     if broken:
         result.changes.extend(_broken_changes({"new": broken}))
@@ -154,7 +155,7 @@ def diff_pack(old: Pack, new: Pack, *, observations: int = 1, timeout: float = 1
     report of some observation kind past the time or memory limit, not exactly one answer
     set: diff_probe.py) is a change of its own, and the rulings are then not compared.  The
     comparison is one job (check.bounded_pack_job)."""
-    result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder))
+    result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder), root=str(new.root))
     broken = {side: cannot_rule(version, timeout) for side, version in (("old", old), ("new", new))}
     if broken["old"] or broken["new"]:
         result.changes.extend(_broken_changes(broken))
@@ -228,13 +229,14 @@ def _bounded_space(reads: PackReads, touched: tuple[set[str], set[str]] | None, 
 def _witnesses(ctl: clingo.Control, budget: Budget, found: set[clingo.Symbol], reads: PackReads,
                new_reads: PackReads, old: Pack, new: Pack, result: DiffResult) -> None:
     """A change for each class found, with its smallest witness ruled by both versions."""
-    edited = diff_bounds.edited_rules(old.program, new.program)
+    edited = diff_bounds.edited_rules(old.program, new.program, new.root)
     engines = {"old": PolicyEngine(old), "new": PolicyEngine(new)}
     for sym in sorted(found, key=_order):
         if sym.name != "dif_class":
             continue
         change = _change(sym, reads, new_reads)
-        change.location = _edited_location(change, edited) or change.location
+        at = change.location and (shown_path(change.location[0], new.root), change.location[1])
+        change.location = _edited_location(change, edited) or at
         atoms, proven, _ = optimum(ctl, budget, sym)
         if atoms is not None:
             change.witness = scenario_report(atoms, new.id, vocab=new_reads.vocab)

@@ -222,6 +222,7 @@ class CheckResult:
     seconds: float = 0.0
     complete: bool = True
     notes: list[str] = field(default_factory=list)
+    root: str = ""              # the folder the locations are relative to (Pack.root): SARIF's RULESROOT
 
     def at_or_above(self, level: str) -> list[CheckFinding]:
         return [f for f in self.findings if f.rank >= LEVELS.index(level)]

@@ -13,6 +13,7 @@ them (no `#script`, no `@` term, only the contract's `#external`s).
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterable
 from functools import cached_property
@@ -62,6 +63,12 @@ class Pack:
     def runtime_files(self) -> list[Path]:
         """What a report is ruled with: the core, then the pack's files."""
         return self.core_files() + self.files
+
+    @property
+    def root(self) -> Path:
+        """The folder holding the pack's rules folder: the output names the pack's files
+        relative to it (`rules/fab/s3_1_tardiness.lp`, wherever the rules folder is)."""
+        return self.folder.parent.parent
 
     @property
     def where(self) -> str:
@@ -212,8 +219,11 @@ def packs_in(path: Path) -> dict[str, Pack]:
 
 
 def shown_path(path: str | Path, root: Path | None = None) -> str:
-    """A file as the output names it: relative to root (the working folder) when inside it."""
-    try:
-        return str(Path(path).resolve().relative_to((root or Path.cwd()).resolve()))
-    except ValueError:
-        return str(path)
+    """A file as the output names it: relative to root (a pack's `Pack.root`; the working
+    folder by default) when inside it, else relative to the folder holding its own rules
+    folder (`rules/core/findings.lp` of a core elsewhere): never where it is installed."""
+    file, base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
+    for inside, top in ((file, base), (file.resolve(), base.resolve())):
+        if inside.is_relative_to(top):
+            return inside.relative_to(top).as_posix()
+    return file.relative_to(file.parent.parent.parent).as_posix()
