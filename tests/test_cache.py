@@ -78,9 +78,9 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     [entry] = (tmp_path / "cache").glob("policy-*.json")
     import clingo
 
-    from ppgcheck.engine import indexing, policy, program
+    from ppgcheck.engine import indexing, pack, policy, program
     from ppgcheck.language import facts
-    files = [Path(module.__file__) for module in (indexing, program, policy, facts)] + PolicyEngine("yugioh").files
+    files = [Path(module.__file__) for module in (indexing, program, policy, pack, facts)] + PolicyEngine("yugioh").files
     assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
 

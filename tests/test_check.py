@@ -4,6 +4,7 @@ has no finding."""
 from __future__ import annotations
 
 import json
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 
 from ppgcheck import api, check_policy
 from ppgcheck.analysis.check import CheckFinding, CheckResult
+from ppgcheck.analysis.diff import diff_rules
 from ppgcheck.analysis.findings import CoreFinding
 from ppgcheck.cli import cli
 from ppgcheck.engine.policy import PolicyEngine
@@ -322,3 +324,31 @@ def test_fab_procedure_holes():
     seeds = parse_report(holes["the guide gives no outcome for this state of the match: kept-going"].witness_text)
     assert "seed" not in seeds.tallies and len(set(n for _, n in seeds.tallies["life"])) == 1
     assert not any("two outcomes" in f.message or "ends it" in f.message for f in r.findings)
+
+
+def test_a_rel_out_of_scope_is_a_scope_finding_everywhere(tmp_path):
+    """The core's `scope` finding (a REL the guide is not written for) is labelled
+    `scope`, not `gap`: in check's text, JSON and SARIF, and in a diff that narrows the scope."""
+    def pack(name: str, rels: list[str]) -> Path:
+        folder = tmp_path / name / "scope"
+        shutil.copytree(PACKS / "clean", folder)
+        ladder = folder / "a_penalties.lp"
+        # one fact a REL (the diff reads a pooled fact's edit as no edit: a known limit of its reader)
+        ladder.write_text(ladder.read_text().replace("rel_covered(casual; regular; competitive; professional).",
+                                                     " ".join(f"rel_covered({r})." for r in rels)))
+        return folder
+    wide = pack("wide", ["casual", "regular", "competitive", "professional"])
+    narrow = pack("narrow", ["competitive", "professional"])
+    (r,) = check_policy(path=narrow)
+    assert kinds(r) == ["scope", "scope"] and {f.level for f in r.findings} == {"warning"}
+    assert all("is not written for" in f.message for f in r.findings)
+    text = run(str(narrow)).output
+    assert "2 scope" in text and "  scope (2)" in text and "gap" not in text
+    (doc,) = json.loads(run(str(narrow), "--format", "json").output)
+    assert doc["counts"] == {"scope": 2}
+    sarif = to_sarif([r])
+    assert {x["ruleId"] for x in sarif["runs"][0]["results"]} == {"scope"}
+    assert "scope" in {rule["id"] for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    (d,) = diff_rules(wide, narrow)
+    introduced = [c.message for c in d.introduced()]
+    assert len(introduced) == 2 and all(m.startswith("finding introduced: scope (warning)") for m in introduced)

@@ -80,7 +80,7 @@ def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
     assert result.complete
     assert result.changes
     # exactly that class of incidents: Tardiness, its penalty and the notes a Game Loss brings
-    assert {c.what for c in result.changes} == {"penalty", "note"}
+    assert {c.what for c in result.changes} == {"penalty", "penalty_path", "note"}
     assert {c.subject for c in result.changes} == {"tardiness"}
     assert {c.observation for c in result.changes} <= {"late", "no_show"}
     assert not result.introduced() and not result.removed()
@@ -93,6 +93,23 @@ def test_raising_tardiness_to_game_loss_changes_exactly_tardiness(versions):
     assert 1 <= minutes <= 10          # "Under 1 minute is a Warning", "Over 10 minutes is a Game Loss"
     assert plain[0].ruling_before == ["Alice: tardiness, intellect-penalty; fix: extend the match by the time lost"]
     assert plain[0].ruling_after == ["Alice: tardiness, game-loss; fix: extend the match by the time lost"]
+
+
+def test_the_same_final_penalty_reached_another_way_is_not_a_final_penalty_change(versions):
+    """A raised base that a later stage brings back to the same final penalty changes how
+    the penalty is reached, not the penalty: the two are told apart."""
+    result = diff(versions, "raised")
+    final = lambda text: text.split(" (base")[0]
+    paths = [c for c in result.changes if c.what == "penalty_path"]
+    assert paths, [c.message for c in result.changes]
+    for c in paths:
+        assert final(c.before) == final(c.after) and c.before != c.after
+        assert c.message.startswith("penalty reached differently: tardiness")
+        assert f"{final(c.after)} either way, from base intellect-penalty → game-loss" in c.message
+        assert c.ruling_before != c.ruling_after
+    finals = [c for c in result.changes if c.what == "penalty"]
+    assert finals and all(final(c.before) != final(c.after) for c in finals)
+    assert all(c.message.startswith("final penalty changed: tardiness") for c in finals)
 
 
 def edit_file(root: Path, name: str, old: str, new: str) -> None:
@@ -170,6 +187,17 @@ def test_a_reworded_note_is_a_change(tmp_path):
                                                              + change.message.removeprefix("notes changed: marked-cards"))
     assert any("a proxy is possible in rare cases" in line for line in change.ruling_before)
     assert not any("a proxy is possible in rare cases" in line for line in change.ruling_after)
+
+
+def test_who_may_move_the_penalty_is_a_change(tmp_path):
+    """A discretionary option (discretion/9) changes nothing by default, but who may
+    move the penalty where is part of the ruling: a change of its own."""
+    change = one_change(tmp_path, "s3_9_communicating_incorrect_game_information.lp",
+                        "to(caution), judge,", "to(caution), head_judge,")
+    assert (change.what, change.subject) == ("discretion", "communicating-incorrect-game-information")
+    assert change.message.startswith("discretionary options changed")
+    assert any("; judge may make it caution (PPG 3.9)" in line for line in change.ruling_before)
+    assert any("; head-judge may make it caution (PPG 3.9)" in line for line in change.ruling_after)
 
 
 def test_a_reworded_report_note_is_a_change(tmp_path):

@@ -100,7 +100,7 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     started = time.monotonic()
     say = (lambda msg: progress(f"{msg} [{time.monotonic() - started:.1f}s]")) if progress else (lambda _msg: None)
     ctx = Context.of(pack, timeout, max_models, observations=observations, say=say)
-    result = CheckResult(pack.id, str(pack.folder))
+    result = CheckResult(pack.id, shown_path(pack.folder, pack.root), root=str(pack.root))
     result.notes.extend(f"scenario space: {w}" for w in ctx.reads.wildcards)
     result.findings.extend(citations(ctx))
     result.findings.extend(unproduced(ctx))
@@ -156,7 +156,7 @@ def unproduced(ctx: Context) -> list[VocabularyGap]:
 def misquotes(pack: Pack, sources: Path) -> list[Misquote]:
     """A sentence a rule quotes that its source does not hold (quotes.py)."""
     from ppgcheck.analysis.quotes import misquotes as find
-    root = Path.cwd()
+    root = pack.root
     return [Misquote.missing(m.missing, m.sources,
                              sections=[s for s in [pack.section_at(str(m.quote.file), m.quote.line + 1)] if s],
                              locations=[Location(shown_path(m.quote.file, root), m.quote.line)])

@@ -24,12 +24,12 @@ class Context:
     budget: Budget
     observations: int = 2
     say: Callable[[str], None] = lambda _message: None
-    root: Path = field(default_factory=Path.cwd)            # paths in findings are shown relative to it
+    root: Path = Path()                                     # paths in findings are shown relative to it (Pack.root)
     messages: list[str] = field(default_factory=list)       # what clingo said, for a failed grounding
 
     @classmethod
     def of(cls, pack: Pack, timeout: float = 60.0, max_models: int = 200_000, **options) -> "Context":
-        return cls(pack, read_pack(pack), Budget(timeout, max_models), **options)
+        return cls(pack, read_pack(pack), Budget(timeout, max_models), root=pack.root, **options)
 
     @cached_property
     def large(self) -> bool:

@@ -31,7 +31,7 @@ from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
 from ppgcheck.analysis.scenarios import scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, ground, optimum, solve
-from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in
+from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.errors import PpgError, UsageError
@@ -41,14 +41,15 @@ from ppgcheck.language.report import Report, print_report
 # changes a witness's ruling shows only with its notes and time extension
 _NOTE_CHANGES = {"note", "time_extension", "report_note"}
 
-WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "fix", "note", "head_judge", "time_extension",
-              "report_note", "outcome")
+WHAT_ORDER = ("finding", "infraction", "no_infraction", "penalty", "penalty_path", "discretion", "fix", "note",
+              "head_judge", "time_extension", "report_note", "outcome")
 
 
 @dataclass
 class Change:
-    what: str                      # infraction | no_infraction | penalty | fix | note | head_judge |
-                                   # time_extension | report_note | finding
+    what: str                      # infraction | no_infraction | penalty (the final one) | penalty_path (the
+                                   # same final penalty reached another way) | discretion | fix | note |
+                                   # head_judge | time_extension | report_note | finding
     observation: str               # the observation kind the class is about ("" for the report)
     subject: str                   # infraction id, section (no_infraction), "" for findings
     before: str
@@ -82,6 +83,7 @@ class DiffResult:
     models: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    root: str = ""                 # the folder the locations are relative to (the new version's Pack.root)
 
     def introduced(self, level: str | None = None) -> list[Change]:
         return [c for c in self.changes if c.introduced and (level is None or c.level == level)]
@@ -130,7 +132,7 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
 
 def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_models: int) -> DiffResult:
     """A new pack: everything it rules is new; its check findings are introduced."""
-    result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"])
+    result = DiffResult(pack.id, old_label, new_label, status="added", notes=["the pack is new"], root=str(pack.root))
     broken = cannot_rule(pack, timeout)
     if broken:
         result.changes.extend(_broken_changes({"new": broken}))
@@ -153,7 +155,7 @@ def diff_pack(old: Pack, new: Pack, *, observations: int = 1, timeout: float = 1
     report of some observation kind past the time or memory limit, not exactly one answer
     set: diff_probe.py) is a change of its own, and the rulings are then not compared.  The
     comparison is one job (check.bounded_pack_job)."""
-    result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder))
+    result = DiffResult(new.id, old_label or str(old.folder), new_label or str(new.folder), root=str(new.root))
     broken = {side: cannot_rule(version, timeout) for side, version in (("old", old), ("new", new))}
     if broken["old"] or broken["new"]:
         result.changes.extend(_broken_changes(broken))
@@ -234,21 +236,21 @@ def _bounded_space(reads: PackReads, touched: tuple[set[str], set[str]] | None, 
 def _witnesses(ctl: clingo.Control, budget: Budget, found: set[clingo.Symbol], reads: PackReads,
                new_reads: PackReads, old: Pack, new: Pack, result: DiffResult) -> None:
     """A change for each class found, with its smallest witness ruled by both versions."""
-    edited = diff_bounds.edited_rules(old.program, new.program)
+    edited = diff_bounds.edited_rules(old.program, new.program, new.root)
     engines = {"old": PolicyEngine(old), "new": PolicyEngine(new)}
     for sym in sorted(found, key=_order):
         if sym.name != "dif_class":
             continue
         change = _change(sym, reads, new_reads)
-        change.location = _edited_location(change, edited) or change.location
+        at = change.location and (shown_path(change.location[0], new.root), change.location[1])
+        change.location = _edited_location(change, edited) or at
         atoms, proven, _ = optimum(ctl, budget, sym)
         if atoms is not None:
             change.witness = scenario_report(atoms, new.id, vocab=new_reads.vocab)
             change.witness_text = print_report(change.witness)
             change.minimal = proven
-            notes = change.what in _NOTE_CHANGES
-            change.ruling_before = _summary(engines["old"], change.witness, notes)
-            change.ruling_after = _summary(engines["new"], change.witness, notes)
+            change.ruling_before = _summary(engines["old"], change.witness, change.what)
+            change.ruling_after = _summary(engines["new"], change.witness, change.what)
         result.changes.append(change)
         if budget.hit:
             result.complete = False
@@ -327,6 +329,14 @@ def _slug(sym: clingo.Symbol) -> str:
     return str(sym)
 
 
+def _path_text(before: clingo.Symbol, after: clingo.Symbol) -> str:
+    """The same final penalty reached another way: from another base, or another way between."""
+    final = _slug(after.arguments[1])
+    if before.arguments[0] != after.arguments[0]:
+        return f"{final} either way, from base {_slug(before.arguments[0])} → {_slug(after.arguments[0])}"
+    return f"{final} either way, by other adjustments"
+
+
 def _ruling_text(r: clingo.Symbol) -> str:
     base, final, issued = r.arguments
     text = _slug(final)
@@ -370,7 +380,13 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         b, a = before.name.replace("_", " "), after.name.replace("_", " ")
     elif what.name == "penalty":
         b, a = _ruling_text(before), _ruling_text(after)
-        message = f"penalty changed: {inf}{on}: {b} → {a}"
+        message = f"final penalty changed: {inf}{on}: {b} → {a}"
+    elif what.name == "penalty_path":
+        b, a = _ruling_text(before), _ruling_text(after)
+        message = f"penalty reached differently: {inf}{on}: {_path_text(before, after)}"
+    elif what.name == "discretion":
+        b, a = "changed", "changed"
+        message = f"discretionary options changed (who may move the penalty where): {inf}{on}"
     elif what.name == "head_judge":
         b, a = before.name.replace("_", " "), after.name.replace("_", " ")
         message = f"Head Judge confirmation {'now' if after.name == 'required' else 'no longer'} required: {inf}{on}"
@@ -381,9 +397,11 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
                   location=reads.section_locations.get(sec) if sec else None)
 
 
-def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[str]:
+def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
     """One line per ruling, no-infraction and finding of the witness under one version;
-    with `notes`, also the notes and the time extension (a change to them is shown)."""
+    and what a change of `what` (the notes, the time extension, the adjustments, the
+    discretionary options) needs to show."""
+    notes = what in _NOTE_CHANGES
     try:
         facts = build_facts(report)
         rs: RulingSet = decode(engine.solve(facts.inputs), facts, report, engine.policy)
@@ -402,6 +420,12 @@ def _summary(engine: PolicyEngine, report: Report, notes: bool = False) -> list[
             line += "; notes: " + "; ".join(c.text for c in r.notes)
         if r.head_judge:
             line += f"; the Head Judge confirms ({r.head_judge})"
+        if what == "penalty_path" and r.adjustments:
+            line += "; " + ", ".join(f"{a.kind} to {a.to} ({a.section})" for a in r.adjustments)
+        if what == "discretion":
+            line += "".join(f"; {o.by} may make it {o.penalty} ({o.section})" for o in r.options)
+            if r.base_choices:
+                line += "; the base is one of " + ", ".join(r.base_choices)
         out.append(line)
     out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
     out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")

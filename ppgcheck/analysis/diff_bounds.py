@@ -20,14 +20,15 @@ from ppgcheck.engine.program import Program, Statement, name_of, reachable, text
 # Heads that name the infraction they are about, and where (argument positions).
 _INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8): (2,), ("fix", 6): (2,),
             ("note", 5): (2,), ("because", 5): (2,), ("head_judge", 4): (2,), ("section", 2): (0,),
-            ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,)}
+            ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,),
+            ("discretion", 9): (2,), ("base_choice", 5): (2,)}
 
 # Predicates of the pack contract (rules/core/CONTRACT.md) and the core: a
 # changed rule for one of them that names no infraction may change anything.
 _CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
              "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
              "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category", "outcome", "outcome_note", "outcome_option"}
+             "repeat_cap", "category", "outcome", "outcome_note", "outcome_option", "discretion", "base_choice"}
 
 # Contract heads that name no infraction: a rule for one is still bounded by the
 # infractions or observation kinds its body needs (_body_needs).

@@ -36,6 +36,10 @@ VIEW = """
 {p}dif_issued(O, P, I, absorbed) :- penalty(O, P, I, _), not issued(O, P, I, _).
 {p}dif_issued(O, P, I, none) :- committed(O, P, I), not penalty(O, P, I, _).
 {p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
+{p}dif_end(O, P, I, e(F, X)) :- {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
+{p}dif_path(O, P, I, S, Pen) :- committed(O, P, I), pen(O, P, I, S, Pen).
+{p}dif_discretion(O, P, I, S, K, T, B, C, Sec) :- discretion(O, P, I, S, K, T, B, C, Sec).
+{p}dif_base_choice(O, P, I, Pen, Sec) :- base_choice(O, P, I, Pen, Sec).
 {p}dif_committed(O, P, I) :- committed(O, P, I).
 {p}dif_infraction(O, P, I) :- infraction(O, P, I).
 {p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
@@ -48,6 +52,7 @@ VIEW = """
 {p}dif_outcome(X, S) :- outcome(X, S).
 {p}dif_outcome_note(T, S) :- outcome_note(T, S).
 #defined note/5. #defined head_judge/4. #defined time_extension/2. #defined report_note/2.
+#defined discretion/9. #defined base_choice/5.
 """
 
 CLASSES = """
@@ -60,9 +65,30 @@ dif_class(infraction, K, I, not_committed, committed) :-
     dif_committed(O, P, I), not odif_committed(O, P, I), dif_kind(O, K).
 dif_class(no_infraction, K, S, listed, not_listed) :- odif_ni(O, P, S), not dif_ni(O, P, S), dif_kind(O, K).
 dif_class(no_infraction, K, S, not_listed, listed) :- dif_ni(O, P, S), not odif_ni(O, P, S), dif_kind(O, K).
+% the final penalty (or whether it is issued) changed; or the same final penalty reached
+% another way (another base, another penalty after some stage of adjustments)
 dif_class(penalty, K, I, RO, RN) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), RO != RN.
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_end(O, P, I, EN), odif_end(O, P, I, EO), EN != EO.
+dif_class(penalty_path, K, I, RO, RN) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_end(O, P, I, E), odif_end(O, P, I, E),
+    dif_path_differs(O, P, I).
+dif_path_differs(O, P, I) :- dif_path(O, P, I, S, Pen), odif_committed(O, P, I), not odif_path(O, P, I, S, Pen).
+dif_path_differs(O, P, I) :- odif_path(O, P, I, S, Pen), dif_committed(O, P, I), not dif_path(O, P, I, S, Pen).
+% who may move the penalty where (discretion.md): a changed option is a change
+dif_class(discretion, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_discretion(O, P, I, S, Kd, T, B, C, Sec), not odif_discretion(O, P, I, S, Kd, T, B, C, Sec).
+dif_class(discretion, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_discretion(O, P, I, S, Kd, T, B, C, Sec), not dif_discretion(O, P, I, S, Kd, T, B, C, Sec).
+dif_class(discretion, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    dif_base_choice(O, P, I, Pen, Sec), not odif_base_choice(O, P, I, Pen, Sec).
+dif_class(discretion, K, I, changed, changed) :-
+    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
+    odif_base_choice(O, P, I, Pen, Sec), not dif_base_choice(O, P, I, Pen, Sec).
 dif_class(fix, K, I, changed, changed) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
     dif_fix(O, P, I, S, T, Sec), not odif_fix(O, P, I, S, T, Sec).
@@ -108,7 +134,7 @@ dif_relevant :- observation(_, _, K), dif_touch_kind(K).
 
 # Predicates the comparison reads: when none of them differs, nothing can.
 OUTPUTS = {"committed", "not_infraction", "pen", "penalty", "issued", "fix", "finding", "note", "head_judge",
-           "time_extension", "report_note", "outcome", "outcome_note"}
+           "time_extension", "report_note", "outcome", "outcome_note", "discretion", "base_choice"}
 
 # The kind of the first observation, to split the search by it.
 # A scenario with a state of the match has no observation here (`none`), so that the

@@ -111,7 +111,13 @@ class Conflict(CoreFinding):
 @dataclass
 class Gap(CoreFinding):
     KIND = register("gap", "check", "error", "The guide says nothing for these facts (uncovered observation, undefined "
-                                             "infraction, no penalty, REL out of scope).")
+                                             "infraction, no penalty).")
+
+
+@dataclass
+class Scope(CoreFinding):
+    KIND = register("scope", "check", "warning", "The report is of a kind the guide says it is not written for "
+                                                 "(a REL out of its scope).")
 
 
 @dataclass
@@ -193,8 +199,8 @@ class Misquote(CheckFinding):
                    **where)
 
 
-# the classes of the core's finding kinds (findings.lp): a scope finding is listed as a gap
-CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Gap}
+# the classes of the core's finding kinds (findings.lp)
+CORE_FINDINGS: dict[str, type[CoreFinding]] = {"conflict": Conflict, "gap": Gap, "scope": Scope}
 
 register("finding-introduced", "diff", "error",   # (the finding's own level)
          "The change introduces a finding (conflict, gap, ...) that the old rules did not have.")
@@ -217,6 +223,7 @@ class CheckResult:
     seconds: float = 0.0
     complete: bool = True
     notes: list[str] = field(default_factory=list)
+    root: str = ""              # the folder the locations are relative to (Pack.root): SARIF's RULESROOT
 
     def at_or_above(self, level: str) -> list[CheckFinding]:
         return [f for f in self.findings if f.rank >= LEVELS.index(level)]

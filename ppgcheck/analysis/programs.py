@@ -20,7 +20,7 @@ from ppgcheck.analysis.history_scope import history_locality
 from ppgcheck.analysis.scenarios import INPUT_NAMES
 from ppgcheck.analysis.search import messages_logger
 from ppgcheck.analysis.slicing import needed_only
-from ppgcheck.engine.pack import RUNTIME_CORE, Pack
+from ppgcheck.engine.pack import RUNTIME_CORE, Pack, shown_path
 from ppgcheck.engine.program import Atom, Program, Statement, renamed
 
 # What the main searches show (rules/core/scenarios.lp)
@@ -39,9 +39,7 @@ def with_fired(program: Program, root: Path | None = None) -> tuple[Program, dic
         out.append(st)
         if st.kind == ast.ASTType.Rule and st.node.body:
             loc = st.node.location
-            name = Path(st.file)
-            shown = str(name.relative_to(root)) if root and name.is_relative_to(root) else str(name)
-            tag = f"{shown}:{st.line}"
+            tag = f"{shown_path(st.file, root)}:{st.line}"
             if tag in tags:
                 tag = f"{tag}:{loc.begin.column}"
             tags[tag] = (st.file, st.line)

@@ -231,7 +231,7 @@ class CoverageEngine(PolicyEngine):
     def __init__(self, policy: str, rules: Path | None = None, root: Path | None = None) -> None:
         super().__init__(policy, rules)
         own = self.pack.parsed(self.pack.files, order="files")
-        self.statements, self.measured = instrument(self.statements, own, self.sections, root)
+        self.statements, self.measured = instrument(self.statements, own, self.sections, root or self.pack.root)
 
     def observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
         """(rules fired, rules whose anchor holds) for one report's facts: one job under the

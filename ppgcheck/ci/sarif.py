@@ -1,18 +1,38 @@
 """`check` and `diff` results as SARIF 2.1.0: one result per finding (or
 change), located in the .lp file (physical location) and the source section
 (logical location); the rules and levels come from the one registry of kinds
-(analysis/findings.py)."""
+(analysis/findings.py).  A file is named relative to the folder holding the
+rules folder (`rules/fab/s3_1_tardiness.lp`), the uriBaseId `RULESROOT`."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from urllib.parse import quote
+
+from ppgcheck.resources import rules_dir
 
 from ppgcheck.analysis.diff import DiffResult
 from ppgcheck.analysis.findings import SARIF_LEVELS, CheckResult, sarif_rules
 
 
+ROOT_ID = "RULESROOT"
+
+
+def _base_ids(results) -> dict:
+    """RULESROOT: the folder holding the rules folder; where it is (an absolute URI) only
+    for one rules folder other than the bundled one (where ppgcheck is installed is not the user's)."""
+    roots = {Path(r.root).resolve() for r in results if r.root}
+    base = {"description": {"text": "the folder holding the rules folder (its `rules/`, or a pack folder's parent)"}}
+    if len(roots) == 1:
+        (root,) = roots
+        if root != rules_dir().parent.resolve():
+            base["uri"] = root.as_uri().rstrip("/") + "/"
+    return {ROOT_ID: base}
+
+
 def _locations(policy: str, physical: list[tuple[str, int]], sections: list[str]) -> list[dict]:
-    locations = [{"physicalLocation": {"artifactLocation": {"uri": file}, "region": {"startLine": line}}}
-                 for file, line in physical]
+    locations = [{"physicalLocation": {"artifactLocation": {"uri": quote(file), "uriBaseId": ROOT_ID},
+                                       "region": {"startLine": line}}} for file, line in physical]
     logical = [{"name": s, "kind": "section", "fullyQualifiedName": f"{policy}/{s}"} for s in sections]
     if logical:
         if locations:
@@ -79,6 +99,7 @@ def sarif_log(tool: str, rules: dict[str, str], items: list[dict], results) -> d
             "tool": {"driver": {"name": tool,
                                 "rules": [{"id": k, "shortDescription": {"text": v}}
                                           for k, v in rules.items()]}},
+            "originalUriBaseIds": _base_ids(results),
             "results": items,
             "invocations": [{"executionSuccessful": all(r.complete for r in results),
                              "toolExecutionNotifications": [

@@ -13,6 +13,7 @@ them (no `#script`, no `@` term, only the contract's `#external`s).
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterable
 from functools import cached_property
@@ -31,6 +32,9 @@ if TYPE_CHECKING:       # clingo.ast is imported only to parse: ruling one repor
 # the core a report is ruled with, and the core the scenario searches add scenarios.lp to
 RUNTIME_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 SCENARIO_CORE = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
+
+# core's switch for the exploring solve, one per report in a batch (rules/core/penalties.lp)
+SWITCHES = frozenset({("explore", 0)})
 
 # a section banner, `% --- PPG 2.5 Hidden Card Error ---`: the section is the text
 _BANNER = re.compile(r"^%\s*-{3}\s*(.*?)\s*-*\s*$")
@@ -64,6 +68,12 @@ class Pack:
         return self.core_files() + self.files
 
     @property
+    def root(self) -> Path:
+        """The folder holding the pack's rules folder: the output names the pack's files
+        relative to it (`rules/fab/s3_1_tardiness.lp`, wherever the rules folder is)."""
+        return self.folder.parent.parent
+
+    @property
     def where(self) -> str:
         """The pack's folder as the user knows it (in a message about its files)."""
         return confine.shown(self.folder)
@@ -80,8 +90,30 @@ class Pack:
 
     def check(self) -> None:
         """Confine every rules file of the pack's folder and of its core, loaded or not
-        (a version of a pack is refused whole, before any of it is read)."""
+        (a version of a pack is refused whole, before any of it is read); then hold
+        what a report is ruled with to the contract (`batched`), so that no command
+        (check, diff, coverage) accepts a pack `rule` and `test` refuse."""
         self.confined([*sorted(self.core.glob("*.lp")), *self.files])
+        self.batched()
+
+    def batched(self, statements: "Program | None" = None) -> tuple[list, set]:
+        """The one contract check: the runtime program (or `statements`, an instrumented
+        copy of it) rewritten to rule a batch of reports in one grounding
+        (engine/indexing.py), with the signatures that carry the report's index.  What
+        the rewrite cannot read (a choice or disjunctive head, a `#show` term, a
+        `#minimize`, a classically negated atom, the reserved names) is an error at
+        its file:line."""
+        from ppgcheck.engine import indexing
+        from ppgcheck.errors import PolicyError
+        for path in self.runtime_files:
+            if indexing.INDEX_VARIABLE in self.text(path):
+                raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
+        program = statements if statements is not None else self.parsed(self.runtime_files, order="files")
+        try:
+            return indexing.index_program(program, self.inputs, SWITCHES)
+        except indexing.UnsupportedConstruct as exc:
+            raise indexing.UnsupportedConstruct(f"policy `{self.id}` uses a construct ppgcheck cannot batch: "
+                                                f"{exc.message}", exc.file, exc.line) from None
 
     def text(self, path: Path) -> str:
         """A file of the pack or of its core (a rules file, or its README), confined, read once."""
@@ -212,8 +244,11 @@ def packs_in(path: Path) -> dict[str, Pack]:
 
 
 def shown_path(path: str | Path, root: Path | None = None) -> str:
-    """A file as the output names it: relative to root (the working folder) when inside it."""
-    try:
-        return str(Path(path).resolve().relative_to((root or Path.cwd()).resolve()))
-    except ValueError:
-        return str(path)
+    """A file as the output names it: relative to root (a pack's `Pack.root`; the working
+    folder by default) when inside it, else relative to the folder holding its own rules
+    folder (`rules/core/findings.lp` of a core elsewhere): never where it is installed."""
+    file, base = Path(os.path.abspath(path)), Path(os.path.abspath(root or Path.cwd()))
+    for inside, top in ((file, base), (file.resolve(), base.resolve())):
+        if inside.is_relative_to(top):
+            return inside.relative_to(top).as_posix()
+    return file.relative_to(file.parent.parent.parent).as_posix()

@@ -41,8 +41,6 @@ ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 
 # what the exploring solve adds to a report's atoms (the default solve never derives them)
 EXPLORED = ("permitted/4", "option/7")
-# core's switch for that solve, one per report in a batch (rules/core/penalties.lp)
-SWITCHES = frozenset({("explore", 0)})
 
 
 @dataclass(frozen=True)
@@ -95,33 +93,24 @@ class PolicyEngine:
         return self._program
 
     def _prepare(self) -> IndexedProgram:
+        def index(statements: "Program") -> dict:
+            batched = self.pack.batched(statements)     # the contract: its error is the pack's, not the job's
+            return isolation.call_bounded(lambda: self._index(statements, batched), self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it
-            statements = self.statements
-            data = isolation.call_bounded(lambda: self._index(statements), self.where, self.locate_overrun)
+            data = index(self.statements)
         else:
             from ppgcheck.language import facts
-            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py")]
+            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py", "pack.py")]
             code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
-                               lambda: isolation.call_bounded(
-                                   lambda: self._index(self.pack.parsed(self.files, order="files", keep=False)),
-                                   self.where, self.locate_overrun))
+                               lambda: index(self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
-    def _index(self, statements: "Program") -> dict:
+    def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
-
-        from ppgcheck.engine import indexing
-        for path in self.files:
-            if indexing.INDEX_VARIABLE in self.pack.text(path):
-                raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
-        try:
-            rewritten, indexed = indexing.index_program(statements, self.pack.inputs, SWITCHES)
-        except indexing.UnsupportedConstruct as exc:
-            raise indexing.UnsupportedConstruct(f"policy `{self.policy}` uses a construct ppgcheck cannot batch: "
-                                                f"{exc.message}", exc.file, exc.line) from None
+        rewritten, indexed = batched
         text = "\n".join(str(statement) for statement in rewritten)
         plain = "\n".join(str(statement) for statement in statements
                           if statement.ast_type is not ASTType.Comment)
