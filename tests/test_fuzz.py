@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fuzzing import grammar_reports, hostile_files, mutated_golden_reports, prepare, rule_and_render
@@ -31,6 +31,7 @@ def test_a_mutated_golden_report_is_ruled_or_refused_cleanly(data: bytes) -> Non
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hostile_files())
+@example(b" history :\n--- # \x1f\n history :\n")      # a control character in a separator's comment (found here)
 def test_reading_report_by_report_finds_what_parsing_the_whole_file_finds(data: bytes) -> None:
     """The streaming reader against the whole-file parser, on files it can read whole:
     the same reports, with the same lines; an error in the file is an error either way."""

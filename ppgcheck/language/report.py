@@ -133,6 +133,14 @@ def read_reports(stream: BinaryIO, source: str, policy: str | None = None,
             yield from _chunk_reports(lines, start, source, language, several=bool(raw) or not first, first=first)
             if not raw:
                 return
+            bad = _CONTROL.search(raw.decode("utf-8", "replace"))
+            if bad:      # a separator's comment is text of the file too: refused as parse_reports refuses it
+                shown = raw.decode("utf-8", "replace").rstrip("\r\n")
+                what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else \
+                    f"control character U+{ord(bad.group()):04X}"
+                yield ReportError(f"{what} is not allowed in a report", source,
+                                  line_no, bad.start() + 1, shown.replace(bad.group(), "?"))
+                return
             first, lines, size, start = False, [], 0, line_no + 1
             continue
         try:
