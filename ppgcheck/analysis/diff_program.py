@@ -38,8 +38,8 @@ VIEW = """
 {p}dif_ruling(O, P, I, r(B, F, X)) :- {p}dif_base(O, P, I, B), {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
 {p}dif_end(O, P, I, e(F, X)) :- {p}dif_final(O, P, I, F), {p}dif_issued(O, P, I, X).
 {p}dif_path(O, P, I, S, Pen) :- committed(O, P, I), pen(O, P, I, S, Pen).
-{p}dif_discretion(O, P, I, S, K, T, B, C, Sec) :- discretion(O, P, I, S, K, T, B, C, Sec).
-{p}dif_base_choice(O, P, I, Pen, Sec) :- base_choice(O, P, I, Pen, Sec).
+{p}dif_option(O, P, I, move(S, K, T, B, C, Sec)) :- discretion(O, P, I, S, K, T, B, C, Sec).
+{p}dif_option(O, P, I, base(Pen, Sec)) :- base_choice(O, P, I, Pen, Sec).
 {p}dif_committed(O, P, I) :- committed(O, P, I).
 {p}dif_infraction(O, P, I) :- infraction(O, P, I).
 {p}dif_ni(O, P, S) :- not_infraction(O, P, _, S).
@@ -79,16 +79,10 @@ dif_path_differs(O, P, I) :- odif_path(O, P, I, S, Pen), dif_committed(O, P, I),
 % who may move the penalty where (discretion.md): a changed option is a change
 dif_class(discretion, K, I, changed, changed) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_discretion(O, P, I, S, Kd, T, B, C, Sec), not odif_discretion(O, P, I, S, Kd, T, B, C, Sec).
+    dif_option(O, P, I, X), not odif_option(O, P, I, X).
 dif_class(discretion, K, I, changed, changed) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    odif_discretion(O, P, I, S, Kd, T, B, C, Sec), not dif_discretion(O, P, I, S, Kd, T, B, C, Sec).
-dif_class(discretion, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_base_choice(O, P, I, Pen, Sec), not odif_base_choice(O, P, I, Pen, Sec).
-dif_class(discretion, K, I, changed, changed) :-
-    dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    odif_base_choice(O, P, I, Pen, Sec), not dif_base_choice(O, P, I, Pen, Sec).
+    odif_option(O, P, I, X), not dif_option(O, P, I, X).
 dif_class(fix, K, I, changed, changed) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
     dif_fix(O, P, I, S, T, Sec), not odif_fix(O, P, I, S, T, Sec).
