@@ -72,14 +72,9 @@ def parse_reports(text: str, source: str = "<report>", policy: str | None = None
 
 def _parse_text(text: str, lines: list[str], source: str, policy: str | None, rules: Path | None,
                 line_offset: int) -> list[Report]:
-    bad = _CONTROL.search(text)
-    if bad:
-        line = text.count("\n", 0, bad.start()) + 1
-        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else \
-            f"control character U+{ord(bad.group()):04X}"
-        raise ReportError(f"{what} is not allowed in a report", source, line, column,
-                          _line(lines, line).replace(bad.group(), "?"))
+    refused = _control_character(text, source, 1)
+    if refused:
+        raise refused
     if not text.strip():
         raise ReportError("the file holds no report", source, 1, 1, "")
     chunks = _chunks(lines)
@@ -91,6 +86,20 @@ def _parse_text(text: str, lines: list[str], source: str, policy: str | None, ru
         reports.extend(_parse("\n" * start + "\n".join(lines[start:end]), lines, source, vocab, first=start + 1,
                               line_offset=line_offset))
     return reports
+
+
+def _control_character(text: str, source: str, first_line: int) -> ReportError | None:
+    """The error for the first control character (or stray BOM) in text, whose first line
+    is the file's line first_line; None when there is none."""
+    bad = _CONTROL.search(text)
+    if not bad:
+        return None
+    start = text.rfind("\n", 0, bad.start()) + 1
+    end = text.find("\n", bad.start())
+    shown = text[start:end if end >= 0 else len(text)].removesuffix("\r")
+    what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else f"control character U+{ord(bad.group()):04X}"
+    return ReportError(f"{what} is not allowed in a report", source, first_line + text.count("\n", 0, bad.start()),
+                       bad.start() - start + 1, shown.replace(bad.group(), "?"))
 
 
 def _shift(report: Report, offset: int) -> None:
@@ -133,13 +142,9 @@ def read_reports(stream: BinaryIO, source: str, policy: str | None = None,
             yield from _chunk_reports(lines, start, source, language, several=bool(raw) or not first, first=first)
             if not raw:
                 return
-            bad = _CONTROL.search(raw.decode("utf-8", "replace"))
-            if bad:      # a separator's comment is text of the file too: refused as parse_reports refuses it
-                shown = raw.decode("utf-8", "replace").rstrip("\r\n")
-                what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else \
-                    f"control character U+{ord(bad.group()):04X}"
-                yield ReportError(f"{what} is not allowed in a report", source,
-                                  line_no, bad.start() + 1, shown.replace(bad.group(), "?"))
+            refused = _control_character(raw.decode("utf-8", "replace"), source, line_no)
+            if refused:  # a separator's comment is text of the file too: refused as parse_reports refuses it
+                yield refused
                 return
             first, lines, size, start = False, [], 0, line_no + 1
             continue
