@@ -352,3 +352,63 @@ def test_a_rel_out_of_scope_is_a_scope_finding_everywhere(tmp_path):
     (d,) = diff_rules(wide, narrow)
     introduced = [c.message for c in d.introduced()]
     assert len(introduced) == 2 and all(m.startswith("finding introduced: scope (warning)") for m in introduced)
+
+
+# --- the heaviest permitted penalty (shared/design/discretion.md) -----------------------
+
+def _heaviest_pack(tmp_path: Path, condition: str) -> Path:
+    """The monotonicity-heaviest fixture with its upgrade option under `condition`."""
+    pack = tmp_path / "rules" / "heaviest"
+    shutil.copytree(PACKS / "monotonicity-heaviest", pack)
+    (tmp_path / "rules" / "core").symlink_to(rules_dir() / "core")
+    rules = pack / "b_tardiness.lp"
+    rules.write_text(rules.read_text().replace("count(O, minutes, N), N <= 10.", condition + "."))
+    return pack
+
+
+def test_an_option_lost_when_the_scenario_gets_worse_breaks_the_heaviest_permitted_penalty():
+    """The default (Warning) never gets lighter, but the Head Judge's option to make
+    it a Game Loss ends past 10 minutes: the heaviest permitted penalty gets lighter,
+    with the smallest witness and its one-step-worse contrast."""
+    r = result("monotonicity-heaviest")
+    assert kinds(r) == ["monotonicity"]
+    (f,) = r.findings
+    assert "lighter heaviest permitted penalty" in f.message and "game-loss → warning" in f.message
+    before, after = parse_report(f.witness_text), parse_report(f.contrast_text)
+    assert (before.observations[0].counts, after.observations[0].counts) == ({"minutes": 10}, {"minutes": 11})
+    assert len(before.persons) == 1 and not before.history and f.minimal
+
+
+def test_the_heaviest_break_witnesses_rule_as_the_finding_says(tmp_path, monkeypatch):
+    """`ppgcheck rule` on the witness permits a Game Loss; on its contrast, only the Warning."""
+    eng = fixture_engine(tmp_path, "monotonicity-heaviest")
+    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    (f,) = result("monotonicity-heaviest").findings
+    permitted = []
+    for text in (f.witness_text, f.contrast_text):
+        (rs,) = api.rule_report(text, policy="monotonicity-heaviest")
+        (ruling,) = rs.rulings
+        permitted.append((ruling.penalty, sorted(ruling.permitted)))
+    assert permitted == [("warning", ["game-loss", "warning"]), ("warning", ["warning"])]
+
+
+@pytest.mark.parametrize("condition", ["count(O, minutes, N)", "count(O, minutes, N), N >= 5"])
+def test_an_option_kept_or_gained_when_worse_is_no_break(tmp_path, condition):
+    """The same option at every count, or only from 5 minutes on (gained as the
+    player gets later): the heaviest permitted penalty never gets lighter."""
+    (r,) = check_policy(path=_heaviest_pack(tmp_path, condition), timeout=60)
+    assert r.complete and kinds(r) == []
+
+
+def test_a_default_break_is_not_reported_again_as_a_heaviest_break(tmp_path):
+    """Where the default penalty already gets lighter, that is the one finding:
+    the heaviest permitted penalty's search leaves such scenarios to it."""
+    pack = _heaviest_pack(tmp_path, "count(O, minutes, N), N <= 10")
+    (pack / "c_downgrade.lp").write_text(
+        '% --- FIX 2 Tardiness ----------------------------------------------------------\n'
+        '% "Over 10 minutes late is only a Caution."\n'
+        'adjustment(O, P, tardiness, 1, downgrade, to(caution), "over 10 minutes late", "FIX 2") :-\n'
+        '    committed(O, P, tardiness), count(O, minutes, N), N > 10.\n')
+    (r,) = check_policy(path=pack, timeout=60)
+    assert kinds(r) == ["monotonicity"]
+    assert "gives a lighter penalty: tardiness, warning → caution" in r.findings[0].message

@@ -149,3 +149,24 @@ def test_the_monotonicity_search_beside_the_others_finds_the_same(monkeypatch):
     beside = {name: findings(name) for name in packs}
     monkeypatch.setenv("PPGCHECK_FORK", "off")    # after them, in the process itself
     assert {name: findings(name) for name in packs} == beside
+
+
+def test_a_closure_stops_at_a_pattern_and_skips_what_is_known():
+    """closure(stop=...) is None once a needed atom meets the stop test (the REL,
+    for rels.blind_to_rel), whichever way it is reached; `known` leaves out the
+    patterns an earlier closure went through, and the verdicts stay the same."""
+    from ppgcheck.analysis.slicing import Slicer
+    slicer = Slicer(statements("""
+        reads_rel(X) :- mid(X).   mid(X) :- rel(X), obs(X).
+        blind_a(X) :- shared(X).  blind_b(X) :- shared(X), obs(X).   shared(X) :- obs(X).
+        obs(1..3).  rel(1).
+    """))
+
+    def is_rel(name, args):
+        return name == "rel"
+    assert slicer.closure([("reads_rel", (ANY,))], stop=is_rel) is None
+    first = slicer.closure([("blind_a", (ANY,))], stop=is_rel)
+    assert first is not None and ("shared", 1) in first[1]
+    again = slicer.closure([("blind_b", (ANY,))], stop=is_rel, known=first[1])
+    assert again is not None and ("shared", 1) not in again[1]     # known: not gone through again
+    assert slicer.closure([("reads_rel", (ANY,))], stop=is_rel, known=first[1]) is None

@@ -138,9 +138,11 @@ class Monotonicity(CheckFinding):
     contrast_text: str = ""             # (a field here, where the other kinds have none)
 
     @classmethod
-    def lighter(cls, step: str, what: str, before: str, after: str, **where) -> "Monotonicity":
-        """`step` (made one step worse) takes `what` from penalty `before` to a lighter `after`."""
-        return cls(cls.KIND.level, f"{step} gives a lighter penalty: {what}, {before} → {after}", **where)
+    def lighter(cls, step: str, what: str, before: str, after: str, of: str = "penalty",
+                **where) -> "Monotonicity":
+        """`step` (made one step worse) takes `what` from penalty `before` to a lighter
+        `after`; `of` the default penalty, or the heaviest one the guide permits."""
+        return cls(cls.KIND.level, f"{step} gives a lighter {of}: {what}, {before} → {after}", **where)
 
 
 @dataclass

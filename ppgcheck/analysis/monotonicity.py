@@ -29,6 +29,7 @@ from clingo import ast
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
+from ppgcheck.analysis.heaviest import heaviest_breaks
 from ppgcheck.analysis.programs import PREFIX, check_program, history_scope_facts
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
@@ -145,7 +146,8 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
         if refuted(ctx) or budget.hit:
             return []
         say(f"{pack.id}: the slice holds a violation: both copies in full for its witnesses")
-    program = check_program(pack, ctx.root, shown={"chk_mono"}, wanted={"mono_violation"}, renamed_copy=True)
+    program = check_program(pack, ctx.root, shown={"chk_mono"}, wanted={"mono_violation", "mono_like"},
+                            renamed_copy=True)
     ctl = ctx.ground(program.control(scenario_facts(reads, 1), ctx.messages), _MONOTONE, _GROUNDS_FOR)
     say(f"{pack.id}: searching every scenario made one step worse")
     until = _until(budget)
@@ -172,6 +174,10 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
         out.append(_finding(ctx, sym, *optimum(ctl, budget, sym)[:2]))
         if budget.hit:
             break
+    if not budget.hit:
+        say(f"{pack.id}: searching the heaviest permitted penalties")
+        out.extend(heaviest_breaks(ctx, ctl, _until(budget), notes,
+                                   lambda sym, atoms, proven: _finding(ctx, sym, atoms, proven, heaviest=True)))
     return out
 
 
@@ -200,7 +206,7 @@ def _violated(ctl: clingo.Control, budget: Budget, kinds: list[str],
     return violated, finished
 
 
-def _finding(ctx: Context, sym: clingo.Symbol, atoms, proven: bool) -> Monotonicity:
+def _finding(ctx: Context, sym: clingo.Symbol, atoms, proven: bool, heaviest: bool = False) -> Monotonicity:
     pack, reads = ctx.pack, ctx.reads
     kind, ia, pa, ib, pb = sym.arguments
     step = STEP_TEXT.get(kind.name) or (f"more {kind.arguments[0].name}" if kind.arguments else str(kind))
@@ -210,6 +216,7 @@ def _finding(ctx: Context, sym: clingo.Symbol, atoms, proven: bool) -> Monotonic
     witness = scenario_report(atoms, pack.id, vocab=reads.vocab) if atoms else None
     contrast = scenario_report(atoms, pack.id, PREFIX, reads.vocab) if atoms else None
     return Monotonicity.lighter(step, what, constant_to_slug(pa.name), constant_to_slug(pb.name),
+                                of="heaviest permitted penalty" if heaviest else "penalty",
                                 sections=sections, locations=locations_for(sections, reads, ctx.root),
                                 witness=witness, witness_text=print_report(witness) if witness else "",
                                 contrast=contrast, contrast_text=print_report(contrast) if contrast else "",

@@ -103,14 +103,33 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
         return set()
     rel = clingo.Function("rel")
 
+    def reads_rel(name: str, args: tuple) -> bool:
+        return (name, len(args)) == ("rel", 1) or (
+            (name, len(args)) == ("header", 2) and (args[0] is ANY or args[0] == rel))
+
+    known: dict[tuple[str, int], set] = {}      # the patterns of the closures found blind
+
     def blind(group: list[clingo.Symbol]) -> bool:
-        _, needed = slicer.closure([(t.name, tuple(t.arguments)) for t in group])
-        return ("rel", 1) not in needed and not any(
-            pattern[0] is ANY or pattern[0] == rel for pattern in needed.get(("header", 2), ()))
-    # all of them at once first: one closure where the pack never reads the REL
-    if blind(targets):
-        return set(targets)
-    return {t for t in targets if len(targets) > 1 and blind([t])}
+        # (a closure stops at the first REL it reaches, and skips what an earlier
+        # blind closure went through: one pass over their union in all)
+        found = slicer.closure([(t.name, tuple(t.arguments)) for t in group], stop=reads_rel, known=known)
+        for key, patterns in (found[1] if found else {}).items():
+            known.setdefault(key, set()).update(patterns)
+        return found is not None
+
+    if not blind([]):   # a constraint of the pack reads the REL: nothing is blind to it
+        return set()
+
+    # halves of a group that reads the REL, down to one target: a few closures where
+    # most targets are blind
+    def blind_among(group: list[clingo.Symbol]) -> set[clingo.Symbol]:
+        if blind(group):
+            return set(group)
+        if len(group) == 1:
+            return set()
+        middle = len(group) // 2
+        return blind_among(group[:middle]) | blind_among(group[middle:])
+    return blind_among(targets) if targets else set()
 
 
 def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Symbol],

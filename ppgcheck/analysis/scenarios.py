@@ -183,9 +183,10 @@ def scenario_report(atoms: list[clingo.Symbol], policy: str, prefix: str = "",
     vocab = vocab or vocabulary(policy)
     by: dict[str, list[tuple]] = {}
     for sym in atoms:
-        if sym.name.startswith(prefix) and sym.name[len(prefix):] in INPUT_NAMES:
-            name = sym.name[len(prefix):]
-            by.setdefault(f"{name}/{len(sym.arguments)}", []).append(tuple(sym.arguments))
+        name = sym.name     # (read once: each read is a call into clingo, and a scenario has thousands)
+        if name.startswith(prefix) and (name := name[len(prefix):]) in INPUT_NAMES:
+            arguments = sym.arguments
+            by.setdefault(f"{name}/{len(arguments)}", []).append(tuple(arguments))
     r = Report(policy=policy, vocab=vocab)
     for p, role in sorted(by.get("person/2", []), key=lambda t: t[0].number):
         r.persons.append((NAMES[p.number], role.name))

@@ -10,7 +10,7 @@ pattern is an atom's predicate and arguments, each argument a symbol, ANY
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import clingo
 from clingo import ast
@@ -183,13 +183,23 @@ class Slicer:
                 return []
         return out
 
-    def closure(self, wanted: Iterable[tuple[str, tuple]]) -> tuple[set[int], dict[tuple[str, int], set]]:
-        """(indices of the statements kept, the needed patterns by predicate)."""
+    def closure(self, wanted: Iterable[tuple[str, tuple]], stop: Callable[[str, tuple], bool] | None = None,
+                known: dict[tuple[str, int], set] | None = None
+                ) -> tuple[set[int], dict[tuple[str, int], set]] | None:
+        """(indices of the statements kept, the needed patterns by predicate);
+        None as soon as a needed pattern meets `stop(name, arguments)`.  known:
+        the needed patterns of earlier closures that did not stop, whose own
+        needs are known not to (they are left out of this one)."""
         needed: dict[tuple[str, int], set] = {}
         todo: list[tuple[str, tuple]] = []
+        stopped: list[bool] = []
 
         def need(name: str, args: tuple) -> None:
             key = (name, len(args))
+            if known and (args in known.get(key, ()) or (ANY,) * len(args) in known.get(key, ())):
+                return
+            if stop is not None and stop(name, args):
+                stopped.append(True)
             have = needed.setdefault(key, set())
             if args in have or (ANY,) * len(args) in have:
                 return
@@ -204,7 +214,7 @@ class Slicer:
         for i in self.always:
             for name, args in self.parts[i][1]:
                 need(name, tuple(_term_pattern(a, {}) for a in args))
-        while todo:
+        while todo and not stopped:
             name, pattern = todo.pop()
             for i in self.by_head.get((name, len(pattern)), []):
                 for hname, hargs in self.parts[i][0]:
@@ -217,13 +227,13 @@ class Slicer:
                         kept.add(i)
                         for rname, rargs in self.parts[i][1]:
                             need(rname, tuple(_term_pattern(a, b) for a in rargs))
-        return kept, needed
+        return None if stopped else (kept, needed)
 
     def rules(self, wanted: Iterable[tuple[str, tuple]]) -> Program:
         statements = self.program.statements
         if self.whole:
             return Program.of([st for st in statements if st.kind not in self.ignore])
-        kept, _ = self.closure(wanted)
+        kept, _ = self.closure(wanted)  # (no stop: never None)
         keep = (ast.ASTType.Program, ast.ASTType.Definition, ast.ASTType.Defined, ast.ASTType.ShowSignature)
         return Program.of([st for i, st in enumerate(statements)
                            if i in kept or (st.kind in keep and st.kind not in self.ignore)])

@@ -18,7 +18,7 @@ import clingo
 
 from ppgcheck.analysis.findings import CORE_FINDINGS, Cap, CheckFinding, Citation, Location
 from ppgcheck.analysis.reads import PackReads
-from ppgcheck.analysis.scenarios import scenario_report
+from ppgcheck.analysis.scenarios import INPUT_NAMES, scenario_report
 from ppgcheck.analysis.search import Budget, optimum
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine.pack import shown_path
@@ -178,9 +178,11 @@ class WitnessReports:
     def __call__(self, atoms) -> tuple[Report | None, str, set[str]]:
         key = id(atoms)
         if key not in self._read:
-            witness = scenario_report(atoms, self.policy, vocab=self.vocab) if atoms is not None else None
+            # the atoms read here, each name read once (every read is a call into clingo)
+            wanted = [a for a in atoms or [] if (name := a.name) in INPUT_NAMES or name == "committed"]
+            witness = scenario_report(wanted, self.policy, vocab=self.vocab) if atoms is not None else None
             text = print_report(witness) if witness else ""
-            committed = {a.arguments[2].name for a in atoms or [] if a.name == "committed" and len(a.arguments) == 3}
+            committed = {a.arguments[2].name for a in wanted if a.name == "committed" and len(a.arguments) == 3}
             # (the atoms are kept too, so that no other list takes their id)
             self._read[key] = (atoms, witness, text, committed)
         return self._read[key][1:]

@@ -31,8 +31,10 @@ from ppgcheck.language.facts import INPUT_SIGNATURES
 
 MAX_FILE_BYTES = 4 * 2**20
 # the contract's externals: the inputs (rules/core/inputs.lp), the exploring solve's
-# switch (rules/core/penalties.lp) and the check's search hooks (rules/core/scenarios.lp)
-ALLOWED_EXTERNALS = INPUT_SIGNATURES | {("explore", 0), ("chk_still_unfired", 1), ("chk_open", 1)}
+# switch (rules/core/penalties.lp) and the check's search hooks (rules/core/scenarios.lp:
+# the second copy's exploring switch too, and its mirroring of the first copy's move)
+ALLOWED_EXTERNALS = INPUT_SIGNATURES | {("explore", 0), ("chk_still_unfired", 1), ("chk_open", 1),
+                                        ("b__explore", 0), ("mono_mirror", 0)}
 
 _INCLUDE = re.compile(r"#include", re.IGNORECASE)
 _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n]*\.')

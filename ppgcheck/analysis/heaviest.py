@@ -1,0 +1,233 @@
+"""Monotonicity of the heaviest permitted penalty (shared/design/discretion.md).
+
+The default search (monotonicity.py) compares the two copies' default
+penalties.  Where a guide leaves a choice (discretion/9, base_choice/5), the
+heaviest penalty it permits must not get lighter either when the scenario is
+made one step worse.  That is "some course of the better copy is heavier than
+every course of the worse copy": one model cannot say "every", so the search
+goes in two steps over the same two-copy grounding.
+
+* A candidate: both copies explore (one permitted course each) and the worse
+  copy mirrors the better copy's discretionary move where it has it
+  (scenarios.lp, `mono_mirror`); mono_violation holds.  Every break is such a
+  candidate (its worse copy's courses are all lighter, the mirrored one too).
+* Its check: the scenario fixed, every course of both copies (a handful), the
+  heaviest penalty of each compared.  A scenario checked is ruled out of the
+  next candidate search, broken or not, until none is left or the time slice
+  ends.
+
+Only packs with a discretionary move or an open base penalty are searched:
+elsewhere the heaviest permitted penalty is the default one.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import clingo
+
+from ppgcheck.analysis import tuning
+from ppgcheck.analysis.context import Context
+from ppgcheck.analysis.findings import Monotonicity
+from ppgcheck.analysis.programs import PREFIX
+from ppgcheck.analysis.search import Budget, configured, solve
+from ppgcheck.language.facts import INPUT_SIGNATURES
+
+VIOLATION = clingo.Function("mono_violation")
+MIRROR = clingo.Function("mono_mirror")
+EXPLORE = [clingo.Function("explore"), clingo.Function(PREFIX + "explore")]
+MAX_CANDIDATES = 200    # scenarios checked at most; past it the search says it did not finish
+
+
+def has_choices(ctl: clingo.Control) -> bool:
+    """Whether the grounding holds a discretionary move or an open base penalty."""
+    return any(True for sig in (("discretion", 9), ("base_choice", 5))
+               for _ in ctl.symbolic_atoms.by_signature(*sig))
+
+
+class _Courses:
+    """The atoms a course's penalties are read from, as program literals."""
+
+    def __init__(self, ctl: clingo.Control) -> None:
+        atoms = ctl.symbolic_atoms
+        self.inputs = [(a.symbol, a.literal) for name, arity in INPUT_SIGNATURES
+                       for a in atoms.by_signature(name, arity)]
+        self.inputs += [(a.symbol, a.literal) for a in atoms.by_signature("mono_worsen", 1)]
+        self.penalties = {copy: [a.symbol for a in atoms.by_signature(copy + "penalty", 4)]
+                          for copy in ("", PREFIX)}
+        self.ranks = {a.symbol.arguments[0].name: a.symbol.arguments[1].number
+                      for a in atoms.by_signature("penalty_rank", 2)
+                      if a.symbol.arguments[1].type == clingo.SymbolType.Number}
+
+    def step(self, scenario: list[int]) -> clingo.Symbol:
+        """The step (mono_worsen's argument) this scenario takes."""
+        true = set(scenario)
+        return next(sym.arguments[0] for sym, lit in self.inputs if sym.name == "mono_worsen" and lit in true)
+
+    def scenario(self, model: clingo.Model) -> list[int]:
+        """The model's scenario as assumptions: each input atom as it is there."""
+        return [lit if model.contains(sym) else -lit for sym, lit in self.inputs]
+
+
+def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list[str],
+                    finding: Callable[[clingo.Symbol, list[clingo.Symbol], bool], Monotonicity]
+                    ) -> list[Monotonicity]:
+    """The breaks of the heaviest permitted penalty's monotonicity, one finding
+    each (kind, infractions and penalties), witnessed by the first scenario
+    found (not proven the smallest).  Once a break is found, candidates like it
+    (the same step kind, infractions and better penalty) are not searched again:
+    whether the pack breaks is proven, and each break shown once.  ctl: the two copies grounded with the
+    monotone part; finding(chk_mono-like symbol, atoms, minimal) words one."""
+    if not has_choices(ctl):
+        return []
+    courses = _Courses(ctl)
+    if not any(True for _ in ctl.symbolic_atoms.by_signature("mono_kind", 2)):
+        ctl.ground([("mono_detail", [])])       # (heaviest_seen reads the steps' kinds)
+    budget = ctx.budget
+    found: dict[tuple, Monotonicity] = {}
+    checked, finished = 0, False
+    for atom in EXPLORE:
+        ctl.assign_external(atom, True)
+    try:
+        while checked < MAX_CANDIDATES and not budget.hit:
+            candidate = _candidate(ctl, budget, courses, until)
+            if candidate is None:
+                finished = True
+                break
+            if candidate is False:      # out of time
+                break
+            scenario, atoms = candidate
+            checked += 1
+            broken = _break(ctl, budget, courses, scenario, until)
+            with ctl.backend() as backend:      # this scenario is checked: not again
+                backend.add_rule([], scenario)
+            if broken is not None:
+                smaller, smallest = _smaller(ctl, budget, courses, broken,
+                                             time.monotonic() + tuning.HEAVIEST_MORE_SLICE)
+                witness = _atoms(ctl, budget, smaller, until) if smaller else []
+                found.setdefault(tuple(str(a) for a in broken.arguments),
+                                 finding(broken, witness or atoms, smallest and bool(witness)))
+                kind, inf_a, pen_a, inf_b, _ = broken.arguments
+                # no more candidates like it (scenarios.lp, heaviest_seen); whether the pack
+                # breaks is settled: other breaks get a short slice of their own
+                ctl.ground([("heaviest_seen", [kind, inf_a, pen_a, inf_b])])
+                until = min(until, time.monotonic() + tuning.HEAVIEST_MORE_SLICE)
+    finally:
+        for atom in EXPLORE + [MIRROR]:
+            ctl.assign_external(atom, False)
+    if not finished and not budget.hit:
+        notes.append("the heaviest permitted penalty's monotonicity search did not finish in its time slice: "
+                     + ("other breaks than those listed may exist" if found else "no break was found so far"))
+    return list(found.values())
+
+
+def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: float):
+    """(scenario assumptions, the model's atoms) of a candidate; None when there
+    is none left, False when the time slice ended before any."""
+    ctl.assign_external(MIRROR, True)
+    got: list = []
+
+    def keep(m: clingo.Model) -> None:
+        got[:] = [courses.scenario(m), m.symbols(atoms=True)]
+    try:
+        with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
+            done, sat = solve(ctl, budget, [(VIOLATION, True)], keep, until=until)
+        return tuple(got) if sat else (None if done else False)
+    finally:
+        ctl.assign_external(MIRROR, False)
+
+
+def _break(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: list[int],
+           until: float) -> clingo.Symbol | None:
+    """The break of the heaviest permitted penalty in this scenario (chk_mono(...)),
+    None where there is none or the default penalties break already."""
+    if _default_breaks(ctl, budget, scenario, until):
+        return None
+    return _heaviest(ctl, budget, courses, scenario, courses.step(scenario), until)
+
+
+def _smaller(ctl: clingo.Control, budget: Budget, courses: _Courses, broken: clingo.Symbol,
+             until: float) -> tuple[list[int] | None, bool]:
+    """A smaller scenario breaking as `broken` does: the candidates like it
+    (scenarios.lp, heaviest_like) searched smallest first within the slice,
+    each one the search passes through checked, smallest first: (the first
+    that breaks so, whether it is the proven smallest candidate; None: none did)."""
+    kind, inf_a, pen_a, inf_b, _ = broken.arguments
+    ctl.ground([("heaviest_like", [kind, inf_a, pen_a, inf_b])])
+    like = clingo.Function("mono_like", [kind, inf_a, pen_a, inf_b])
+    passed: list[list[int]] = []
+    ctl.assign_external(MIRROR, True)
+    try:
+        # (the Domain heuristic leaves a scenario's optional inputs out first, as search.optimum does)
+        with configured(ctl, opt="opt", heuristic="Domain"):
+            done, _ = solve(ctl, budget, [(VIOLATION, True), (like, True)],
+                            lambda m: passed.append(courses.scenario(m)), until=until)
+    finally:
+        ctl.assign_external(MIRROR, False)
+    for n, scenario in enumerate(reversed(passed)):
+        if _break(ctl, budget, courses, scenario, until + tuning.HEAVIEST_MORE_SLICE) == broken:
+            return scenario, done and n == 0
+    return None, False
+
+
+def _atoms(ctl: clingo.Control, budget: Budget, scenario: list[int], until: float) -> list[clingo.Symbol]:
+    """The atoms of this scenario's model, its witness report read from them ([]: none in time)."""
+    got: list[clingo.Symbol] = []
+
+    def keep(m: clingo.Model) -> None:
+        got[:] = m.symbols(atoms=True)
+    with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
+        solve(ctl, budget, scenario, keep, until=until)
+    return got
+
+
+def _default_breaks(ctl: clingo.Control, budget: Budget, scenario: list[int], until: float) -> bool:
+    """Whether the default penalties break monotonicity in this scenario already
+    (the default search reports that break: not twice)."""
+    for atom in EXPLORE:
+        ctl.assign_external(atom, False)
+    try:
+        with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
+            _, sat = solve(ctl, budget, [*scenario, ctl.symbolic_atoms[VIOLATION].literal], until=until)
+        return sat
+    finally:
+        for atom in EXPLORE:
+            ctl.assign_external(atom, True)
+
+
+def _heaviest(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: list[int],
+              step: clingo.Symbol, until: float) -> clingo.Symbol | None:
+    """Over every course of both copies in this scenario, the heaviest penalty of
+    each person's observation: chk_mono(Kind, IA, PA, IB, PB) where the worse
+    copy's is lighter (None: no break here)."""
+    heaviest: dict[tuple[str, clingo.Symbol, clingo.Symbol], tuple[int, clingo.Symbol, clingo.Symbol]] = {}
+
+    def keep(m: clingo.Model) -> None:
+        for copy, atoms in courses.penalties.items():
+            for atom in atoms:
+                if m.contains(atom):
+                    o, p, inf, pen = atom.arguments
+                    rank = courses.ranks.get(pen.name, -1)
+                    if rank > heaviest.get((copy, o, p), (-2,))[0]:
+                        heaviest[(copy, o, p)] = (rank, inf, pen)
+    with configured(ctl, models=0, heuristic=tuning.HEURISTIC):
+        done, _ = solve(ctl, budget, scenario, keep, until=until)
+    if not done:
+        return None
+    for (copy, o, p), (rank_a, inf_a, pen_a) in sorted(heaviest.items(), key=lambda kv: str(kv[0])):
+        if copy:
+            continue
+        worse = heaviest.get((PREFIX, o, p))
+        if worse and worse[0] < rank_a:
+            return clingo.Function("chk_mono", [step_kind(step), inf_a, pen_a, worse[1], worse[2]])
+    return None
+
+
+def step_kind(step: clingo.Symbol) -> clingo.Symbol:
+    """The kind of a mono_worsen step, as scenarios.lp's mono_kind/2 names it."""
+    if step.name == "more":
+        return clingo.Function("more", [step.arguments[1]])
+    if step.name == "prior":
+        return clingo.Function("one_more_prior_offense")
+    return clingo.Function(step.name)
+
