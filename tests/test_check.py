@@ -412,3 +412,24 @@ def test_a_default_break_is_not_reported_again_as_a_heaviest_break(tmp_path):
     (r,) = check_policy(path=pack, timeout=60)
     assert kinds(r) == ["monotonicity"]
     assert "gives a lighter penalty: tardiness, warning → caution" in r.findings[0].message
+
+
+# --- a distinct hole gets its own witness ----------------------------------------------
+
+def test_a_second_hole_of_one_gap_gets_its_own_witness():
+    """`late` is classified from 1 to 10 minutes only: the gap's smallest witness
+    shows 0 minutes, and the hole past 10 is a finding of its own with its own
+    smallest witness, where one witness per message used to hide it."""
+    r = result("two-holes")
+    assert kinds(r) == ["gap", "gap"]
+    by_minutes = {parse_report(f.witness_text).observations[0].counts["minutes"]: f for f in r.findings}
+    assert sorted(by_minutes) == [0, 11]
+    assert by_minutes[0].message == "no rule of this guide classifies this observation: `late`"
+    assert by_minutes[11].message.endswith("(another hole at minutes 11 and more)")
+    assert all(f.minimal for f in r.findings)
+
+
+def test_one_hole_is_one_finding():
+    """The gap fixture's hole is the one value between its two ranges: no other hole."""
+    (f,) = result("gap").findings
+    assert "another hole" not in f.message

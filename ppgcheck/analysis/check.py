@@ -37,6 +37,7 @@ from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.dead_rules import dead_rules
 from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, Misquote,
                                         VocabularyGap, render_text, result_dict)
+from ppgcheck.analysis.holes import other_holes
 from ppgcheck.analysis.monotonicity import forked_result, monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
 from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names, requires_rel
@@ -209,7 +210,20 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         out.append(finding)
+        if what == "finding" and sym.arguments[0].name == "gap" and not ctx.budget.hit:
+            out.extend(_other_holes(ctx, space.parts[parts_of[sym][0]][1], what, sym, witnessed[sym][0], read))
     return out, True
+
+
+def _other_holes(ctx: Context, ctl: clingo.Control, what: str, sym: clingo.Symbol, atoms: list[clingo.Symbol],
+                 read: WitnessReports) -> list[CheckFinding]:
+    """A finding for each other hole of a gap (holes.py), its message saying which."""
+    found = []
+    for hole in other_holes(ctl, ctx.budget, sym, atoms):
+        finding = finding_for(what, sym, *hole.witness[:2], ctx.reads, ctx.root, read)
+        finding.message += f" ({hole.describe()})"
+        found.append(finding)
+    return found
 
 
 def _start_monotonicity(ctx: Context):

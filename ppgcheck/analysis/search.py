@@ -129,11 +129,12 @@ def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *
 
 def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
             on_scenario: Callable[[list[clingo.Symbol]], None] | None = None,
-            below: list[int] | None = None) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+            below: list[int] | None = None,
+            assumptions: Assumptions = ()) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
     """The smallest model holding target (by the program's #minimize): (its
     atoms, proven minimal, its cost); only one costing less than `below` when
-    given (none: (None, True, [])).  on_scenario sees the atoms of every
-    model the search passes through."""
+    given (none: (None, True, [])), and holding the assumptions.  on_scenario
+    sees the atoms of every model the search passes through."""
     if below is None:
         opt = "opt"
     else:
@@ -151,7 +152,7 @@ def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
             on_scenario(best[0])
     # the Domain heuristic leaves the scenario's optional inputs out first (scenarios.lp)
     with configured(ctl, opt=opt, heuristic="Domain"):
-        finished, _ = solve(ctl, budget, [(target, True)], keep)
+        finished, _ = solve(ctl, budget, [(target, True), *assumptions], keep)
     return (best[0] if best else None), finished, cost
 
 
