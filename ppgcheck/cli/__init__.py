@@ -10,10 +10,13 @@ import click
 
 
 class CommandGroup(click.Group):
-    """The commands; a group a judge rarely needs in the same run as `rule` (`event`) is
-    imported only when it is asked for, so a cold `ppgcheck rule` does not pay for it."""
+    """The commands; those a judge rarely needs in the same run as `rule` (the event log,
+    the policy author's commands, the server) are imported only when asked for, so a
+    cold `ppgcheck rule` does not pay for them."""
 
-    lazy = {"event": "ppgcheck.cli.event"}
+    lazy = {"event": "ppgcheck.cli.event", "test": "ppgcheck.cli.authoring", "check": "ppgcheck.cli.authoring",
+            "diff": "ppgcheck.cli.authoring", "new-pack": "ppgcheck.cli.authoring",
+            "ids": "ppgcheck.cli.reference", "serve": "ppgcheck.cli.serve"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -58,5 +61,5 @@ def main() -> None:
     os._exit(code)
 
 
-# the commands register themselves on `cli`
-from ppgcheck.cli import authoring, reference, ruling, serve  # noqa: E402,F401
+# the commands register themselves on `cli` (the lazy ones when first asked for)
+from ppgcheck.cli import ruling  # noqa: E402,F401
