@@ -376,3 +376,23 @@ def test_pre_commit_hooks_name_real_commands():
         help_run = CliRunner().invoke(cli, words[3:4] + ["--help"])
         for option in (w for w in words[4:] if w.startswith("--")):
             assert option in help_run.output, (hook["id"], option)
+
+
+def test_an_edit_inside_a_pooled_fact_is_an_edit(tmp_path):
+    """`rel_covered(casual; regular; competitive; professional).` is a pool of four
+    facts: dropping one is an edit (the diff once read a pooled head as naming no
+    predicate and said "no change", and its old copy left the pool unrenamed)."""
+    roots = {}
+    for side in ("old", "new"):
+        root = roots[side] = tmp_path / side / "rules"
+        shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / "clean", root / "clean")
+        (root / "core").symlink_to(rules_dir() / "core")
+    scope = roots["new"] / "clean" / "a_penalties.lp"
+    text = scope.read_text()
+    assert "rel_covered(casual; regular; competitive; professional)." in text
+    scope.write_text(text.replace("rel_covered(casual; regular; competitive; professional).",
+                                  "rel_covered(casual; regular; competitive)."))
+    (result,) = diff_rules(roots["old"] / "clean", roots["new"] / "clean", "clean")
+    assert result.complete
+    (change,) = result.changes
+    assert change.introduced and "not written for professional REL" in change.message

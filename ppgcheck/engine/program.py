@@ -476,8 +476,9 @@ def as_program(statements: "Program | Iterable[ast.AST]") -> Program:
 
 
 class Rename(ast.Transformer):
-    """Rename predicates `prefix + name`: every one, or only those in `only`.
-    A pool's or a negated atom's predicate is left as it is."""
+    """Rename predicates `prefix + name`: every one, or only those in `only`; each
+    alternative of a pool too (`rel_covered(a; b)` is a pool of two atoms).  A
+    negated atom's predicate is left as it is."""
 
     def __init__(self, prefix: str, only: set[str] | None = None) -> None:
         self.prefix, self.only = prefix, only
@@ -487,15 +488,19 @@ class Rename(ast.Transformer):
 
     def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
         sym = node.symbol
+        if sym.ast_type is ASTType.Pool:
+            return node.update(symbol=sym.update(arguments=[self._atom_term(a) for a in sym.arguments]))
+        return node.update(symbol=self._atom_term(sym))
+
+    def _atom_term(self, sym: ast.AST) -> ast.AST:
+        """The term of an atom, its predicate renamed (where it is one to rename)."""
         if sym.ast_type is ASTType.Function and self._renames(sym.name):
-            return node.update(symbol=sym.update(name=self.prefix + sym.name,
-                                                 arguments=[self(a) for a in sym.arguments]))
+            return sym.update(name=self.prefix + sym.name, arguments=[self(a) for a in sym.arguments])
         if (sym.ast_type is ASTType.SymbolicTerm and sym.symbol.type is clingo.SymbolType.Function
                 and self._renames(sym.symbol.name)):
             s = sym.symbol
-            return node.update(symbol=ast.SymbolicTerm(sym.location, clingo.Function(self.prefix + s.name,
-                                                                                     s.arguments, s.positive)))
-        return node
+            return ast.SymbolicTerm(sym.location, clingo.Function(self.prefix + s.name, s.arguments, s.positive))
+        return sym
 
     def visit_Defined(self, node: ast.AST) -> ast.AST:
         return node.update(name=self.prefix + node.name) if self._renames(node.name) else node
@@ -547,7 +552,7 @@ def renamed(program: Program | Iterable[ast.AST], prefix: str) -> Program:
 
 class _RenamedStatement(Statement):
     """The reading of a renamed copy of a statement: the source's, renamed as
-    Rename renames the node (a pool's or a negated atom's predicate stays);
+    Rename renames the node (a negated atom's predicate stays);
     its body renamed when first asked."""
 
     __slots__ = ("_source", "_prefix")
@@ -561,7 +566,7 @@ class _RenamedStatement(Statement):
         self._reads, self._body_read = [], False
 
     def _atom(self, atom: Atom) -> Atom:
-        return atom if atom.pooled or atom.name.startswith("-") else atom._replace(name=self._prefix + atom.name)
+        return atom if atom.name.startswith("-") else atom._replace(name=self._prefix + atom.name)
 
     def _body(self) -> None:
         if not self._body_read:
