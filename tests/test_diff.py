@@ -396,3 +396,14 @@ def test_an_edit_inside_a_pooled_fact_is_an_edit(tmp_path):
     assert result.complete
     (change,) = result.changes
     assert change.introduced and "not written for professional REL" in change.message
+
+
+def test_two_pack_folders_are_labelled_by_their_own_folders(tmp_path):
+    """`diff old/clean new/renamed`: each side is named by the folder given (not the
+    folder with the pack's name appended, nor the new pack's name on the old side)."""
+    for side, name in (("old", "clean"), ("new", "renamed")):
+        root = tmp_path / side
+        shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / "clean", root / name)
+        (root / "core").symlink_to(rules_dir() / "core")
+    (result,) = diff_rules(tmp_path / "old" / "clean", tmp_path / "new" / "renamed")
+    assert (result.old, result.new) == (str(tmp_path / "old" / "clean"), str(tmp_path / "new" / "renamed"))

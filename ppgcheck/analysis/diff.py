@@ -119,7 +119,8 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
     old_label, new_label = old_label or str(old_path), new_label or str(new_path)
     results = []
     for pid in ids:
-        o_lab, n_lab = f"{old_label}/{pid}", f"{new_label}/{pid}"
+        o_lab = _label(old_label, old_path, old_packs.get(pid), pid)
+        n_lab = _label(new_label, new_path, new_packs.get(pid), pid)
         if pid not in old_packs:
             results.append(_added(new_packs[pid], o_lab, n_lab, timeout, max_models))
         elif pid not in new_packs:
@@ -128,6 +129,15 @@ def diff_rules(old: str | Path, new: str | Path, policy: str | None = None, *, o
             results.append(diff_pack(old_packs[pid], new_packs[pid], observations=observations,
                                      timeout=timeout, max_models=max_models, old_label=o_lab, new_label=n_lab))
     return results
+
+
+def _label(given: str, path: Path, pack: Pack | None, pid: str) -> str:
+    """How a side's pack is named: the folder given when it is the pack's own, else the
+    pack's folder under it (its own name: a renamed single pack keeps its old folder's)."""
+    if pack is None:
+        return f"{given}/{pid}"
+    folder = Path(pack.folder)
+    return given if folder.resolve() == path.resolve() else f"{given}/{folder.name}"
 
 
 def _added(pack: Pack, old_label: str, new_label: str, timeout: float, max_models: int) -> DiffResult:
