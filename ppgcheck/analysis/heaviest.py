@@ -85,6 +85,7 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
         ctl.ground([("mono_detail", [])])       # (heaviest_seen reads the steps' kinds)
     budget = ctx.budget
     found: dict[tuple, Monotonicity] = {}
+    grounded: set[tuple] = set()        # the parametrised parts grounded so far
     checked, finished = 0, False
     for atom in EXPLORE:
         ctl.assign_external(atom, True)
@@ -101,16 +102,17 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
             broken = _break(ctl, budget, courses, scenario, until)
             with ctl.backend() as backend:      # this scenario is checked: not again
                 backend.add_rule([], scenario)
-            if broken is not None:
-                smaller, smallest = _smaller(ctl, budget, courses, broken,
-                                             time.monotonic() + tuning.HEAVIEST_MORE_SLICE)
+            key = tuple(str(a) for a in broken.arguments) if broken is not None else None
+            if broken is not None and key not in found:
+                smaller, smallest = _smaller(ctl, budget, courses, broken, grounded,
+                                             time.monotonic() + tuning.HEAVIEST_WITNESS_SLICE)
                 witness = _atoms(ctl, budget, smaller, until) if smaller else []
-                found.setdefault(tuple(str(a) for a in broken.arguments),
-                                 finding(broken, witness or atoms, smallest and bool(witness)))
+                found[key] = finding(broken, witness or atoms, smallest and bool(witness))
+            if broken is not None:
                 kind, inf_a, pen_a, inf_b, _ = broken.arguments
                 # no more candidates like it (scenarios.lp, heaviest_seen); whether the pack
                 # breaks is settled: other breaks get a short slice of their own
-                ctl.ground([("heaviest_seen", [kind, inf_a, pen_a, inf_b])])
+                _ground_once(ctl, grounded, "heaviest_seen", [kind, inf_a, pen_a, inf_b])
                 until = min(until, time.monotonic() + tuning.HEAVIEST_MORE_SLICE)
     finally:
         for atom in EXPLORE + [MIRROR]:
@@ -147,13 +149,13 @@ def _break(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: lis
 
 
 def _smaller(ctl: clingo.Control, budget: Budget, courses: _Courses, broken: clingo.Symbol,
-             until: float) -> tuple[list[int] | None, bool]:
+             grounded: set[tuple], until: float) -> tuple[list[int] | None, bool]:
     """A smaller scenario breaking as `broken` does: the candidates like it
     (scenarios.lp, heaviest_like) searched smallest first within the slice,
     each one the search passes through checked, smallest first: (the first
     that breaks so, whether it is the proven smallest candidate; None: none did)."""
     kind, inf_a, pen_a, inf_b, _ = broken.arguments
-    ctl.ground([("heaviest_like", [kind, inf_a, pen_a, inf_b])])
+    _ground_once(ctl, grounded, "heaviest_like", [kind, inf_a, pen_a, inf_b])
     like = clingo.Function("mono_like", [kind, inf_a, pen_a, inf_b])
     passed: list[list[int]] = []
     ctl.assign_external(MIRROR, True)
@@ -165,9 +167,18 @@ def _smaller(ctl: clingo.Control, budget: Budget, courses: _Courses, broken: cli
     finally:
         ctl.assign_external(MIRROR, False)
     for n, scenario in enumerate(reversed(passed)):
-        if _break(ctl, budget, courses, scenario, until + tuning.HEAVIEST_MORE_SLICE) == broken:
+        if _break(ctl, budget, courses, scenario, until + tuning.HEAVIEST_WITNESS_SLICE) == broken:
             return scenario, done and n == 0
     return None, False
+
+
+def _ground_once(ctl: clingo.Control, grounded: set[tuple], part: str, arguments: list[clingo.Symbol]) -> None:
+    """Ground a parametrised part once per arguments (`grounded`: those of this control so
+    far): two breaks may share them, and grounding it again would define its atoms twice."""
+    key = (part, *map(str, arguments))
+    if key not in grounded:
+        grounded.add(key)
+        ctl.ground([(part, arguments)])
 
 
 def _atoms(ctl: clingo.Control, budget: Budget, scenario: list[int], until: float) -> list[clingo.Symbol]:

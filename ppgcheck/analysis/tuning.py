@@ -37,8 +37,10 @@ MANY_UNFIRED = 2
 TWO_OBSERVATIONS_SLICE = 3.0
 REL_SLICE = 0.5
 MONOTONICITY_SLICE = (2.0, 30.0)
-# once one break of the heaviest permitted penalty is found, the search for others
-HEAVIEST_MORE_SLICE = 2.0
+# once one break of the heaviest permitted penalty is found, the search for others;
+# and the search for the smallest witness of each break
+HEAVIEST_MORE_SLICE = 0.5
+HEAVIEST_WITNESS_SLICE = 1.5
 
 # `diff`: the share of its time bound the brave pass may take (the rest is
 # for the witnesses), and the share of that its first round gives every
