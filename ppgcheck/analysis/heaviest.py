@@ -7,14 +7,19 @@ made one step worse.  That is "some course of the better copy is heavier than
 every course of the worse copy": one model cannot say "every", so the search
 goes in two steps over the same two-copy grounding.
 
-* A candidate: both copies explore (one permitted course each) and the worse
-  copy mirrors the better copy's discretionary move where it has it
-  (scenarios.lp, `mono_mirror`); mono_violation holds.  Every break is such a
-  candidate (its worse copy's courses are all lighter, the mirrored one too).
+* A candidate: both copies explore (one permitted course each); the worse
+  copy mirrors the better copy's discretionary move where it has one of the
+  same kind (to its most severe named penalty) and takes its heaviest open
+  base penalty (scenarios.lp, `mono_mirror`); mono_violation holds.  Every
+  break is such a candidate (its worse copy's courses are all lighter, the
+  mirrored one too).
 * Its check: the scenario fixed, every course of both copies (a handful), the
-  heaviest penalty of each compared.  A scenario checked is ruled out of the
-  next candidate search, broken or not, until none is left or the time slice
-  ends.
+  heaviest penalty of each compared; a scenario where the default penalties
+  break already is the default search's.  A scenario checked is ruled out of
+  the next candidate search, broken or not, until none is left or the time
+  slice ends.
+* A break's witness: the candidates like it, smallest first (the scenario's
+  #minimize), each checked until one breaks the same way.
 
 Only packs with a discretionary move or an open base penalty are searched:
 elsewhere the heaviest permitted penalty is the default one.
@@ -73,11 +78,12 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
                     finding: Callable[[clingo.Symbol, list[clingo.Symbol], bool], Monotonicity]
                     ) -> list[Monotonicity]:
     """The breaks of the heaviest permitted penalty's monotonicity, one finding
-    each (kind, infractions and penalties), witnessed by the first scenario
-    found (not proven the smallest).  Once a break is found, candidates like it
-    (the same step kind, infractions and better penalty) are not searched again:
-    whether the pack breaks is proven, and each break shown once.  ctl: the two copies grounded with the
-    monotone part; finding(chk_mono-like symbol, atoms, minimal) words one."""
+    each (kind, infractions and penalties) with its smallest witness where the
+    slice allows.  Once a break is found, candidates like it (the same step
+    kind, infractions and better penalty) are not searched again: whether the
+    pack breaks is settled, and each break is shown once.  ctl: the two copies
+    grounded with the monotone part; finding(chk_mono-like symbol, atoms,
+    minimal) words one."""
     if not has_choices(ctl):
         return []
     courses = _Courses(ctl)
