@@ -22,13 +22,20 @@ def test_every_policy_has_golden_cases(policy):
     assert len(find_cases([GOLDEN / policy])) >= 20
 
 
+def write_case(folder: Path, report: str, expectation: str) -> Path:
+    """A golden case in folder: the report `case.txt` and its `case.expected.toml`."""
+    (folder / "case.expected.toml").write_text(expectation)
+    case = folder / "case.txt"
+    case.write_text(report)
+    return case
+
+
 def test_an_unknown_key_in_an_expectation_is_rejected(tmp_path):
-    (tmp_path / "case.txt").write_text("policy: fab\nplayer: Alice\nAlice stalled\n")
-    (tmp_path / "case.expected.toml").write_text(
-        'description = "typo"\n[[ruling]]\nplayer = "Alice"\ninfraction = "stalling"\n'
-        'penalty = "warning"\npenaltee = "x"\n')
+    case = write_case(tmp_path, "policy: fab\nplayer: Alice\nAlice stalled\n",
+                      'description = "typo"\n[[ruling]]\nplayer = "Alice"\ninfraction = "stalling"\n'
+                      'penalty = "warning"\npenaltee = "x"\n')
     with pytest.raises(ExpectationError) as info:
-        run_case(tmp_path / "case.txt")
+        run_case(case)
     assert "unknown key `penaltee` in [[ruling]] #1" in str(info.value)
 
 
@@ -40,12 +47,11 @@ def test_an_expectation_needs_a_description(tmp_path):
 
 
 def test_a_wrong_expectation_fails_with_a_readable_diff(tmp_path):
-    (tmp_path / "case.txt").write_text("policy: fab\nrel: competitive\nplayer: Alice\n"
-                                       "Alice shuffled an ordered set into her deck\n")
-    (tmp_path / "case.expected.toml").write_text(
-        'description = "wrong on purpose"\n[[ruling]]\nplayer = "Alice"\n'
-        'infraction = "shuffling-error"\npenalty = "warning"\n')
-    result = run_case(tmp_path / "case.txt")
+    case = write_case(tmp_path, "policy: fab\nrel: competitive\nplayer: Alice\n"
+                                "Alice shuffled an ordered set into her deck\n",
+                      'description = "wrong on purpose"\n[[ruling]]\nplayer = "Alice"\n'
+                      'infraction = "shuffling-error"\npenalty = "warning"\n')
+    result = run_case(case)
     assert not result.passed
     assert "missing ruling: Alice shuffling-error warning" in result.failures
     assert "unexpected ruling: Alice shuffling-error intellect-penalty" in result.failures
@@ -89,12 +95,11 @@ def test_cases_run_against_an_edited_copy_of_the_rules(tmp_path):
 
 def test_an_outcome_option_a_near_miss_excludes_fails_the_case(tmp_path):
     """`option_excludes` / `note_excludes`: a near miss says what the outcome must not offer."""
-    (tmp_path / "case.txt").write_text("policy: yugioh\ntier: 1\nplayer: Alice\nplayer: Bob\n"
-                                       "time was called between games\nscore: Alice 1, Bob 1\n")
-    (tmp_path / "case.expected.toml").write_text(
-        'description = "the side-deck option is there"\n[outcome]\nkind = "none"\n'
-        'option_excludes = ["side deck"]\nnote_excludes = ["nothing like this"]\n')
-    result = run_case(tmp_path / "case.txt")
+    case = write_case(tmp_path, "policy: yugioh\ntier: 1\nplayer: Alice\nplayer: Bob\n"
+                                "time was called between games\nscore: Alice 1, Bob 1\n",
+                      'description = "the side-deck option is there"\n[outcome]\nkind = "none"\n'
+                      'option_excludes = ["side deck"]\nnote_excludes = ["nothing like this"]\n')
+    result = run_case(case)
     assert not result.passed
     assert any(f.startswith("outcome: an option mentions `side deck`") for f in result.failures)
     assert not any("nothing like this" in f for f in result.failures)
