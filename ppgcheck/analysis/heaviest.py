@@ -35,7 +35,7 @@ from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.programs import PREFIX
-from ppgcheck.analysis.search import Budget, configured, solve
+from ppgcheck.analysis.search import Budget, configured, satisfiable, solve
 from ppgcheck.language.facts import INPUT_SIGNATURES
 
 VIOLATION = clingo.Function("mono_violation")
@@ -138,8 +138,8 @@ def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: fl
     def keep(m: clingo.Model) -> None:
         got[:] = [courses.scenario(m), m.symbols(atoms=True)]
     try:
-        with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
-            done, sat = solve(ctl, budget, [(VIOLATION, True)], keep, until=until)
+        done, sat = satisfiable(ctl, budget, [(VIOLATION, True)], heuristic=tuning.HEURISTIC, until=until,
+                                on_model=keep)
         return tuple(got) if sat else (None if done else False)
     finally:
         ctl.assign_external(MIRROR, False)
@@ -193,8 +193,7 @@ def _atoms(ctl: clingo.Control, budget: Budget, scenario: list[int], until: floa
 
     def keep(m: clingo.Model) -> None:
         got[:] = m.symbols(atoms=True)
-    with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
-        solve(ctl, budget, scenario, keep, until=until)
+    satisfiable(ctl, budget, scenario, heuristic=tuning.HEURISTIC, until=until, on_model=keep)
     return got
 
 
@@ -204,9 +203,8 @@ def _default_breaks(ctl: clingo.Control, budget: Budget, scenario: list[int], un
     for atom in EXPLORE:
         ctl.assign_external(atom, False)
     try:
-        with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
-            _, sat = solve(ctl, budget, [*scenario, ctl.symbolic_atoms[VIOLATION].literal], until=until)
-        return sat
+        return satisfiable(ctl, budget, [*scenario, ctl.symbolic_atoms[VIOLATION].literal],
+                           heuristic=tuning.HEURISTIC, until=until)[1]
     finally:
         for atom in EXPLORE:
             ctl.assign_external(atom, True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import clingo
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.search import Budget, configured, optimum, solve
+from ppgcheck.analysis.search import Budget, optimum, satisfiable
 from ppgcheck.analysis.witnesses import Witness
 
 
@@ -59,13 +59,12 @@ def _held_at(ctl: clingo.Control, budget: Budget, target: clingo.Symbol, o: clin
              values: list[clingo.Symbol]) -> set[clingo.Symbol]:
     """The values of the count at which some scenario holds the target."""
     held: set[clingo.Symbol] = set()
-    with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
-        for n in values:
-            _, sat = solve(ctl, budget, [(target, True), (clingo.Function("count", [o, key, n]), True)])
-            if sat:
-                held.add(n)
-            if budget.hit:
-                break
+    for n in values:
+        if satisfiable(ctl, budget, [(target, True), (clingo.Function("count", [o, key, n]), True)],
+                       heuristic=tuning.HEURISTIC)[1]:
+            held.add(n)
+        if budget.hit:
+            break
     return held
 
 
