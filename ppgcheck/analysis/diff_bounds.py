@@ -46,12 +46,7 @@ def head_names(st: Statement) -> set[str]:
     """The predicates a rule's head names: those it defines and those its conditions
     read, pooled ones too (`rel_covered(a; b).`: an edit inside the pool is an edit
     of rel_covered) and classically negated ones under their own name."""
-    return {a.name.lstrip("-") for a in st.heads} | body_names(st, "head")
-
-
-def body_names(st: Statement, where: str = "body") -> set[str]:
-    """The predicates a rule's body (or its head's conditions: `head`) reads, pooled ones too."""
-    return {r.atom.name.lstrip("-") for r in st.reads if (r.where == "head") == (where == "head")}
+    return {a.name.lstrip("-") for a in st.heads} | st.names("head")
 
 
 def _constants(program: Program) -> list[str]:
@@ -74,7 +69,7 @@ def changed_predicates(old: Program, new: Program) -> set[str]:
     changed = {n for n in set(t_old) | set(t_new) if t_old.get(n) != t_new.get(n)}
     edges: dict[str, set[str]] = {}
     for st in rules(old) + rules(new):
-        for name in body_names(st):
+        for name in st.names("body"):
             edges.setdefault(name, set()).update(head_names(st))
     changed = reachable(changed, edges)
     changed.discard("#constraint")
@@ -101,7 +96,7 @@ def touched_infractions(old: Program, new: Program, core: Program) -> tuple[set[
     n = Counter(str(st.node) for st in rules(new))
     diff = (o - n) + (n - o)
     both = rules(old) + rules(new)
-    core_names = set().union(*(head_names(st) | body_names(st) for st in rules(core)))
+    core_names = set().union(*(head_names(st) | st.names("body") for st in rules(core)))
     touched: set[str] = set()
     touched_kinds: set[str] = set()
     helpers: set[str] = set()
@@ -134,7 +129,7 @@ def touched_infractions(old: Program, new: Program, core: Program) -> tuple[set[
             return
         helpers.add(name)
         for reader in both:
-            if name in body_names(reader):
+            if name in reader.names("body"):
                 visit(reader)
 
     try:

@@ -16,7 +16,7 @@ from ppgcheck.analysis.reads import HEADER_NUMBERS, PackReads
 from ppgcheck.engine.program import symbol_value
 from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
 from ppgcheck.language.report import HistoryEntry, MatchState, Modifier, Observation, Report
-from ppgcheck.language.vocabulary import Vocabulary, vocabulary
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary, vocabulary
 
 # Modifiers of the language that exclude each other: a report holding both says nothing.
 EXCLUSIVE = [
@@ -120,7 +120,7 @@ def _match_state_facts(reads: PackReads, vocab: Vocabulary) -> list[str]:
     and the tallies it reads, each at two values: equal, or one player ahead."""
     out = []
     for kind in sorted(reads.states):
-        persons = [s for s in vocab.canonical("state", kind).slots if s in ("P", "Q")]
+        persons = [s for s in vocab.canonical("state", kind).slots if s in PERSON_SLOTS]
         out.append(f"scen_state({kind},{len(persons)}).")
         out.append(f"scen_state_group({vocab.state_groups.get(kind, kind)},{kind}).")
     for key in sorted(reads.tallies):

@@ -277,9 +277,9 @@ class Statement:
         return {a.name for a in self.heads if a.plain}
 
     def names(self, where: str = "") -> set[str]:
-        """The predicates written out in the reads (of the head's conditions: `head`; of the body: `body`)."""
-        return {r.atom.name for r in self.reads if r.atom.plain and (
-            not where or (r.where == "head") == (where == "head"))}
+        """The predicates the reads name (of the head's conditions: `head`; of the body: `body`),
+        those in a pool too and a classically negated one under its own name."""
+        return {r.atom.name.lstrip("-") for r in self.reads if not where or (r.where == "head") == (where == "head")}
 
     def with_head(self, node: ast.AST, head: Atom) -> "Statement":
         """The reading of `node`, a rule with this rule's body and the one plain `head`."""
