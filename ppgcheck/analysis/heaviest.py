@@ -14,10 +14,11 @@ goes in two steps over the same two-copy grounding.
   break is such a candidate (its worse copy's courses are all lighter, the
   mirrored one too).
 * Its check: the scenario fixed, every course of both copies (a handful), the
-  heaviest penalty of each compared; a scenario where the default penalties
+  heaviest penalty of each person's observation compared (every break there); a scenario where the default penalties
   break already is the default search's.  A scenario checked is ruled out of
   the next candidate search, broken or not, until none is left or the time
-  slice ends.
+  slice ends; once a break is found, a few more candidate searches, each
+  bounded in conflicts.
 * A break's witness: the candidates like it, smallest first (the scenario's
   #minimize), each checked until one breaks the same way.
 
@@ -55,7 +56,7 @@ class _Courses:
 
     def __init__(self, ctl: clingo.Control) -> None:
         atoms = ctl.symbolic_atoms
-        self.inputs = [(a.symbol, a.literal) for name, arity in INPUT_SIGNATURES
+        self.inputs = [(a.symbol, a.literal) for name, arity in sorted(INPUT_SIGNATURES)
                        for a in atoms.by_signature(name, arity)]
         self.inputs += [(a.symbol, a.literal) for a in atoms.by_signature("mono_worsen", 1)]
         self.penalties = {copy: [a.symbol for a in atoms.by_signature(copy + "penalty", 4)]
@@ -80,8 +81,9 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
     """The breaks of the heaviest permitted penalty's monotonicity, one finding
     each (kind, infractions and penalties) with its smallest witness where the
     slice allows.  Once a break is found, candidates like it (the same step
-    kind, infractions and better penalty) are not searched again: whether the
-    pack breaks is settled, and each break is shown once.  ctl: the two copies
+    kind and infractions) are not searched again, and only a few more, each
+    bounded in conflicts: whether the pack breaks is settled, each break is
+    shown once, and the same pack gives the same findings on any machine.  ctl: the two copies
     grounded with the monotone part; finding(chk_mono-like symbol, atoms,
     minimal) words one."""
     if not has_choices(ctl):
@@ -93,45 +95,53 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
     found: dict[tuple, Monotonicity] = {}
     grounded: set[tuple] = set()        # the parametrised parts grounded so far
     checked, finished = 0, False
+    # once a break is found, the searches for others: how many, and each one's bound in
+    # conflicts (an effort, not a time: a busy machine finds the same breaks)
+    more: int | None = None
+    conflicts: int | None = None
     for atom in EXPLORE:
         ctl.assign_external(atom, True)
     try:
-        while checked < MAX_CANDIDATES and not budget.hit:
-            candidate = _candidate(ctl, budget, courses, until)
+        while checked < MAX_CANDIDATES and more != 0 and not budget.hit:
+            if more is not None:
+                more -= 1
+            candidate = _candidate(ctl, budget, courses, until, conflicts)
             if candidate is None:
                 finished = True
                 break
-            if candidate is False:      # out of time
+            if candidate is False:      # out of time, or of its conflicts
                 break
             scenario, atoms = candidate
             checked += 1
             broken = _break(ctl, budget, courses, scenario, until)
             with ctl.backend() as backend:      # this scenario is checked: not again
                 backend.add_rule([], scenario)
-            key = tuple(str(a) for a in broken.arguments) if broken is not None else None
-            if broken is not None and key not in found:
-                smaller, smallest = _smaller(ctl, budget, courses, broken, grounded,
-                                             time.monotonic() + tuning.HEAVIEST_WITNESS_SLICE)
-                witness = _atoms(ctl, budget, smaller, until) if smaller else []
-                found[key] = finding(broken, witness or atoms, smallest and bool(witness))
-            if broken is not None:
-                kind, inf_a, pen_a, inf_b, _ = broken.arguments
-                # no more candidates like it (scenarios.lp, heaviest_seen); whether the pack
-                # breaks is settled: other breaks get a short slice of their own
-                _ground_once(ctl, grounded, "heaviest_seen", [kind, inf_a, pen_a, inf_b])
-                until = min(until, time.monotonic() + tuning.HEAVIEST_MORE_SLICE)
+            for this in broken:
+                key = tuple(str(a) for a in this.arguments)
+                if key not in found:
+                    smaller, smallest = _smaller(ctl, budget, courses, this, grounded,
+                                                 time.monotonic() + tuning.HEAVIEST_WITNESS_SLICE)
+                    witness = _atoms(ctl, budget, smaller, until) if smaller else []
+                    found[key] = finding(this, witness or atoms, smallest and bool(witness))
+                # no more candidates like it (scenarios.lp, heaviest_seen)
+                kind, inf_a, _, inf_b, _ = this.arguments
+                _ground_once(ctl, grounded, "heaviest_seen", [kind, inf_a, inf_b])
+            if broken and more is None:
+                # whether the pack breaks is settled: a few more candidates for other breaks
+                more, conflicts = tuning.HEAVIEST_MORE_CANDIDATES, tuning.HEAVIEST_MORE_CONFLICTS
     finally:
         for atom in EXPLORE + [MIRROR]:
             ctl.assign_external(atom, False)
     if not finished and not budget.hit:
-        notes.append("the heaviest permitted penalty's monotonicity search did not finish in its time slice: "
-                     + ("other breaks than those listed may exist" if found else "no break was found so far"))
+        notes.append("the heaviest permitted penalty's monotonicity search "
+                     + ("stopped its search for other breaks after the first: others than those listed may exist"
+                        if found else "did not finish in its time slice: no break was found so far"))
     return list(found.values())
 
 
-def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: float):
+def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: float, conflicts: int | None):
     """(scenario assumptions, the model's atoms) of a candidate; None when there
-    is none left, False when the time slice ended before any."""
+    is none left, False when the time slice or the conflict bound ended the search first."""
     ctl.assign_external(MIRROR, True)
     got: list = []
 
@@ -139,18 +149,18 @@ def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: fl
         got[:] = [courses.scenario(m), m.symbols(atoms=True)]
     try:
         done, sat = satisfiable(ctl, budget, [(VIOLATION, True)], heuristic=tuning.HEURISTIC, until=until,
-                                on_model=keep)
+                                conflicts=conflicts, on_model=keep)
         return tuple(got) if sat else (None if done else False)
     finally:
         ctl.assign_external(MIRROR, False)
 
 
 def _break(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: list[int],
-           until: float) -> clingo.Symbol | None:
-    """The break of the heaviest permitted penalty in this scenario (chk_mono(...)),
-    None where there is none or the default penalties break already."""
+           until: float) -> list[clingo.Symbol]:
+    """The breaks of the heaviest permitted penalty in this scenario (chk_mono(...)),
+    none where the default penalties break already."""
     if _default_breaks(ctl, budget, scenario, until):
-        return None
+        return []
     return _heaviest(ctl, budget, courses, scenario, courses.step(scenario), until)
 
 
@@ -166,14 +176,15 @@ def _smaller(ctl: clingo.Control, budget: Budget, courses: _Courses, broken: cli
     passed: list[list[int]] = []
     ctl.assign_external(MIRROR, True)
     try:
-        # (the Domain heuristic leaves a scenario's optional inputs out first, as search.optimum does)
-        with configured(ctl, opt="opt", heuristic="Domain"):
+        # (Vsids: after the default search's proof, the Domain heuristic search.optimum uses
+        # often found no model of dci's break within the slice; Vsids found the smallest at once)
+        with configured(ctl, opt="opt", heuristic=tuning.HEURISTIC):
             done, _ = solve(ctl, budget, [(VIOLATION, True), (like, True)],
                             lambda m: passed.append(courses.scenario(m)), until=until)
     finally:
         ctl.assign_external(MIRROR, False)
     for n, scenario in enumerate(reversed(passed)):
-        if _break(ctl, budget, courses, scenario, until + tuning.HEAVIEST_WITNESS_SLICE) == broken:
+        if broken in _break(ctl, budget, courses, scenario, until + tuning.HEAVIEST_WITNESS_SLICE):
             return scenario, done and n == 0
     return None, False
 
@@ -211,10 +222,10 @@ def _default_breaks(ctl: clingo.Control, budget: Budget, scenario: list[int], un
 
 
 def _heaviest(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: list[int],
-              step: clingo.Symbol, until: float) -> clingo.Symbol | None:
+              step: clingo.Symbol, until: float) -> list[clingo.Symbol]:
     """Over every course of both copies in this scenario, the heaviest penalty of
-    each person's observation: chk_mono(Kind, IA, PA, IB, PB) where the worse
-    copy's is lighter (None: no break here)."""
+    each person's observation: chk_mono(Kind, IA, PA, IB, PB) for each where the
+    worse copy's is lighter."""
     heaviest: dict[tuple[str, clingo.Symbol, clingo.Symbol], tuple[int, clingo.Symbol, clingo.Symbol]] = {}
 
     def keep(m: clingo.Model) -> None:
@@ -228,14 +239,15 @@ def _heaviest(ctl: clingo.Control, budget: Budget, courses: _Courses, scenario: 
     with configured(ctl, models=0, heuristic=tuning.HEURISTIC):
         done, _ = solve(ctl, budget, scenario, keep, until=until)
     if not done:
-        return None
+        return []
+    breaks: list[clingo.Symbol] = []
     for (copy, o, p), (rank_a, inf_a, pen_a) in sorted(heaviest.items(), key=lambda kv: str(kv[0])):
-        if copy:
-            continue
-        worse = heaviest.get((PREFIX, o, p))
+        worse = None if copy else heaviest.get((PREFIX, o, p))
         if worse and worse[0] < rank_a:
-            return clingo.Function("chk_mono", [step_kind(step), inf_a, pen_a, worse[1], worse[2]])
-    return None
+            found = clingo.Function("chk_mono", [step_kind(step), inf_a, pen_a, worse[1], worse[2]])
+            if found not in breaks:
+                breaks.append(found)
+    return breaks
 
 
 def step_kind(step: clingo.Symbol) -> clingo.Symbol:

@@ -198,7 +198,7 @@ def _violated(ctl: clingo.Control, budget: Budget, kinds: list[str],
     kind); a subject whose part holds a violation is searched again kind by kind."""
     violated: list[clingo.Symbol] = []
     finished = True
-    with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
+    with configured(ctl, models=1, heuristic=tuning.HEURISTIC, restarts=tuning.PROOF_RESTARTS):
         for subject in (1, 2):
             done, sat = solve(ctl, budget, [(_observation(3 - subject, k), False) for k in kinds]
                               + [(VIOLATION, True)], until=until)

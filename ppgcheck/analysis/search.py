@@ -62,13 +62,19 @@ def ground(ctl: clingo.Control, parts: list[tuple[str, list]], failure: str, mes
 
 @contextlib.contextmanager
 def configured(ctl: clingo.Control, *, enum: str = "auto", opt: str = "ignore", models: int = 0,
-               heuristic: str, project: str | None = None) -> Iterator[clingo.Control]:
-    """The control with this solver configuration, restored when the block ends."""
+               heuristic: str, project: str | None = None, restarts: str | None = None,
+               conflicts: int | None = None) -> Iterator[clingo.Control]:
+    """The control with this solver configuration, restored when the block ends;
+    conflicts: each solve's bound, in conflicts (the solve then ends unfinished)."""
     solve, solver = ctl.configuration.solve, ctl.configuration.solver
     settings = [(solve, "enum_mode", enum), (solve, "opt_mode", opt), (solve, "models", str(models)),
                 (solver, "heuristic", heuristic)]
     if project is not None:
         settings.append((solve, "project", project))
+    if restarts is not None:
+        settings.append((solver, "restarts", restarts))
+    if conflicts is not None:
+        settings.append((solve, "solve_limit", str(conflicts)))
     before = [(section, key, getattr(section, key)) for section, key, _ in settings]
     for section, key, value in settings:
         setattr(section, key, value)
@@ -99,7 +105,7 @@ def solve(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
                 return False, sat
             model = handle.model()
             if model is None:
-                return True, sat
+                return not handle.get().unknown, sat    # (unknown: the solve's conflict bound ended it)
             sat = True
             budget.models += 1
             if on_model is not None:
@@ -120,10 +126,10 @@ def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assum
 
 
 def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *, heuristic: str,
-                until: float | None = None,
+                until: float | None = None, conflicts: int | None = None,
                 on_model: Callable[[clingo.Model], None] | None = None) -> tuple[bool, bool]:
     """(finished, satisfiable) of one search for a model under the assumptions."""
-    with configured(ctl, models=1, heuristic=heuristic):
+    with configured(ctl, models=1, heuristic=heuristic, conflicts=conflicts):
         return solve(ctl, budget, assumptions, on_model, until)
 
 

@@ -11,6 +11,11 @@ from __future__ import annotations
 # clasp's heuristic for the check's own searches (Berkmin, kept for `diff`,
 # took much longer to refute them)
 HEURISTIC = "Vsids"
+# restarts in the default monotonicity search's proofs (no model: there is no break):
+# without them fab's took ~60 % of the time, and the heaviest-permitted search after it
+# on the same control a third (bench/README.md); its candidate search keeps restarts
+# (without, ffg's took 30 s)
+PROOF_RESTARTS = "no"
 
 # A pack with at least this many rules (with a body) counts as large: its
 # scenario space may be split by a header (space.py) and its monotonicity is
@@ -37,10 +42,13 @@ MANY_UNFIRED = 2
 TWO_OBSERVATIONS_SLICE = 3.0
 REL_SLICE = 0.5
 MONOTONICITY_SLICE = (2.0, 30.0)
-# once one break of the heaviest permitted penalty is found, the search for others;
-# and the search for the smallest witness of each break
-HEAVIEST_MORE_SLICE = 0.5
+# the search for the smallest witness of each break of the heaviest permitted penalty
 HEAVIEST_WITNESS_SLICE = 1.5
+# once one such break is found, the candidate searches for others: how many, and each
+# one's bound in conflicts (an effort, where a time slice made the findings differ
+# between runs and machines)
+HEAVIEST_MORE_CANDIDATES = 8
+HEAVIEST_MORE_CONFLICTS = 500
 
 # `diff`: the share of its time bound the brave pass may take (the rest is
 # for the witnesses), and the share of that its first round gives every

@@ -495,7 +495,7 @@ class Rename(ast.Transformer):
     def _atom_term(self, sym: ast.AST) -> ast.AST:
         """The term of an atom, its predicate renamed (where it is one to rename)."""
         if sym.ast_type is ASTType.Function and self._renames(sym.name):
-            return sym.update(name=self.prefix + sym.name, arguments=[self(a) for a in sym.arguments])
+            return sym.update(name=self.prefix + sym.name)      # (its arguments are terms: no atom)
         if (sym.ast_type is ASTType.SymbolicTerm and sym.symbol.type is clingo.SymbolType.Function
                 and self._renames(sym.symbol.name)):
             s = sym.symbol
@@ -504,6 +504,13 @@ class Rename(ast.Transformer):
 
     def visit_Defined(self, node: ast.AST) -> ast.AST:
         return node.update(name=self.prefix + node.name) if self._renames(node.name) else node
+
+    def _term(self, node: ast.AST) -> ast.AST:
+        """A term holds no atom: not visited further (most of a statement's nodes are terms)."""
+        return node
+
+    visit_Variable = visit_SymbolicTerm = visit_Function = visit_Pool = _term
+    visit_UnaryOperation = visit_BinaryOperation = visit_Interval = visit_Comparison = _term
 
 
 def reachable(start: Iterable, edges: Mapping) -> set:
