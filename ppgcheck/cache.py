@@ -63,7 +63,7 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any]) -> An
 
 
 def _prune(folder: Path) -> None:
-    entries = sorted([*folder.glob("*.json"), *folder.glob("*.lark")], key=lambda p: p.stat().st_mtime,
+    entries = sorted([*folder.glob("*.json"), *folder.glob("grammar-*")], key=lambda p: p.stat().st_mtime,
                      reverse=True)
     for stale in entries[MAX_ENTRIES:]:
         stale.unlink(missing_ok=True)

@@ -97,3 +97,56 @@ def test_the_vocabulary_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: 
     assert len(list((tmp_path / "cache").glob("vocabulary-*.json"))) == 1
     vocabulary_module._vocabulary.cache_clear()
     vocabulary_module._policy_vocabulary.cache_clear()
+
+
+REPORT = "policy: fab\nrel: competitive\nplayer: Alice\nAlice drew 5 cards with intellect 4\n"
+
+
+def _parse_fresh(text: str):
+    """The report parsed by a parser got from the cache folder (no language kept in the process)."""
+    from ppgcheck.language import grammar
+    from ppgcheck.language.report import parse_reports
+    grammar._LANGUAGES.clear()
+    try:
+        return parse_reports(text, "r.txt")
+    finally:
+        grammar._LANGUAGES.clear()
+
+
+def test_the_report_parser_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck.errors import ReportError
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    built = _parse_fresh(REPORT)
+    kept = list((tmp_path / "cache").glob("grammar-*.pickle"))
+    assert len(kept) == 1
+    assert _parse_fresh(REPORT) == built          # read back from the file
+    with pytest.raises(ReportError) as first:     # its errors too: the parse table is whole
+        _parse_fresh(REPORT.replace("drew", "drew drew"))
+    assert first.value.line == 4 and "expected" in str(first.value)
+
+
+class _OpensAFile:
+    """Unpickled, it would call open(path, "w"): what a planted cache file could do."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (str(self.path), "w"))
+
+
+@pytest.mark.parametrize("content", ["empty", "text", "foreign"])
+def test_a_broken_or_foreign_parser_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    content: str) -> None:
+    """A truncated file, or one naming anything but Lark's own classes, is never used
+    (nothing it names is called): the parser is built again and the file replaced."""
+    import pickle
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    built = _parse_fresh(REPORT)
+    [kept] = (tmp_path / "cache").glob("grammar-*.pickle")
+    planted = tmp_path / "planted"
+    data = {"empty": b"", "text": b"not a pickle", "foreign": pickle.dumps(_OpensAFile(planted))}[content]
+    kept.write_bytes(data)
+    assert _parse_fresh(REPORT) == built
+    assert not planted.exists()
+    assert kept.read_bytes() != data

@@ -2,22 +2,21 @@
 from its vocabulary's forms, built into one LALR parser per vocabulary.
 
 Each generated alternative is aliased `form_<n>`, the n-th entry of `Language.forms`,
-so the tree says which form (synonyms included) a statement was written in.  The LALR
-tables of a grammar text are kept in ppgcheck's cache folder (ppgcheck/cache.py): a
-process builds only the text, and only a new vocabulary pays for new tables.
+so the tree says which form (synonyms included) a statement was written in.  The parser
+of a grammar text is kept in ppgcheck's cache folder (ppgcheck/cache.py): a process
+builds only the text, and only a new vocabulary pays for new LALR tables.
 """
 from __future__ import annotations
 
 import logging
 import re
-import sys
 from dataclasses import dataclass
 from functools import cache, cached_property
 
 import lark
 
-from ppgcheck.cache import cache_dir
 from ppgcheck.errors import PolicyError
+from ppgcheck.language import parser_cache
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_text
 from ppgcheck.resources import grammar_dir
 
@@ -193,19 +192,14 @@ def language(vocab: Vocabulary) -> Language:
 
 
 def _build(text: str, vocab: Vocabulary) -> lark.Lark:
-    """The LALR parser of a grammar text, its tables kept in ppgcheck's cache folder.  Lark
+    """The LALR parser of a grammar text, kept in ppgcheck's cache folder.  Lark
     resolves a shift/reduce conflict by shifting, which would silently shadow a form: a
-    grammar with one is refused (and its tables are not kept)."""
-    import hashlib
-    folder = cache_dir()
-    path = None
-    if folder is not None:
-        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-        path = folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}.lark"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            path = None
+    grammar with one is refused (and its parser is not kept)."""
+    path = parser_cache.path_for(text)
+    if path is not None:
+        kept = parser_cache.load(path)
+        if kept is not None:
+            return kept
     conflicts: list[str] = []
     capture = _Capture(conflicts)
     saved = (lark.logger.handlers[:], lark.logger.level)
@@ -214,7 +208,7 @@ def _build(text: str, vocab: Vocabulary) -> lark.Lark:
     where = f"policy `{vocab.pack}`" if vocab.pack else "the core vocabulary"
     try:
         parser = lark.Lark(text, parser="lalr", lexer="contextual", propagate_positions=True,
-                           maybe_placeholders=False, cache=str(path) if path else False)
+                           maybe_placeholders=False)
     except lark.exceptions.GrammarError as exc:
         detail = " ".join(str(exc).split())[:300]
         raise PolicyError(f"the forms of {where} make the report language ambiguous: {detail}") from None
@@ -222,10 +216,10 @@ def _build(text: str, vocab: Vocabulary) -> lark.Lark:
         lark.logger.handlers[:], level = saved
         lark.logger.setLevel(level)
     if conflicts:
-        if path is not None:
-            path.unlink(missing_ok=True)
         raise PolicyError(f"the forms of {where} make the report language ambiguous: "
                           + "; ".join(conflicts[:2]))
+    if path is not None:
+        parser_cache.keep(parser, path)
     return parser
 
 
