@@ -208,12 +208,12 @@ def open_as(page, base: str, token: str, judge: str = "Dana") -> None:
 
 @needs_event
 def test_builds_and_rules_the_readme_example_by_clicks_alone(event_station, phone):
-    import httpx
-    csrf = httpx.get(event_station + "/api/session").json()["csrf"]
+    import httpx2
+    csrf = httpx2.get(event_station + "/api/session").json()["csrf"]
     seed = HIDDEN_CARD.format(round=1, table=3).replace("Alice drew 5 cards with intellect 4", "Bob was 4 minutes late"
                                                          ).replace(", mixed into her hand, caught before Bob's next action, not on purpose", "")
     seed = seed.replace("Bob was 4 minutes late", "Bob was 4 minutes late\nAlice was 3 minutes late")
-    done = httpx.post(event_station + "/api/event/reports", json={"report": seed, "judge": "Dana"},
+    done = httpx2.post(event_station + "/api/event/reports", json={"report": seed, "judge": "Dana"},
                       headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
     assert done.status_code == 200, done.text
     phone.goto(event_station + "/")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-import httpx
+import httpx2
 
 
 def start(*args: str) -> tuple[subprocess.Popen, list[str]]:
@@ -30,12 +30,12 @@ def stop(proc: subprocess.Popen) -> str:
     return out + err
 
 
-def wait_for(url: str) -> httpx.Response:
+def wait_for(url: str) -> httpx2.Response:
     deadline = time.monotonic() + 30
     while True:
         try:
-            return httpx.get(url, timeout=5)
-        except httpx.TransportError:
+            return httpx2.get(url, timeout=5)
+        except httpx2.TransportError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
@@ -48,7 +48,7 @@ def test_loopback_by_default_no_tokens():
         assert match, lines
         page = wait_for(match.group(1))
         assert page.status_code == 200 and "Build the report" in page.text
-        assert httpx.get(match.group(1) + "api/session").json()["tokens_required"] is False
+        assert httpx2.get(match.group(1) + "api/session").json()["tokens_required"] is False
     finally:
         rest = stop(proc)
     assert "token" not in rest.lower() and "Traceback" not in rest
@@ -66,7 +66,7 @@ def test_every_interface_prints_tokens_and_a_qr_code():
         port = url.rsplit(":", 1)[1].strip("/")
         local = f"http://127.0.0.1:{port}/"
         wait_for(local)
-        session = httpx.get(local + "api/session", headers={"Authorization": f"Bearer {judge}"}).json()
+        session = httpx2.get(local + "api/session", headers={"Authorization": f"Bearer {judge}"}).json()
         assert session["tokens_required"] is True and session["role"] == "judge"
     finally:
         stop(proc)
