@@ -670,3 +670,24 @@ def test_a_version_1_store_gains_the_match_results_table(tmp_path):
     with sqlite3.connect(event) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 2
         assert db.execute("SELECT COUNT(*) FROM penalties").fetchone()[0] == 1
+
+
+def test_export_results_gives_the_outcomes_in_force(tmp_path):
+    """`event export --results`: one row per outcome of a ruling in force (an amended report's
+    outcome is replaced by the new one's), in CSV and JSON, and no penalty rows."""
+    event = tmp_path / "event.db"
+    path = tmp_path / "t7.txt"
+    path.write_text(END_OF_MATCH.format(last="the extra turns are over"), encoding="utf-8")
+    ruled(path, event, "--judge", "Ann")
+    path.write_text(END_OF_MATCH.format(last="Bob conceded after time was called, before any action"),
+                    encoding="utf-8")
+    ruled(path, event, "--judge", "Ann", "--amend")
+    as_json = invoke("event", "export", "--results", "--format", "json", "--event", event)
+    assert as_json.exit_code == 0
+    assert [(r["round"], r["table"], r["kind"], r["result"], r["winner"], r["section"])
+            for r in json.loads(as_json.stdout)] == [(5, 7, "result", "win", "Alice", "TRP 3")]
+    as_csv = invoke("event", "export", "--results", "--event", event).stdout.splitlines()
+    assert as_csv[0] == "day,round,table,kind,scope,result,winner,player,penalty,step,section,report"
+    assert len(as_csv) == 2 and ",5,7,result,match,win,Alice," in as_csv[1]
+    penalties = invoke("event", "export", "--event", event).stdout.splitlines()
+    assert penalties[0].startswith("player,round,table,infraction,penalty")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 
 from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 
 from fuzzing import grammar_reports, hostile_files, mutated_golden_reports, prepare, rule_and_render
 from ppgcheck.language.report import Report, parse_reports, print_report, read_reports

@@ -15,7 +15,7 @@ import clingo
 from ppgcheck.analysis.reads import HEADER_NUMBERS, PackReads
 from ppgcheck.engine.program import symbol_value
 from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
-from ppgcheck.language.report import HistoryEntry, MatchState, Modifier, Observation, Report
+from ppgcheck.language.model import HistoryEntry, MatchState, Modifier, Observation, Report
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary, vocabulary
 
 # Modifiers of the language that exclude each other: a report holding both says nothing.

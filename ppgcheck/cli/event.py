@@ -260,22 +260,32 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
 @event_option
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not to stdout.")
+@click.option("--results", is_flag=True,
+              help="Export the match outcomes the rulings in force gave (a result, the penalty that ends the "
+                   "match, the guide's next step) instead of the penalties.")
 @fails_cleanly
-def export(event: Path, fmt: str, output: Path | None) -> None:
+def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
     """Export the penalties in force, in the fields tournament platforms import: player,
     round, table, infraction, penalty, judge, time, notes, time_extension (then policy,
     day and report, for `event import`).  Pending penalties are left out, and said.
+    With --results: the match outcomes instead (day, round, table, kind, scope, result,
+    winner, player, penalty, step, section, report).
 
     \b
     Example:
       ppgcheck event export --format csv --event event.db > penalties.csv
+      ppgcheck event export --results --format csv --event event.db > results.csv
     """
     from ppgcheck.api import open_event
-    from ppgcheck.event.exports import to_csv, to_json
+    from ppgcheck.event import exports
     from ppgcheck.event.store import IN_FORCE, PENDING
     store = open_event(event)
-    rows = store.penalties(statuses=(IN_FORCE,))
-    text = to_csv(rows) if fmt == "csv" else to_json(rows)
+    if results:
+        outcomes = store.match_results()
+        text = exports.results_to_csv(outcomes) if fmt == "csv" else exports.results_to_json(outcomes)
+    else:
+        rows = store.penalties(statuses=(IN_FORCE,))
+        text = exports.to_csv(rows) if fmt == "csv" else exports.to_json(rows)
     if output:
         try:
             output.write_text(text, encoding="utf-8")
@@ -283,7 +293,7 @@ def export(event: Path, fmt: str, output: Path | None) -> None:
             raise UsageError(f"cannot write `{output}`: {exc.strerror}") from None
     else:
         click.echo(text, nl=False)
-    pending = store.penalties(statuses=(PENDING,))
+    pending = [] if results else store.penalties(statuses=(PENDING,))
     if pending:
         click.echo(f"{_plural(len(pending), 'pending penalty')} not exported "
                    "(no penalty chosen yet): " + ", ".join(f"#{p.id}" for p in pending), err=True)

@@ -2,7 +2,8 @@
 
 Export: CSV or JSON, one row per penalty in force, in the fields platforms' penalty
 imports use (player, round, table, infraction, penalty, judge, time, notes, time
-extension) and what a store needs to count them again (policy, day, report).
+extension) and what a store needs to count them again (policy, day, report); or
+(`--results`) one row per match outcome the rulings in force gave.
 Import: that CSV or JSON, or the JSON Lines log of ppgcheck's earlier `--event-log`.
 A bad row is an error naming the file and line, and nothing of the file is imported.
 """
@@ -14,7 +15,7 @@ import json
 from pathlib import Path
 
 from ppgcheck.errors import UsageError
-from ppgcheck.event.records import ImportRow, PenaltyRow
+from ppgcheck.event.records import ImportRow, MatchResultRow, PenaltyRow
 from ppgcheck.event.store import digest
 
 PLATFORM_FIELDS = ("player", "round", "table", "infraction", "penalty", "judge", "time", "notes", "time_extension")
@@ -31,16 +32,44 @@ def export_row(p: PenaltyRow) -> dict:
 
 
 def to_csv(penalties: list[PenaltyRow]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
-    writer.writeheader()
-    for p in penalties:
-        writer.writerow({k: "" if v is None else v for k, v in export_row(p).items()})
-    return out.getvalue()
+    return _csv(FIELDS, [export_row(p) for p in penalties])
 
 
 def to_json(penalties: list[PenaltyRow]) -> str:
-    return json.dumps([export_row(p) for p in penalties], indent=2, ensure_ascii=False) + "\n"
+    return _json([export_row(p) for p in penalties])
+
+
+# the outcome of each match a ruling in force gave (a result, the penalty that ends it,
+# the step the guide takes next): where it was, what, and the report it came from
+RESULT_FIELDS = ("day", "round", "table", "kind", "scope", "result", "winner", "player", "penalty", "step",
+                 "section", "report")
+
+
+def result_row(r: MatchResultRow) -> dict:
+    return {"day": r.day, "round": r.round, "table": r.table, "kind": r.kind, "scope": r.scope,
+            "result": r.result, "winner": r.winner, "player": r.player, "penalty": r.penalty, "step": r.step,
+            "section": r.section, "report": r.source}
+
+
+def results_to_csv(results: list[MatchResultRow]) -> str:
+    return _csv(RESULT_FIELDS, [result_row(r) for r in results])
+
+
+def results_to_json(results: list[MatchResultRow]) -> str:
+    return _json([result_row(r) for r in results])
+
+
+def _csv(fields: tuple[str, ...], rows: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return out.getvalue()
+
+
+def _json(rows: list[dict]) -> str:
+    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
 
 
 def read_import(path: Path) -> tuple[str, list[ImportRow], str]:

@@ -21,7 +21,7 @@ from ppgcheck.errors import ReportError
 from ppgcheck.language.build import MAX_HISTORY_REPEATS, MAX_OBSERVATIONS, MAX_PERSONS, ReportBuilder
 from ppgcheck.language.diagnostics import closest_forms, syntax_error
 from ppgcheck.language.grammar import Language, language
-from ppgcheck.language.model import HistoryEntry, MatchState, Modifier, Observation, Report
+from ppgcheck.language.model import HistoryEntry, Modifier, Observation, Report
 from ppgcheck.language.printer import (print_history_entry, print_observation, print_report, print_reports,
                                        quote_name)
 from ppgcheck.language.vocabulary import Vocabulary, vocabulary
