@@ -3,6 +3,7 @@ the library's, bad requests get a 4xx JSON error and never a traceback, writes n
 tokens and the CSRF token, and everything rendered is escaped."""
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -347,3 +348,20 @@ def test_card_says_what_the_text_ruling_says(client):
                     assert penalty in card, (path.name, penalty)
                 elif line.startswith(("the Head Judge may", "the judge may")):
                     assert line in card, (path.name, line)
+
+
+def test_card_shows_the_match_outcome_as_the_text_ruling_words_it(client):
+    """A report ending the match: the card shows the outcome (and a procedure's note)
+    in the text ruling's words, cited."""
+    from ppgcheck.engine.render import render_text
+    report = ("policy: fab\nrel: competitive\nround: 5, swiss\nplayer: Alice\nplayer: Bob\n"
+              "Alice drew 1 extra card.\ntime was called during Alice's turn\nthe extra turns are over\n")
+    text = render_text(api.rule_report(report)[0])
+    match = [line.strip().removeprefix("match — ") for line in text.splitlines() if "match — " in line]
+    assert match and any("draw" in line for line in match)
+    card = client.post("/ui/card", json={"report": report}).text
+    assert "The match" in card
+    for line in match:
+        assert html.escape(line, quote=False) in card, line
+    none = client.post("/ui/card", json={"report": EXAMPLE}).text
+    assert "The match" not in none

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.engine.ruling import Option, Outcome, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.ruling import Option, Outcome, OutcomeOption, PlayerRuling, Question, RulingSet
 
 WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer",
        "players": "the players"}
@@ -149,11 +149,16 @@ def outcome_text(outcome: Outcome) -> str:
     return f"{label}: {what}{_cite(outcome.section)}"
 
 
+def outcome_option_text(option: OutcomeOption) -> str:
+    """A different outcome someone may choose, in a judge's words."""
+    return (f"{WHO.get(option.by, option.by)} may choose instead: {option.outcome.describe()}"
+            + (f" if {option.condition}" if option.condition else "") + _cite(option.section))
+
+
 def outcome_lines(rs: RulingSet) -> list[str]:
     """The match's outcome block of the text ruling."""
     out = [f"  match — {outcome_text(o)}" for o in rs.outcomes]
-    out += [f"    {WHO.get(o.by, o.by)} may choose instead: {o.outcome.describe()}"
-            + (f" if {o.condition}" if o.condition else "") + _cite(o.section) for o in rs.outcome_options]
+    out += [f"    {outcome_option_text(o)}" for o in rs.outcome_options]
     out += [f"  match — note: {n.text}{_cite(n.section)}" for n in rs.outcome_notes]
     return out
 

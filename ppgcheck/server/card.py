@@ -3,8 +3,8 @@ card shows, phrased by the text renderer's own functions (option_text, question_
 penalty_line), so the page and `ppgcheck rule` say the same thing."""
 from __future__ import annotations
 
-from ppgcheck.engine.render import WHO, option_text, penalty_line, question_text
-from ppgcheck.engine.ruling import Adjustment, Option, PlayerRuling, Question
+from ppgcheck.engine.render import WHO, option_text, outcome_option_text, outcome_text, penalty_line, question_text
+from ppgcheck.engine.ruling import Adjustment, Option, Outcome, OutcomeOption, PlayerRuling, Question
 
 
 def _options(r: dict) -> list[Option]:
@@ -21,6 +21,22 @@ def _player_ruling(r: dict) -> PlayerRuling:
 
 def _question(q: dict) -> Question:
     return Question(q["observation"], q["player"], q["add"], q["asks"], q.get("infraction"), q.get("penalty"))
+
+
+def _outcome(o: dict) -> Outcome:
+    return Outcome(o["kind"], o.get("section") or "", o.get("step"), o.get("scope"), o.get("result"),
+                   o.get("winner"), o.get("player"), o.get("penalty"))
+
+
+def _match_lines(data: dict) -> list[str]:
+    """The match's outcome as `ppgcheck rule` words it: the outcome, what someone may choose
+    instead, the notes (a ruling stored before outcomes were recorded has none)."""
+    lines = [outcome_text(_outcome(o)) for o in data.get("outcomes", [])]
+    lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "", o.get("section") or ""))
+              for o in data.get("outcome_options", [])]
+    lines += [f"note: {n['text']}" + (f" ({n['section']})" if n.get("section") else "")
+              for n in data.get("outcome_notes", [])]
+    return lines
 
 
 def card(data: dict) -> dict:
@@ -49,6 +65,7 @@ def card(data: dict) -> dict:
         "no_infraction": data.get("no_infraction", []),
         "findings": data.get("findings", []),
         "time_extension": data.get("time_extension_minutes") or 0,
+        "match": _match_lines(data),
         "judge_call": call,
         "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
         "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
