@@ -104,21 +104,50 @@ def read_whole(items: Iterable[T]) -> Iterator[T]:
     before anything is ruled), kept in memory up to SPOOL_BYTES and on disk beyond: a
     file is ruled whole or not at all, with memory flat whatever its size."""
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    shared: list = []
     try:
         for item in items:
-            pickle.dump(item, spool, protocol=pickle.HIGHEST_PROTOCOL)
+            _SpoolPickler(spool, shared).dump(item)
         spool.seek(0)
     except BaseException:
         spool.close()
         raise
-    return _replay(spool)
+    return _replay(spool, shared)
 
 
-def _replay(spool) -> Iterator:
+class _SpoolPickler(pickle.Pickler):
+    """Keeps a report's vocabulary (~38 KB pickled, the same object for every report of a
+    policy) out of the spool: the spool names it, and the reports read back share it."""
+
+    def __init__(self, file, shared: list) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: object) -> int | None:
+        from ppgcheck.language.vocabulary import Vocabulary
+        if not isinstance(obj, Vocabulary):
+            return None
+        for i, known in enumerate(self.shared):
+            if known is obj:
+                return i
+        self.shared.append(obj)
+        return len(self.shared) - 1
+
+
+class _SpoolUnpickler(pickle.Unpickler):
+    def __init__(self, file, shared: list) -> None:
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid: int) -> object:
+        return self.shared[pid]
+
+
+def _replay(spool, shared: list) -> Iterator:
     with spool:
         while True:
             try:
-                yield pickle.load(spool)
+                yield _SpoolUnpickler(spool, shared).load()
             except EOFError:
                 return
 
