@@ -48,7 +48,7 @@ from ppgcheck import api  # noqa: E402
 from ppgcheck.cli.ruling import BATCH_SIZE  # noqa: E402
 from ppgcheck.errors import PpgError  # noqa: E402
 from ppgcheck.language.facts import build_facts  # noqa: E402
-from ppgcheck.engine.policy import engine  # noqa: E402
+from ppgcheck.engine.policy import EXPLORED, engine  # noqa: E402
 from ppgcheck.engine.render import render_jsonl  # noqa: E402
 from ppgcheck.language.report import parse_reports  # noqa: E402
 
@@ -182,8 +182,11 @@ def batch(args: argparse.Namespace) -> dict:
             eng, facts = engine(policy), build_facts(r)
             lp = out / f"facts-{policy}-{i:04d}.lp"
             lp.write_text("".join(f"{s}.\n" for s in facts.symbols), encoding="utf-8")
+            atoms = eng.solve(facts.inputs)
             naive.append({"policy": policy, "facts": str(lp), "files": [str(f) for f in eng.files],
-                          "shown": _shown_text(eng.solve(facts.inputs))})
+                          "shown": _shown_text(atoms),
+                          # the engine's second, brave solve (permitted/4, option/7) ran for it
+                          "explored": bool(atoms.get("open_choice/3")), "explored_names": list(EXPLORED)})
 
     return {"reports": len(items), "measured": len(pipeline), "rulings": rulings, "errors": errors,
             "policies": policies, "ground_s": ground, "rss_after_ground_mb": rss_after_ground,
