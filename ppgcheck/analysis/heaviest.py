@@ -14,8 +14,8 @@ goes in two steps over the same two-copy grounding.
   break is such a candidate (its worse copy's courses are all lighter, the
   mirrored one too).
 * Its check: the scenario fixed, every course of both copies (a handful), the
-  heaviest penalty of each person's observation compared (every break there); a scenario where the default penalties
-  break already is the default search's.  A scenario checked is ruled out of
+  heaviest penalty of each person's observation compared (every break there);
+  a scenario where the default penalties break already is the default search's.  A scenario checked is ruled out of
   the next candidate search, broken or not, until none is left or the time
   slice ends; once a break is found, a few more candidate searches, each
   bounded in conflicts.
@@ -83,9 +83,9 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
     slice allows.  Once a break is found, candidates like it (the same step
     kind and infractions) are not searched again, and only a few more, each
     bounded in conflicts: whether the pack breaks is settled, each break is
-    shown once, and the same pack gives the same findings on any machine.  ctl: the two copies
-    grounded with the monotone part; finding(chk_mono-like symbol, atoms,
-    minimal) words one."""
+    shown once, and the same pack gives the same findings on any machine.
+    ctl: the two copies grounded with the monotone part; finding(chk_mono-like
+    symbol, atoms, minimal) words one."""
     if not has_choices(ctl):
         return []
     courses = _Courses(ctl)

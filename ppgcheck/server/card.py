@@ -32,7 +32,8 @@ def _match_lines(data: dict) -> list[str]:
     """The match's outcome as `ppgcheck rule` words it: the outcome, what someone may choose
     instead, the notes (a ruling stored before outcomes were recorded has none)."""
     lines = [outcome_text(_outcome(o)) for o in data.get("outcomes", [])]
-    lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "", o.get("section") or ""))
+    lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "",
+                                                o.get("section") or ""))
               for o in data.get("outcome_options", [])]
     lines += [f"note: {n['text']}" + (f" ({n['section']})" if n.get("section") else "")
               for n in data.get("outcome_notes", [])]
