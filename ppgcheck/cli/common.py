@@ -120,12 +120,12 @@ class _SpoolPickler(pickle.Pickler):
     policy) out of the spool: the spool names it, and the reports read back share it."""
 
     def __init__(self, file, shared: list) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.shared = shared
-
-    def persistent_id(self, obj: object) -> int | None:
         from ppgcheck.language.vocabulary import Vocabulary
-        if not isinstance(obj, Vocabulary):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared, self.vocabulary_type = shared, Vocabulary
+
+    def persistent_id(self, obj: object) -> int | None:     # (called for every object pickled)
+        if not isinstance(obj, self.vocabulary_type):
             return None
         for i, known in enumerate(self.shared):
             if known is obj:
