@@ -150,3 +150,14 @@ def test_a_broken_or_foreign_parser_file_is_rebuilt(tmp_path: Path, monkeypatch:
     assert _parse_fresh(REPORT) == built
     assert not planted.exists()
     assert kept.read_bytes() != data
+
+
+def test_a_parser_built_with_other_options_is_not_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept parser's key holds the Lark options it was built with: a change of them
+    (in a new version of ppgcheck) builds and keeps a parser of its own."""
+    from ppgcheck.language import grammar
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    _parse_fresh(REPORT)
+    monkeypatch.setattr(grammar, "_LARK_OPTIONS", {**grammar._LARK_OPTIONS, "debug": False})
+    _parse_fresh(REPORT)
+    assert len(list((tmp_path / "cache").glob("grammar-*.pickle"))) == 2

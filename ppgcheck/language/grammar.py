@@ -191,11 +191,15 @@ def language(vocab: Vocabulary) -> Language:
     return found
 
 
+# how every report parser is built (part of its cache key: a kept parser built otherwise is not used)
+_LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True, "maybe_placeholders": False}
+
+
 def _build(text: str, vocab: Vocabulary) -> lark.Lark:
     """The LALR parser of a grammar text, kept in ppgcheck's cache folder.  Lark
     resolves a shift/reduce conflict by shifting, which would silently shadow a form: a
     grammar with one is refused (and its parser is not kept)."""
-    path = parser_cache.path_for(text)
+    path = parser_cache.path_for(text, repr(sorted(_LARK_OPTIONS.items())))
     if path is not None:
         kept = parser_cache.load(path)
         if kept is not None:
@@ -207,8 +211,7 @@ def _build(text: str, vocab: Vocabulary) -> lark.Lark:
     lark.logger.setLevel(logging.DEBUG)
     where = f"policy `{vocab.pack}`" if vocab.pack else "the core vocabulary"
     try:
-        parser = lark.Lark(text, parser="lalr", lexer="contextual", propagate_positions=True,
-                           maybe_placeholders=False)
+        parser = lark.Lark(text, **_LARK_OPTIONS)
     except lark.exceptions.GrammarError as exc:
         detail = " ".join(str(exc).split())[:300]
         raise PolicyError(f"the forms of {where} make the report language ambiguous: {detail}") from None

@@ -4,7 +4,7 @@ grammar text.
 The parser is pickled whole, not kept in Lark's own cache format: Lark rebuilds its
 objects from that one by one (~7,000 calls), which cost a cold `ppgcheck rule` ~40 ms;
 pickle builds them in C.  The file name holds what the pickle depends on: the grammar
-text, Python's and Lark's versions.  A file that cannot be read, or that names anything
+text and the options it was built with, Python's and Lark's versions.  A file that cannot be read, or that names anything
 but Lark's own classes, is never used (nothing it names is called): the parser is built
 again.
 """
@@ -26,12 +26,13 @@ from lark.parsers.lalr_analysis import Reduce, Shift
 from ppgcheck.cache import cache_dir
 
 
-def path_for(text: str) -> Path | None:
-    """Where the parser of this grammar text is kept (None: the cache is off)."""
+def path_for(text: str, options: str) -> Path | None:
+    """Where the parser of this grammar text, built with these Lark options, is kept
+    (None: the cache is off)."""
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    digest = hashlib.sha256(f"{options}\0{text}".encode()).hexdigest()[:32]
     return folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}-lark{lark.__version__}.pickle"
 
 
