@@ -167,6 +167,28 @@ def test_solving_stops_itself_at_the_deadline_with_the_jobs_name() -> None:
         isolation.call_bounded(work, "the batch", limits=SMALL)
 
 
+@pytest.mark.parametrize("fork", ["on", "off"])
+def test_a_hard_solve_in_the_engine_is_interrupted_at_the_deadline(fork: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine solves synchronously (for clingo's on_last); a timer interrupts it:
+    without the fork nothing else would stop this search (14 pigeons, 13 holes)."""
+    import clingo
+
+    from ppgcheck.engine.policy import _solve_within
+    monkeypatch.setenv("PPGCHECK_FORK", fork)
+
+    def pigeons() -> None:
+        ctl = clingo.Control()
+        ctl.add("base", [], "1 { in(P,H) : H = 1..13 } 1 :- P = 1..14. :- in(P,H), in(Q,H), P < Q.")
+        ctl.ground([("base", [])])
+        isolation.phase("solving")
+        _solve_within(ctl, on_last=lambda model: None)
+
+    started = time.monotonic()
+    with pytest.raises(isolation.LimitExceeded, match=r"^solving exceeded 1 s in the pack$"):
+        isolation.call_bounded(pigeons, "the pack", limits=SMALL)
+    assert time.monotonic() - started < 10
+
+
 def test_without_fork_a_job_runs_here_with_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PPGCHECK_FORK", "off")
     pid, left = isolation.call_bounded(lambda: (os.getpid(), isolation.remaining()), "here", limits=SMALL)
