@@ -17,7 +17,7 @@ from ppgcheck.engine.policy import engine
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.engine import variants
-from ppgcheck.engine.isolation import call_bounded
+from ppgcheck.engine.isolation import Job, start_bounded
 from ppgcheck.engine.ruling import RulingSet, decode
 
 T = TypeVar("T")
@@ -84,20 +84,36 @@ def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Cal
     """`work()`, which rules these prepared reports, as one job under the process's limits
     (isolation.call_bounded); each policy's pack is prepared first, in a job of its own
     where the cache misses.  Past a limit the error names the file to blame, where one is."""
-    engines = {policy_id: engine(policy_id, rules) for _, policy_id in prepared}
+    return start_job(prepared, rules, work).result()
+
+
+def start_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Callable[[], T]) -> Job[T]:
+    """run_as_job's job, started: its .result() waits for it."""
+    return start_ruling_job([p for _, p in prepared], [r.name for r, _ in prepared], rules, work,
+                            lambda: prepared)
+
+
+def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None, work: Callable[[], T],
+                     reports: Callable[[], list[tuple[Report, str]]]) -> Job[T]:
+    """The job of `work()`, which rules the reports of these sources under these policies,
+    started (the CLI rules one batch while it reads the next and another batch runs; it
+    may parse the reports in the job): each policy's pack is prepared here first, and
+    `reports()` (the prepared reports) is called only to find the file to blame."""
+    engines = {policy_id: engine(policy_id, rules) for policy_id in policy_ids}
     for policy_engine in engines.values():
         policy_engine.program       # prepared here, and kept for the process's later batches
-    first = prepared[0][0].name
+    first = names[0]
     where = ", ".join(e.where for e in engines.values()) + (
-        f" (ruling `{first}`)" if len(prepared) == 1 else f" (ruling `{first}` and {len(prepared) - 1} more)")
+        f" (ruling `{first}`)" if len(names) == 1 else f" (ruling `{first}` and {len(names) - 1} more)")
 
     def locate() -> str | None:
+        prepared = reports()
         for policy_id, policy_engine in engines.items():
             found = policy_engine.locate_overrun([build_facts(r).inputs for r, p in prepared if p == policy_id])
             if found:
                 return found
         return None
-    return call_bounded(work, where, locate)
+    return start_bounded(work, where, locate)
 
 
 def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, questions: bool) -> list[RulingSet]:

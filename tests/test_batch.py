@@ -291,9 +291,9 @@ def test_batches_of_a_few_reports_keep_order_across_policies_and_errors(
     assert [r["rulings"][0]["player"] for r in rows] == ["P0", "P1", "P2", "P4", "P5", "P6"]
     assert [r["rulings"][0]["penalty"] for r in rows] == ["warning", "game-loss", "warning",
                                                           "warning", "game-loss", "warning"]
-    # a batch is ruled when one policy has two reports waiting (P0 P1 P2 | P4 P5 P6),
-    # with one grounding per policy it holds
-    assert groundings.sizes() == [2, 1, 2, 1]
+    # a policy's reports are ruled when two of them wait (P0 P2 | P3 P4 | P1 P5 | P6), one
+    # grounding a batch; P3, a file of one report, is parsed in its batch's job and refused there
+    assert sorted(groundings.sizes()) == [1, 1, 2, 2]
 
 
 def test_batch_size_one_rules_each_report_alone_with_the_same_result(
@@ -324,9 +324,9 @@ def test_every_batch_is_ruled_in_a_child_of_its_own_for_each_policy(
     groundings = count_groundings(monkeypatch, tmp_path)
     invoke(*map(str, mixed_files(tmp_path, 6)), "--format", "jsonl", "--batch-size", "2")
     pids = [pid for _, pid in groundings.entries()]
-    assert groundings.sizes() == [2, 1, 1, 1]             # P0 P1 P2 | P4 P5 (P3 is bad)
-    # each policy's grounding a job in its own child (bounded in time and memory), the last batch too
-    assert len(set(pids)) == 4 and os.getpid() not in pids
+    assert sorted(groundings.sizes()) == [1, 2, 2]      # P0 P2 | P3 P4 | P1 P5 (P3 is bad)
+    # each batch a job in its own child (bounded in time and memory), the last ones too
+    assert len(set(pids)) == 3 and os.getpid() not in pids
 
 
 @needs_fork
@@ -368,3 +368,96 @@ def test_a_files_reports_come_back_whole_from_the_spool_sharing_their_vocabulary
     assert [r.persons for r in back] == [r.persons for r in reports]
     assert [r.observations for r in back] == [r.observations for r in reports]
     assert all(r.vocab is reports[0].vocab for r in back)
+
+
+# --- files of one report are parsed in the job that rules them; batches run side by side ---
+
+def varied_files(tmp_path: Path) -> list[str]:
+    """Files of one report (good, bad syntax, unknown name, no policy line, unknown policy),
+    a file of several reports, and a directory: what `rule` reads whole and what it reads here."""
+    files = [write(tmp_path / f"{i:02}.txt", good(f"P{i}", i % 3 + 1, "minib" if i % 2 else "mini"))
+             for i in range(9)]
+    files.insert(2, write(tmp_path / "bad-syntax.txt", BAD_SYNTAX))
+    files.insert(4, write(tmp_path / "bad-name.txt", BAD_NAME))
+    files.insert(5, write(tmp_path / "no-policy.txt", "rel: competitive\nplayer: Ann\nAnn drew 1 extra cards.\n"))
+    files.insert(6, write(tmp_path / "other-policy.txt", good("Q", policy="nosuch")))
+    files.insert(7, write(tmp_path / "several.txt", good("S1") + "---\n" + good("S2", policy="minib")))
+    files.insert(8, write(tmp_path / "gap.txt", GAP))
+    return [*map(str, files), str(write(tmp_path / "dir" / "d.txt", good("D", policy="minib")).parent)]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "text"])
+def test_files_parsed_in_the_job_print_what_reading_them_here_prints(
+        rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    from ppgcheck.cli import ruling
+    files = varied_files(tmp_path)
+    in_jobs = invoke(*files, "--format", fmt, "--batch-size", "2")
+    monkeypatch.setattr(ruling, "whole_file", lambda *args: None)      # every file read and parsed here
+    here = invoke(*files, "--format", fmt, "--batch-size", "2")
+    assert (in_jobs.stdout, in_jobs.stderr, in_jobs.exit_code) == (here.stdout, here.stderr, here.exit_code)
+    assert in_jobs.exit_code == 2
+    for name in ("bad-syntax.txt", "bad-name.txt", "no-policy.txt", "other-policy.txt"):
+        assert in_jobs.stderr.count(name) >= 1 and name not in in_jobs.stdout
+    # the errors come in input order too
+    order = [in_jobs.stderr.index(n) for n in ("bad-syntax.txt", "bad-name.txt", "no-policy.txt", "other-policy.txt")]
+    assert order == sorted(order)
+
+
+@needs_fork
+def test_workers_and_batch_sizes_change_nothing_printed(rules: SimpleNamespace, tmp_path: Path) -> None:
+    files = varied_files(tmp_path)
+    runs = [invoke(*files, "--format", "jsonl", *options)
+            for options in ([], ["--workers", "1"], ["--workers", "3", "--batch-size", "1"],
+                            ["--workers", "2", "--batch-size", "3"])]
+    first = runs[0]
+    rows = jsonl(first.stdout)
+    assert [r["report"].rsplit("/", 1)[-1] for r in rows] == [
+        "00.txt", "01.txt", "02.txt", "several.txt:1", "several.txt:7", "gap.txt",
+        "03.txt", "04.txt", "05.txt", "06.txt", "07.txt", "08.txt", "d.txt"]
+    for run in runs[1:]:
+        assert (run.stdout, run.stderr, run.exit_code) == (first.stdout, first.stderr, first.exit_code)
+
+
+class _Done:
+    """A job that is ready at once, or fails."""
+
+    def __init__(self, outputs: list | None) -> None:
+        self.outputs, self.stopped = outputs, False
+
+    def ready(self) -> bool:
+        return True
+
+    def result(self) -> list:
+        if self.outputs is None:
+            raise policy_module.PolicyError("boom")
+        return self.outputs
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def test_inflight_prints_in_input_order_whatever_order_the_batches_run_in() -> None:
+    from ppgcheck.cli.inflight import InFlight
+    printed: list = []
+    inflight = InFlight(2, printed.append)
+    numbers = [inflight.number() for _ in range(6)]
+    inflight.start([numbers[1], numbers[4]], lambda: _Done(["b1", "b4"]))       # a policy's batch
+    assert printed == []                                                         # 0 is not ruled yet
+    inflight.start([numbers[0], numbers[2], numbers[3]], lambda: _Done(["a0", "a2", "a3"]))
+    inflight.start([numbers[5]], lambda: _Done(["c5"]))
+    inflight.finish()
+    assert printed == ["a0", "b1", "a2", "a3", "b4", "c5"] and inflight.waiting == 0
+
+
+def test_inflight_a_failed_batch_prints_what_comes_before_it_and_stops_the_rest() -> None:
+    from ppgcheck.cli.inflight import InFlight
+    printed: list = []
+    inflight = InFlight(3, printed.append)
+    numbers = [inflight.number() for _ in range(4)]
+    later = _Done(["d3"])
+    later.ready = lambda: False      # still running when the failure is found
+    inflight.queued.extend([([numbers[0]], lambda: _Done(["a0"])), ([numbers[1], numbers[2]], lambda: _Done(None)),
+                            ([numbers[3]], lambda: later)])
+    with pytest.raises(policy_module.PolicyError, match="boom"):
+        inflight.finish()
+    assert printed == ["a0"] and later.stopped

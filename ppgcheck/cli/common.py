@@ -4,12 +4,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import io
 import os
 import pickle
 import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
@@ -50,27 +52,73 @@ def rare_cycle_collection():
 
 
 def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None
-                 ) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]]]]:
-    """(name, reports) for each file, each report file under a directory, and `-` (stdin),
+                 ) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]], Path | None]]:
+    """(name, reports, path) for each file, each report file under a directory, and `-` (stdin: no path),
     each report in its policy's language (`policy`, else its `policy:` line; a pack of `rules`).
     Nothing is read until `reports()` is iterated, and then report by report
     (language/report.py: read_reports), so memory stays flat whatever a file's size;
     a FIFO or a character device is read as a stream.  A file that cannot be opened
     raises its UsageError from the iteration."""
-    entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]]]] = []
+    entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]], Path | None]] = []
     for raw in paths:
         if raw == "-":
-            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules)))
+            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules), None))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules)) for f in files)
+            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules), f) for f in files)
         else:
-            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules)))
+            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules), path))
     return entries
+
+
+@dataclass(frozen=True)
+class WholeFile:
+    """A report file of one report, read whole; the job that rules it parses it."""
+
+    name: str
+    raw: bytes
+    policy_id: str
+
+
+def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | None) -> WholeFile | None:
+    """A regular file read whole when it holds one report (no separator line) within the
+    reading limits and names a known policy (`policy`, else its `policy:` line): read_reports
+    reads it the same from memory.  None: read it report by report, here."""
+    from ppgcheck.language.report import MAX_REPORT_BYTES, MAX_REPORT_LINES, separator_line, single_policy
+    from ppgcheck.resources import policy_ids
+    if path is None:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_REPORT_BYTES + 1)
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = raw.split(b"\n")
+    if len(raw) > MAX_REPORT_BYTES or len(lines) > MAX_REPORT_LINES or any(map(separator_line, lines)):
+        return None
+    policy_id = policy or single_policy(text)
+    if policy_id is None or policy_id not in policy_ids(rules):
+        return None
+    return WholeFile(name, raw, policy_id)
+
+
+def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
+    """The reports of a file read whole, checked (in the job): what reading it here gives."""
+    from ppgcheck import api
+    from ppgcheck.language.report import read_reports
+    prepared: list[tuple[Report, str]] = []
+    for report in read_reports(io.BytesIO(item.raw), item.name, policy, rules):
+        if isinstance(report, ReportError):
+            raise report
+        prepared.extend(api.prepare([report], policy, rules))
+    return prepared
 
 
 def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None
@@ -161,7 +209,7 @@ def report_sources(paths: tuple[str, ...], policy: str | None = None, rules: Pat
     """Every report of the files (for commands that take one report file): the first
     bad report's error raised."""
     out: list[Report] = []
-    for _, reports in report_files(paths, policy, rules):
+    for _, reports, _ in report_files(paths, policy, rules):
         for report in reports():
             if isinstance(report, ReportError):
                 raise report

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +13,10 @@ import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options,
-                                 rare_cycle_collection, read_whole, report_files, report_sources, rules_option)
+from ppgcheck.cli.inflight import InFlight, default_workers
+from ppgcheck.cli.common import (WholeFile, check_rules_folder, complete_policy, fails_cleanly, limit_options,
+                                 parse_whole, rare_cycle_collection, read_whole, report_files, report_sources,
+                                 rules_option, whole_file)
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.language.report import Report
@@ -24,6 +26,10 @@ from ppgcheck.language.vocabulary import vocabulary
 # reports of one policy ruled by one grounding: large enough that the cost of a
 # grounding vanishes, small enough that output keeps flowing
 BATCH_SIZE = 256
+# reports read and not ruled, in batches: past it every policy's pending reports start (a
+# policy's reports rare in a long run would hold back every output after them); reading
+# waits for the jobs past twice as many reports read and not printed
+HELD_BATCHES = 2
 
 
 @cli.command()
@@ -38,6 +44,9 @@ BATCH_SIZE = 256
                    "each one added).  Default: on for text and json, off for jsonl batches.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=BATCH_SIZE, show_default=True,
               help="Reports of one policy ruled by one grounding.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Batches ruled at once, each in a process of its own, while the next reports are read "
+                   "(default: the CPUs this process may use, at most 4).  The output is the same.")
 @rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
                "league's edited copy, instead of the bundled ones.")
 @click.option("--event", "event", type=click.Path(dir_okay=False, path_type=Path), metavar="EVENT.db",
@@ -55,8 +64,8 @@ BATCH_SIZE = 256
 @limit_options(timeout=True)
 @fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
-         batch_size: int, rules: Path | None, event: Path | None, judge: str | None, amend: bool,
-         choose: tuple[str, ...], event_log: str | None) -> None:
+         batch_size: int, workers: int | None, rules: Path | None, event: Path | None, judge: str | None,
+         amend: bool, choose: tuple[str, ...], event_log: str | None) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
     A file may hold several reports separated by `---`. Exit code: 0 ruled,
@@ -79,8 +88,8 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
     exit_code = 0
     collected: list[dict] = []
-    pending: list[tuple[Report, str]] = []     # checked, waiting for their batch
-    per_policy: Counter[str] = Counter()       # how many of them each policy rules
+    # by policy, waiting for a batch: checked reports, and files of one report the job parses
+    pending: dict[str, list[tuple[int, tuple[Report, str] | WholeFile]]] = {}
 
     render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
               "json": ruling_dict}[fmt]
@@ -98,25 +107,54 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         click.echo(str(exc), err=True)
         exit_code = 2
 
-    def rendered(part: list[tuple[Report, str]]) -> list[tuple[int, str | dict]]:
-        return [(rs.exit_code, render(rs)) for rs in api.rule_prepared(part, rules, questions)]
+    def rendered(part: list[tuple[Report, str] | WholeFile]) -> list[list[tuple[int, str | dict] | str]]:
+        """(In the job) each item's outputs: a ruling's (exit code, rendering), or a bad file's error."""
+        ready: list[list[tuple[Report, str]] | str] = []
+        for item in part:
+            try:
+                ready.append(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+            except (ConfinementError, LimitExceeded):
+                raise
+            except PpgError as exc:
+                ready.append(str(exc))
+        ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, str) for p in got], rules,
+                                       questions))
+        outputs: list[list[tuple[int, str | dict]] | str] = []
+        for got in ready:
+            if isinstance(got, str):
+                outputs.append(got)
+            else:
+                outputs.append([(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))])
+        return outputs
 
-    def rule_pending(more_follows: bool) -> None:
-        """Rule the pending reports, one policy at a time, each a job in a forked child
-        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
-        do not pile up over a long run, one grounding's memory live at a time."""
-        from ppgcheck.engine.isolation import return_free_memory
-        results: list[tuple[int, str | dict]] = [(0, "")] * len(pending)
-        for positions in api.positions_by_policy(pending).values():
-            part = [pending[p] for p in positions]
-            for position, ruled in zip(positions, api.run_as_job(part, rules, functools.partial(rendered, part))):
-                results[position] = ruled
-        for code, out in results:
+    def emit_item(outputs: list[tuple[int, str | dict]] | str) -> None:
+        if isinstance(outputs, str):
+            bad_input(UsageError(outputs))      # (the message as the file's error printed it)
+            return
+        for code, out in outputs:
             emit(code, out)
-        pending.clear()
-        per_policy.clear()
-        if more_follows:
-            return_free_memory()
+
+    inflight = InFlight(workers or default_workers(), emit_item)
+
+    def rule_pending(policy_ids: list[str]) -> None:
+        """Start these policies' pending reports, a batch each, each a job in a forked child
+        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
+        do not pile up over a long run; the outputs come in input order (inflight.py)."""
+        from ppgcheck.engine.isolation import return_free_memory
+        for policy_id in policy_ids:
+            numbers, items = zip(*pending.pop(policy_id))
+            part = list(items)
+
+            def parsed(part: list = part) -> list[tuple[Report, str]]:      # (only to find a file to blame)
+                found: list[tuple[Report, str]] = []
+                for item in part:
+                    with contextlib.suppress(PpgError):
+                        found.extend(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+                return found
+            names = [item.name if isinstance(item, WholeFile) else item[0].name for item in part]
+            inflight.start(list(numbers), functools.partial(api.start_ruling_job, [policy_id], names, rules,
+                                                            functools.partial(rendered, part), parsed))
+        return_free_memory()
 
     def submit_each(prepared: list[tuple[Report, str]]) -> bool:
         """Submit reports to the event store in order; False when the store can take no more."""
@@ -144,32 +182,43 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
                 raise report
             yield from api.prepare([report], policy, rules)
 
-    def take(report: Report, policy_id: str) -> bool:
-        """Rule one checked report now (at an event) or with its batch; False when the
-        event's store can take no more."""
+    def take(report: Report | WholeFile, policy_id: str) -> bool:
+        """Rule one checked report (or a file of one) now (at an event) or with its batch;
+        False when the event's store can take no more."""
         if submit is not None:       # each report sees the penalties of the ones before it
             return submit_each([(report, policy_id)])
-        pending.append((report, policy_id))
-        per_policy[policy_id] += 1
-        if per_policy[policy_id] >= batch_size:
-            rule_pending(more_follows=True)
+        batch = pending.setdefault(policy_id, [])
+        batch.append((inflight.number(), report if isinstance(report, WholeFile) else (report, policy_id)))
+        if len(batch) >= batch_size:
+            rule_pending([policy_id])
+        elif sum(map(len, pending.values())) >= batch_size * HELD_BATCHES:
+            rule_pending(list(pending))
+        if inflight.waiting >= 2 * batch_size * HELD_BATCHES:     # the reports held stay bounded
+            inflight.drain(batch_size * HELD_BATCHES)
+        else:
+            inflight.pump()
         return True
 
     sources = report_files(reports, policy, rules)
     show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
     with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
                                     if show_progress else contextlib.nullcontext(sources)) as items:
-        for _, reports in items:
+        for name, reports, path in items:
+            whole = whole_file(path, name, policy, rules) if submit is None else None
+            if whole is not None:                   # parsed in the job that rules it
+                take(whole, whole.policy_id)
+                continue
             try:
                 checked = read_whole(prepared(reports()))   # a file is ruled whole or not at all
             except (ConfinementError, LimitExceeded):
                 raise                           # the pack, not the input: the command stops
             except PpgError as exc:
-                bad_input(exc)
+                inflight.put(str(exc))          # printed in input order, with the rulings
                 continue
             if not all(take(report, policy_id) for report, policy_id in checked):
                 break
-        rule_pending(more_follows=False)
+        rule_pending(list(pending))
+        inflight.finish()
     if fmt == "json":
         click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
     sys.exit(exit_code)

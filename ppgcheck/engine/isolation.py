@@ -31,7 +31,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Callable, Generic, TypeVar
 
 from ppgcheck.errors import ConfinementError, LimitExceeded, PolicyError, PpgError, ProgramError, UsageError
 
@@ -139,13 +139,60 @@ def call_bounded(work: Callable[[], T], where: str, locate: Callable[[], str | N
     being what `locate()` finds (the file to blame) when it finds one.  Inside a job
     the work runs in it, under the enclosing job's limits.  Without fork it runs here,
     solving bounded by the deadline, grounding only where the CLI may end the process."""
+    return start_bounded(work, where, locate, limits, grace).result()
+
+
+def start_bounded(work: Callable[[], T], where: str, locate: Callable[[], str | None] | None = None,
+                  limits: Limits | None = None, grace: float = GRACE) -> "Job[T]":
+    """call_bounded's job started now, its value (or error) taken with .result():
+    with fork the child runs while the caller goes on; without, the work runs here now."""
     bound = limits or _State.limits
     if in_job():
-        return work()
+        return Job.done(work)
     if not can_fork():
-        return _in_process(work, bound, where, grace)
-    child = Forked(work, bound, grace, where)
-    return child.result(deadline=child.started + bound.seconds + grace, where=where, locate=locate)
+        return Job.done(lambda: _in_process(work, bound, where, grace))
+    return Job(Forked(work, bound, grace, where), bound.seconds + grace, where, locate)
+
+
+class Job(Generic[T]):
+    """A started job: result() waits for its value and raises what call_bounded would."""
+
+    def __init__(self, child: "Forked | None", seconds: float, where: str,
+                 locate: Callable[[], str | None] | None, outcome: tuple | None = None) -> None:
+        self.child, self.seconds, self.where, self.locate = child, seconds, where, locate
+        self.outcome = outcome
+
+    @classmethod
+    def done(cls, work: Callable[[], T]) -> "Job[T]":
+        try:
+            return cls(None, 0.0, "", None, ("ok", work()))
+        except BaseException as exc:        # raised again by result(), where call_bounded raised it
+            return cls(None, 0.0, "", None, ("error", exc))
+
+    def result(self) -> T:
+        if self.outcome is None:
+            child = self.child
+            try:
+                self.outcome = ("ok", child.result(deadline=child.started + self.seconds, where=self.where,
+                                                   locate=self.locate))
+            except BaseException as exc:
+                self.outcome = ("error", exc)
+            self.child = None
+        kind, value = self.outcome
+        if kind == "error":
+            raise value
+        return value
+
+    def ready(self) -> bool:
+        """Whether result() would return at once."""
+        return self.child is None or self.child.poll(self.child.started + self.seconds)
+
+    def stop(self) -> None:
+        """End the child of a job whose value is no longer wanted."""
+        if self.child is not None:
+            self.child.stop()
+            self.child = None
+            self.outcome = ("error", RuntimeError("stopped"))
 
 
 def _overrun(kind: str, phase_name: str, bound: Limits, where: str) -> LimitExceeded:
@@ -184,6 +231,8 @@ class Forked:
                 os.setpgid(self.pid, self.pid)
         self.read_end: int | None = read_end
         self.phase = "grounding"
+        self._buffer = bytearray()          # the child's frames as they come in
+        self._answer = b""
 
     def result(self, deadline: float | None = None, where: str = "", locate=None):
         try:
@@ -220,30 +269,48 @@ class Forked:
     def _last_frame(self, deadline: float | None) -> bytes | None:
         """The child's answer (b"" when it ended without one), progress frames noted on
         the way; None when the deadline passed first."""
-        buffer = bytearray()
-        answer = b""
-        with os.fdopen(self.read_end, "rb", buffering=0) as pipe:
-            self.read_end = None
-            while True:
-                if deadline is not None:
-                    left = deadline - time.monotonic()
-                    if left <= 0 or not select.select([pipe], [], [], left)[0]:
-                        return None
-                chunk = pipe.read(1 << 16)
-                if not chunk:
-                    return answer
-                buffer += chunk
-                while len(buffer) >= 8:
-                    size = struct.unpack("<Q", buffer[:8])[0]
-                    if len(buffer) < 8 + size:
-                        break
-                    frame = bytes(buffer[8:8 + size])
-                    del buffer[:8 + size]
-                    kind, value = pickle.loads(frame)
-                    if kind == "progress":
-                        self.on_progress(value)
-                    else:
-                        answer = frame
+        while not self._read(deadline):
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+        return self._answer
+
+    def poll(self, deadline: float | None = None) -> bool:
+        """Whether result() would return at once: the child's answer is in, or the deadline passed."""
+        return self._read(0.0) or (deadline is not None and time.monotonic() >= deadline)
+
+    def _read(self, deadline: float | None) -> bool:
+        """Read what the child wrote, waiting up to the deadline (a monotonic time; 0.0:
+        not at all) for the first chunk; True once the pipe is closed."""
+        if self.read_end is None:
+            return True
+        if deadline is not None:
+            left = max(0.0, deadline - time.monotonic())
+            if not select.select([self.read_end], [], [], left)[0]:
+                return False
+        while True:
+            chunk = os.read(self.read_end, 1 << 16)
+            if not chunk:
+                os.close(self.read_end)
+                self.read_end = None
+                return True
+            self._frames(chunk)
+            if not select.select([self.read_end], [], [], 0)[0]:
+                return False
+
+    def _frames(self, chunk: bytes) -> None:
+        buffer = self._buffer
+        buffer += chunk
+        while len(buffer) >= 8:
+            size = struct.unpack("<Q", buffer[:8])[0]
+            if len(buffer) < 8 + size:
+                break
+            frame = bytes(buffer[8:8 + size])
+            del buffer[:8 + size]
+            kind, value = pickle.loads(frame)
+            if kind == "progress":
+                self.on_progress(value)
+            else:
+                self._answer = frame
 
     def on_progress(self, value: object) -> None:
         if isinstance(value, tuple) and value[:1] == ("phase",):

@@ -211,6 +211,16 @@ def _line(lines: list[str], n: int) -> str:
     return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
+def separator_line(line: bytes) -> bool:
+    """Whether a line of a file (split at its newlines) separates two reports."""
+    return bool(_SEPARATOR_LINE.match(line))
+
+
+def single_policy(text: str) -> str | None:
+    """The policy the `policy:` line of a file's one report names (as parse_reports reads it)."""
+    return _chunks(text.split("\n"))[0][2]
+
+
 def _chunks(lines: list[str]) -> list[tuple[int, int, str | None]]:
     """(first line, end, the policy its `policy:` line names) of each report's lines."""
     chunks: list[tuple[int, int, str | None]] = []
