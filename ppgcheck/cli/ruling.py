@@ -29,7 +29,7 @@ BATCH_SIZE = 256
 # reports read and not ruled, in batches: past it every policy's pending reports start (a
 # policy's reports rare in a long run would hold back every output after them); reading
 # waits for the jobs past twice as many reports read and not printed
-HELD_BATCHES = 2
+HELD_BATCHES = 4
 
 
 @cli.command()
