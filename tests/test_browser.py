@@ -248,6 +248,12 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     phone.fill("#report", HIDDEN_CARD.format(round=3, table=14))
     phone.wait_for_selector("#parse-status.ok")
     phone.click("#submit")
+    phone.wait_for_selector("#amend")
+    # the parse check answering after the refusal (it did under load) leaves the choice in place
+    phone.evaluate("() => { document.querySelector('#parse-status').className = 'status'; }")
+    phone.dispatch_event("#report", "input")
+    phone.wait_for_selector("#parse-status.ok")
+    assert "--amend" in phone.inner_text("#result") and phone.locator("#amend").is_visible()
     phone.click("#amend")
     phone.wait_for_selector("#result .submission[data-outcome='amended']")
     assert "Earlier penalties counted (2)" in phone.locator("#result .submission").inner_text()

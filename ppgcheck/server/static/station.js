@@ -413,13 +413,18 @@
         { write: true, html: true });
       loadRoster();
     } catch (err) {
+      if (err.status === 422 && /--amend/.test(err.message)) {
+        // this report was submitted before and has been edited since: replacing it is a choice.
+        // Asked in the result box: the parse check's answer, which may land later, rewrites
+        // the status line (the button vanished there under load)
+        result.replaceChildren(el("div", { class: "status bad amend-prompt" },
+          el("span", { class: "message", text: err.message }),
+          el("button", { type: "button", id: "amend", class: "primary alt",
+            text: "Replace the recorded report", onclick: () => submitNow(true) })));
+        return;
+      }
       showError(err);
       if (err.status === 401 || err.status === 403) openSettings("#token");
-      if (err.status === 422 && /--amend/.test(err.message)) {
-        // this report was submitted before and has been edited since: replacing it is a choice
-        $("#parse-status").append(el("button", { type: "button", id: "amend", class: "primary alt",
-          text: "Replace the recorded report", onclick: () => submitNow(true) }));
-      }
     } finally {
       result.removeAttribute("aria-busy");
     }
