@@ -30,7 +30,7 @@ from ppgcheck.analysis.diff_program import FIRST_KIND, OUTPUTS, diff_control, sa
 from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
 from ppgcheck.analysis.scenarios import scenario_facts, scenario_report
-from ppgcheck.analysis.search import Budget, brave, configured, ground, optimum, solve
+from ppgcheck.analysis.search import Budget, brave, configured, ground, last_model, optimum
 from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.engine.ruling import RulingSet, _text, decode
@@ -301,16 +301,10 @@ def _brave_kind(ctl: clingo.Control, budget: Budget, kind: str, until: float,
                 found: set[clingo.Symbol]) -> bool:
     """Brave consequences of the scenarios whose first observation is of this kind,
     added to found (those of the last model when cut short); True when exhausted."""
-    last: list[clingo.Symbol] = []
-
-    def keep(m: clingo.Model) -> None:
-        last[:] = m.symbols(shown=True)
-    try:
-        finished, _ = solve(ctl, budget, [(clingo.Function("dif_first_kind", [clingo.Function(kind)]), True)],
-                            keep, until)
-        return finished
-    finally:
-        found.update(last)
+    finished, last = last_model(ctl, budget, [(clingo.Function("dif_first_kind", [clingo.Function(kind)]), True)],
+                                until)
+    found.update(last)
+    return finished
 
 
 def _edited_location(change: Change, edited: list[tuple[str, int, set[str]]]) -> tuple[str, int] | None:

@@ -11,6 +11,7 @@ cap for all the searches of one pack.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
@@ -112,16 +113,44 @@ def solve(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
                 on_model(model)
 
 
+def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
+               until: float | None = None) -> tuple[bool, list[clingo.Symbol]]:
+    """(finished, the shown atoms of the last model) of one enumeration under the control's
+    configuration (a brave one: the last model holds every brave atom found), within the
+    budget and before `until`.  A synchronous solve, its last model read once (clingo's
+    on_last): reading every model's atoms cost ~10 ms a model of a scenario space, and
+    a brave pass has a few hundred; a timer interrupts it at the bound."""
+    last: list[clingo.Symbol] = []
+    stopped = [False]
+    if budget.exhausted() or (until is not None and time.monotonic() >= until):
+        return False, last
+
+    def counted(model: clingo.Model) -> bool:
+        budget.models += 1
+        stopped[0] = budget.exhausted() or (until is not None and time.monotonic() >= until)
+        return not stopped[0]
+
+    def keep(model: clingo.Model) -> None:
+        last[:] = model.symbols(shown=True)
+    limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
+    timer = threading.Timer(max(limit, 0.01), ctl.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        result = ctl.solve(assumptions=list(assumptions), on_model=counted, on_last=keep)
+    finally:
+        timer.cancel()
+    if result.interrupted:
+        budget.exhausted()
+    return not (stopped[0] or result.interrupted or result.unknown), last
+
+
 def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assumptions: Assumptions = (),
           heuristic: str = "Berkmin") -> tuple[set[clingo.Symbol], bool]:
     """The shown atoms some model holds (those of the last model when cut
     short), and whether the enumeration finished."""
-    last: list[clingo.Symbol] = []
-
-    def keep(m: clingo.Model) -> None:
-        last[:] = m.symbols(shown=True)
     with configured(ctl, enum="brave", heuristic=heuristic):
-        finished, _ = solve(ctl, budget, assumptions, keep, until)
+        finished, last = last_model(ctl, budget, assumptions, until)
     return set(last), finished
 
 
