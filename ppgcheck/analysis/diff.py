@@ -301,9 +301,9 @@ def _brave_kind(ctl: clingo.Control, budget: Budget, kind: str, until: float,
                 found: set[clingo.Symbol]) -> bool:
     """Brave consequences of the scenarios whose first observation is of this kind,
     added to found (those of the last model when cut short); True when exhausted."""
-    finished, last = last_model(ctl, budget, [(clingo.Function("dif_first_kind", [clingo.Function(kind)]), True)],
-                                until)
-    found.update(last)
+    finished, last, _ = last_model(ctl, budget, [(clingo.Function("dif_first_kind", [clingo.Function(kind)]), True)],
+                                   until)
+    found.update(last or ())
     return finished
 
 

@@ -57,14 +57,28 @@ def other_holes(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
 
 def _held_at(ctl: clingo.Control, budget: Budget, target: clingo.Symbol, o: clingo.Symbol, key: clingo.Symbol,
              values: list[clingo.Symbol]) -> set[clingo.Symbol]:
-    """The values of the count at which some scenario holds the target."""
+    """The values of the count at which some scenario holds the target: one search for a
+    scenario at any value not found yet, until none is left (the usual answer, no other
+    hole, is one search that finds nothing, where asking value by value took one each)."""
+    literals = {n: ctl.symbolic_atoms[clingo.Function("count", [o, key, n])] for n in values}
+    literals = {n: atom.literal for n, atom in literals.items() if atom is not None}
     held: set[clingo.Symbol] = set()
-    for n in values:
-        if satisfiable(ctl, budget, [(target, True), (clingo.Function("count", [o, key, n]), True)],
-                       heuristic=tuning.HEURISTIC)[1]:
-            held.add(n)
-        if budget.hit:
+    if not literals:
+        return held
+    with ctl.backend() as backend:      # any: one of these values (a fresh atom, no symbol)
+        any_value = backend.add_atom()
+        for literal in literals.values():
+            backend.add_rule([any_value], [literal])
+    while len(held) < len(literals) and not budget.hit:
+        seen: list[clingo.Symbol] = []
+
+        def record(model: clingo.Model) -> None:
+            seen[:] = [n for n, literal in literals.items() if model.is_true(literal)]
+        _, sat = satisfiable(ctl, budget, [(target, True), any_value, *(-literals[n] for n in held)],
+                             heuristic=tuning.HEURISTIC, on_model=record)
+        if not sat or not seen:
             break
+        held.update(seen)
     return held
 
 

@@ -43,14 +43,14 @@ class RelsSeen:
     def __init__(self, targets: list[clingo.Symbol], rels: list[str]) -> None:
         self.rels = rels
         self.at: dict[clingo.Symbol, set[str]] = {t: set() for t in targets}
-        self._header = {clingo.Function("rel", [clingo.Function(r)]): r for r in rels if r != "none"}
+        self._header = [(clingo.Function("rel", [clingo.Function(r)]), r) for r in rels if r != "none"]
 
-    def __call__(self, atoms: list[clingo.Symbol]) -> None:
-        held = set(atoms)
-        rel = next((self._header[a] for a in atoms if a in self._header), "none")
-        for t in self.at:
-            if t in held:
-                self.at[t].add(rel)
+    def __call__(self, model: clingo.Model) -> None:
+        """A scenario a search passed through (asked about its atoms, not read whole)."""
+        rel = next((r for atom, r in self._header if model.contains(atom)), "none")
+        for t, seen in self.at.items():
+            if rel not in seen and model.contains(t):
+                seen.add(rel)
 
     def unseen_somewhere(self, t: clingo.Symbol) -> bool:
         return len(self.at[t]) < len(self.rels)

@@ -19,7 +19,7 @@ import clingo
 
 from ppgcheck.errors import PolicyError
 
-Assumptions = Iterable[tuple[clingo.Symbol, bool]]
+Assumptions = Iterable[tuple[clingo.Symbol, bool] | int]     # (an int: a literal of the grounding)
 
 
 class Budget:
@@ -114,24 +114,31 @@ def solve(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
 
 
 def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
-               until: float | None = None) -> tuple[bool, list[clingo.Symbol]]:
-    """(finished, the shown atoms of the last model) of one enumeration under the control's
-    configuration (a brave one: the last model holds every brave atom found), within the
-    budget and before `until`.  A synchronous solve, its last model read once (clingo's
-    on_last): reading every model's atoms cost ~10 ms a model of a scenario space, and
-    a brave pass has a few hundred; a timer interrupts it at the bound."""
-    last: list[clingo.Symbol] = []
+               until: float | None = None, *, atoms: bool = False,
+               each: Callable[[clingo.Model], None] | None = None
+               ) -> tuple[bool, list[clingo.Symbol] | None, list[int]]:
+    """(finished, the last model's shown atoms (all of them with `atoms`; None: no model),
+    its cost) of one solve under the control's configuration (brave: the last model holds
+    every brave atom found; optimising: the last is the best), within the budget and before
+    `until`; each(model) sees every model on the way.  A synchronous solve, its last model
+    read once (clingo's on_last): reading every model's atoms cost ~10 ms a model of a
+    scenario space, and a brave pass has a few hundred; a timer interrupts it at the bound."""
+    last: list[list[clingo.Symbol]] = []
+    cost: list[int] = []
     stopped = [False]
     if budget.exhausted() or (until is not None and time.monotonic() >= until):
-        return False, last
+        return False, None, cost
 
     def counted(model: clingo.Model) -> bool:
         budget.models += 1
+        if each is not None:
+            each(model)
         stopped[0] = budget.exhausted() or (until is not None and time.monotonic() >= until)
         return not stopped[0]
 
     def keep(model: clingo.Model) -> None:
-        last[:] = model.symbols(shown=True)
+        last[:] = [model.symbols(atoms=True) if atoms else model.symbols(shown=True)]
+        cost[:] = model.cost
     limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
     timer = threading.Timer(max(limit, 0.01), ctl.interrupt)
     timer.daemon = True
@@ -142,7 +149,7 @@ def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (
         timer.cancel()
     if result.interrupted:
         budget.exhausted()
-    return not (stopped[0] or result.interrupted or result.unknown), last
+    return not (stopped[0] or result.interrupted or result.unknown), (last[0] if last else None), cost
 
 
 def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assumptions: Assumptions = (),
@@ -150,8 +157,8 @@ def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assum
     """The shown atoms some model holds (those of the last model when cut
     short), and whether the enumeration finished."""
     with configured(ctl, enum="brave", heuristic=heuristic):
-        finished, last = last_model(ctl, budget, assumptions, until)
-    return set(last), finished
+        finished, last, _ = last_model(ctl, budget, assumptions, until)
+    return set(last or ()), finished
 
 
 def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *, heuristic: str,
@@ -163,13 +170,13 @@ def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *
 
 
 def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
-            on_scenario: Callable[[list[clingo.Symbol]], None] | None = None,
+            on_scenario: Callable[[clingo.Model], None] | None = None,
             below: list[int] | None = None,
             assumptions: Assumptions = ()) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
     """The smallest model holding target (by the program's #minimize): (its
     atoms, proven minimal, its cost); only one costing less than `below` when
     given (none: (None, True, [])), and holding the assumptions.  on_scenario
-    sees the atoms of every model the search passes through."""
+    sees every model the search passes through."""
     if below is None:
         opt = "opt"
     else:
@@ -177,18 +184,10 @@ def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
         if bound is None:       # nothing costs less than nothing
             return None, True, []
         opt = "opt," + ",".join(map(str, bound))
-    best: list[list[clingo.Symbol]] = []
-    cost: list[int] = []
-
-    def keep(m: clingo.Model) -> None:
-        best[:] = [m.symbols(atoms=True)]
-        cost[:] = m.cost
-        if on_scenario:
-            on_scenario(best[0])
     # the Domain heuristic leaves the scenario's optional inputs out first (scenarios.lp)
     with configured(ctl, opt=opt, heuristic="Domain"):
-        finished, _ = solve(ctl, budget, [(target, True), *assumptions], keep)
-    return (best[0] if best else None), finished, cost
+        finished, best, cost = last_model(ctl, budget, [(target, True), *assumptions], atoms=True, each=on_scenario)
+    return best, finished, cost
 
 
 _NO_BOUND = 2 ** 31 - 1

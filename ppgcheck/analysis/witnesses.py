@@ -27,7 +27,7 @@ from ppgcheck.language.report import Report, print_report
 from ppgcheck.language.vocabulary import Vocabulary
 
 Witness = tuple[list[clingo.Symbol], bool, list[int]]     # a scenario's atoms, proven minimal, its cost
-OnScenario = Callable[[list[clingo.Symbol]], None] | None
+OnScenario = Callable[[clingo.Model], None] | None     # each model a search passes through
 
 
 def _generic(sym: clingo.Symbol) -> bool:
