@@ -19,12 +19,13 @@ Output = object        # what a report (or a file read whole) prints: the caller
 
 
 def default_workers() -> int:
-    """The CPUs this process may use, at most 4 (each job holds a grounding's memory)."""
+    """One more than the CPUs this process may use (the batches differ in size: the last
+    one would otherwise run alone), at most 4 (each job holds a grounding's memory)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 4))
+    return max(1, min(cpus + 1, 4))
 
 
 class InFlight:

@@ -46,7 +46,7 @@ HELD_BATCHES = 4
               help="Reports of one policy ruled by one grounding.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Batches ruled at once, each in a process of its own, while the next reports are read "
-                   "(default: the CPUs this process may use, at most 4).  The output is the same.")
+                   "(default: one more than the CPUs this process may use, at most 4).  The output is the same.")
 @rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
                "league's edited copy, instead of the bundled ones.")
 @click.option("--event", "event", type=click.Path(dir_okay=False, path_type=Path), metavar="EVENT.db",

@@ -72,6 +72,7 @@ class _State:
     where = ""                         # inside a job: what it works on, as its errors name it
     channel: int | None = None         # inside a forked job: where progress frames go
     phase = "grounding"
+    kept: object = None                # inside a forked job: what keep_until_exit keeps
 
 
 def limits() -> Limits:
@@ -94,6 +95,13 @@ def limits_set(seconds: float | None = None, megabytes: int | None = None, *, ex
 
 def in_job() -> bool:
     return _State.deadline is not None
+
+
+def keep_until_exit(value: object) -> None:
+    """In a forked job, keep this (the last clingo control) to the child's exit, which hands
+    its memory back at once, instead of freeing it piece by piece (~15-20 ms a grounding)."""
+    if _State.channel is not None:
+        _State.kept = value
 
 
 def remaining() -> float | None:

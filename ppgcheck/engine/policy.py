@@ -243,6 +243,7 @@ class PolicyEngine:
                 if i in wanted:      # the others' brave atoms are their one model's
                     for name in EXPLORED:
                         per_report[i][name] = explored.get(name, [])
+        isolation.keep_until_exit(ctl)
         return per_report
 
     def _split(self, symbols: list[clingo.Symbol], count: int, alone: bool) -> list[ShownAtoms]:

@@ -34,13 +34,15 @@ def skeleton() -> str:
     return (grammar_dir() / "report.lark").read_text(encoding="utf-8")
 
 
-def tokens(text: str) -> list[tuple[str, str]]:
-    """A form's text as ("slot", name) and ("word", word) items."""
+@cache
+def tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """A form's text as ("slot", name) and ("word", word) items (kept: printing an
+    observation reads its form's every time)."""
     out = []
     for match in _TOKEN.finditer(text):
         slot, possessive, word = match.groups()
         out.append(("slot", slot) if slot else ("word", possessive or word))
-    return out
+    return tuple(out)
 
 
 def unit_positions(items: list[tuple[str, str]], vocab: Vocabulary) -> dict[int, str]:
