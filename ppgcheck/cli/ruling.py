@@ -6,7 +6,7 @@ import functools
 import itertools
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -30,6 +30,7 @@ BATCH_SIZE = 256
 # policy's reports rare in a long run would hold back every output after them); reading
 # waits for the jobs past twice as many reports read and not printed
 HELD_BATCHES = 4
+Item = tuple[Report, str] | WholeFile      # a checked report with its policy, or a file its job parses
 
 
 @cli.command()
@@ -89,7 +90,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     exit_code = 0
     collected: list[dict] = []
     # by policy, waiting for a batch: checked reports, and files of one report the job parses
-    pending: dict[str, list[tuple[int, tuple[Report, str] | WholeFile]]] = {}
+    pending: dict[str, list[tuple[int, Item]]] = {}
 
     render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
               "json": ruling_dict}[fmt]
@@ -106,26 +107,6 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         nonlocal exit_code
         click.echo(str(exc), err=True)
         exit_code = 2
-
-    def rendered(part: list[tuple[Report, str] | WholeFile]) -> list[list[tuple[int, str | dict] | str]]:
-        """(In the job) each item's outputs: a ruling's (exit code, rendering), or a bad file's error."""
-        ready: list[list[tuple[Report, str]] | str] = []
-        for item in part:
-            try:
-                ready.append(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
-            except (ConfinementError, LimitExceeded):
-                raise
-            except PpgError as exc:
-                ready.append(str(exc))
-        ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, str) for p in got], rules,
-                                       questions))
-        outputs: list[list[tuple[int, str | dict]] | str] = []
-        for got in ready:
-            if isinstance(got, str):
-                outputs.append(got)
-            else:
-                outputs.append([(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))])
-        return outputs
 
     def emit_item(outputs: list[tuple[int, str | dict]] | str) -> None:
         if isinstance(outputs, str):
@@ -144,16 +125,10 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         for policy_id in policy_ids:
             numbers, items = zip(*pending.pop(policy_id))
             part = list(items)
-
-            def parsed(part: list = part) -> list[tuple[Report, str]]:      # (only to find a file to blame)
-                found: list[tuple[Report, str]] = []
-                for item in part:
-                    with contextlib.suppress(PpgError):
-                        found.extend(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
-                return found
             names = [item.name if isinstance(item, WholeFile) else item[0].name for item in part]
-            inflight.start(list(numbers), functools.partial(api.start_ruling_job, [policy_id], names, rules,
-                                                            functools.partial(rendered, part), parsed))
+            work = functools.partial(_rule_items, part, policy, rules, questions, render)
+            inflight.start(list(numbers), functools.partial(api.start_ruling_job, [policy_id], names, rules, work,
+                                                            functools.partial(_parsed_items, part, policy, rules)))
         return_free_memory()
 
     def submit_each(prepared: list[tuple[Report, str]]) -> bool:
@@ -222,6 +197,31 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     if fmt == "json":
         click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
     sys.exit(exit_code)
+
+
+def _rule_items(part: list[Item], policy: str | None, rules: Path | None, questions: bool,
+                render: Callable) -> list[list[tuple[int, str | dict]] | str]:
+    """(In the job) each item's outputs: its rulings' (exit code, rendering), or a bad file's error."""
+    ready: list[list[tuple[Report, str]] | str] = []
+    for item in part:
+        try:
+            ready.append(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+        except (ConfinementError, LimitExceeded):
+            raise
+        except PpgError as exc:
+            ready.append(str(exc))
+    ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, str) for p in got], rules, questions))
+    return [got if isinstance(got, str) else [(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))]
+            for got in ready]
+
+
+def _parsed_items(part: list[Item], policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
+    """The reports of the items that parse (only to find the pack file to blame for an overrun)."""
+    found: list[tuple[Report, str]] = []
+    for item in part:
+        with contextlib.suppress(PpgError):
+            found.extend(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+    return found
 
 
 def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: tuple[str, ...],
