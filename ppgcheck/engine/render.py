@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from ppgcheck.engine.ruling import Option, Outcome, OutcomeOption, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.ruling import Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question, RulingSet
 
 WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer",
        "players": "the players"}
@@ -155,11 +155,16 @@ def outcome_option_text(option: OutcomeOption) -> str:
             + (f" if {option.condition}" if option.condition else "") + _cite(option.section))
 
 
+def note_text(note: Cited) -> str:
+    """A note of the match's outcome, with its section."""
+    return f"note: {note.text}{_cite(note.section)}"
+
+
 def outcome_lines(rs: RulingSet) -> list[str]:
     """The match's outcome block of the text ruling."""
     out = [f"  match — {outcome_text(o)}" for o in rs.outcomes]
     out += [f"    {outcome_option_text(o)}" for o in rs.outcome_options]
-    out += [f"  match — note: {n.text}{_cite(n.section)}" for n in rs.outcome_notes]
+    out += [f"  match — {note_text(n)}" for n in rs.outcome_notes]
     return out
 
 
@@ -269,7 +274,7 @@ def render_comparison_text(comparison) -> str:
         out.append("  the match")
         for policy, rs in sets.items():
             lines = [outcome_text(o) for o in rs.outcomes] or ["no outcome"]
-            lines += [f"note: {n.text}{_cite(n.section)}" for n in rs.outcome_notes]
+            lines += [note_text(n) for n in rs.outcome_notes]
             for i, line in enumerate(lines):
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
     for policy, rs in sets.items():

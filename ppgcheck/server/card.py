@@ -3,8 +3,9 @@ card shows, phrased by the text renderer's own functions (option_text, question_
 penalty_line), so the page and `ppgcheck rule` say the same thing."""
 from __future__ import annotations
 
-from ppgcheck.engine.render import WHO, option_text, outcome_option_text, outcome_text, penalty_line, question_text
-from ppgcheck.engine.ruling import Adjustment, Option, Outcome, OutcomeOption, PlayerRuling, Question
+from ppgcheck.engine.render import (WHO, note_text, option_text, outcome_option_text, outcome_text, penalty_line,
+                                    question_text)
+from ppgcheck.engine.ruling import Adjustment, Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question
 
 
 def _options(r: dict) -> list[Option]:
@@ -35,8 +36,7 @@ def _match_lines(data: dict) -> list[str]:
     lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "",
                                                 o.get("section") or ""))
               for o in data.get("outcome_options", [])]
-    lines += [f"note: {n['text']}" + (f" ({n['section']})" if n.get("section") else "")
-              for n in data.get("outcome_notes", [])]
+    lines += [note_text(Cited(n["text"], n.get("section") or "")) for n in data.get("outcome_notes", [])]
     return lines
 
 
