@@ -84,13 +84,8 @@ def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Cal
     """`work()`, which rules these prepared reports, as one job under the process's limits
     (isolation.call_bounded); each policy's pack is prepared first, in a job of its own
     where the cache misses.  Past a limit the error names the file to blame, where one is."""
-    return start_job(prepared, rules, work).result()
-
-
-def start_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Callable[[], T]) -> Job[T]:
-    """run_as_job's job, started: its .result() waits for it."""
     return start_ruling_job([p for _, p in prepared], [r.name for r, _ in prepared], rules, work,
-                            lambda: prepared)
+                            lambda: prepared).result()
 
 
 def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None, work: Callable[[], T],

@@ -11,12 +11,12 @@ cap for all the searches of one pack.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
 import clingo
 
+from ppgcheck.engine.isolation import solve_interrupted
 from ppgcheck.errors import PolicyError
 
 Assumptions = Iterable[tuple[clingo.Symbol, bool] | int]     # (an int: a literal of the grounding)
@@ -140,13 +140,7 @@ def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (
         last[:] = [model.symbols(atoms=True) if atoms else model.symbols(shown=True)]
         cost[:] = model.cost
     limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
-    timer = threading.Timer(max(limit, 0.01), ctl.interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        result = ctl.solve(assumptions=list(assumptions), on_model=counted, on_last=keep)
-    finally:
-        timer.cancel()
+    result = solve_interrupted(ctl, max(limit, 0.01), assumptions=list(assumptions), on_model=counted, on_last=keep)
     if result.interrupted:
         budget.exhausted()
     return not (stopped[0] or result.interrupted or result.unknown), (last[0] if last else None), cost

@@ -199,13 +199,18 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     sys.exit(exit_code)
 
 
+def _reports_of(item: Item, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
+    """An item's checked reports: a file read whole parsed now (in its job), raising its error."""
+    return parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item]
+
+
 def _rule_items(part: list[Item], policy: str | None, rules: Path | None, questions: bool,
                 render: Callable) -> list[list[tuple[int, str | dict]] | str]:
     """(In the job) each item's outputs: its rulings' (exit code, rendering), or a bad file's error."""
     ready: list[list[tuple[Report, str]] | str] = []
     for item in part:
         try:
-            ready.append(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+            ready.append(_reports_of(item, policy, rules))
         except (ConfinementError, LimitExceeded):
             raise
         except PpgError as exc:
@@ -220,7 +225,7 @@ def _parsed_items(part: list[Item], policy: str | None, rules: Path | None) -> l
     found: list[tuple[Report, str]] = []
     for item in part:
         with contextlib.suppress(PpgError):
-            found.extend(parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item])
+            found.extend(_reports_of(item, policy, rules))
     return found
 
 

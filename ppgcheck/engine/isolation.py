@@ -104,6 +104,21 @@ def keep_until_exit(value: object) -> None:
         _State.kept = value
 
 
+def solve_interrupted(ctl, seconds: float | None, **callbacks):
+    """ctl.solve(**callbacks) (a clingo control), interrupted by a timer after `seconds`
+    (None: not at all); its SolveResult says whether it was.  A synchronous solve, not an
+    asynchronous one waited for: clingo calls on_last only in a synchronous solve."""
+    timer = None if seconds is None else threading.Timer(max(seconds, 0.0), ctl.interrupt)
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        return ctl.solve(**callbacks)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def remaining() -> float | None:
     """Seconds left to the running job (None outside a job): solving stops itself then."""
     return None if _State.deadline is None else max(0.0, _State.deadline - time.monotonic())

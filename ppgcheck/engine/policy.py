@@ -17,7 +17,6 @@ gigabytes.)
 from __future__ import annotations
 
 import difflib
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -291,19 +290,8 @@ def _models(ctl: clingo.Control) -> list[list[clingo.Symbol]]:
 
 
 def _solve_within(ctl: clingo.Control, **callbacks) -> None:
-    """Solve, stopped at the job's deadline (isolation.remaining).  A synchronous solve,
-    interrupted by a timer: clingo calls on_last only in a synchronous one."""
-    limit = isolation.remaining()
-    timer = None if limit is None else threading.Timer(limit, ctl.interrupt)
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        result = ctl.solve(**callbacks)
-    finally:
-        if timer is not None:
-            timer.cancel()
-    if result.interrupted:
+    """Solve, stopped at the job's deadline (isolation.remaining)."""
+    if isolation.solve_interrupted(ctl, isolation.remaining(), **callbacks).interrupted:
         raise isolation.out_of_time()
 
 
