@@ -45,6 +45,15 @@ class ReportError(PpgError):
         return self.render()
 
 
+@dataclass
+class ResubmittedReport(ReportError):
+    """A report from a source the event holds with other content: replacing the recorded
+    one is the judge's choice (the CLI's --amend, the API's `"amend": true`, the
+    station's button), each front end saying so in its own words."""
+
+    recorded: int = 0       # the report in force from the same source
+
+
 class PolicyError(PpgError):
     """A policy pack that does not load, ground or solve to exactly one model."""
 

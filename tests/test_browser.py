@@ -253,7 +253,9 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     phone.evaluate("() => { document.querySelector('#parse-status').className = 'status'; }")
     phone.dispatch_event("#report", "input")
     phone.wait_for_selector("#parse-status.ok")
-    assert "--amend" in phone.inner_text("#result") and phone.locator("#amend").is_visible()
+    prompt = phone.inner_text("#result")
+    assert "recorded before as report #" in prompt and "--amend" not in prompt
+    assert phone.locator("#amend").is_visible()
     phone.click("#amend")
     phone.wait_for_selector("#result .submission[data-outcome='amended']")
     assert "Earlier penalties counted (2)" in phone.locator("#result .submission").inner_text()

@@ -92,7 +92,10 @@ def test_event_input_errors_are_4xx(station):
     assert changed.status_code == 200
     refused = write(station, "/api/event/reports", {"report": HIDDEN.format(round=2, table=1, p="A"),
                                                     "judge": "D", "source": "same"})
-    assert refused.status_code == 422 and "--amend" in refused.json()["error"]["message"]
+    error = refused.json()["error"]
+    assert refused.status_code == 422 and error["kind"] == "resubmitted"
+    assert error["recorded_report"] == changed.json()["submissions"][0]["report_id"]
+    assert '"amend": true' in error["message"] and "--amend" not in error["text"]
     hostile = '<script>alert(1)</script>'
     page = station.post("/ui/submit", json={"report": HIDDEN.format(round=1, table=1, p=f'"{hostile}"'),
                                             "judge": hostile},

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
-from ppgcheck.errors import StoreError
+from ppgcheck.errors import ResubmittedReport, StoreError
 from ppgcheck.event import schema
 from ppgcheck.event.records import AuditRow, Choice, ImportRow, MatchResultRow, PenaltyRow, Submission
 from ppgcheck.language.report import HistoryEntry, Report, print_report
@@ -168,8 +168,9 @@ class EventStore:
             older = None if source.startswith("<") else db.execute(
                 "SELECT id, position FROM reports WHERE source = ? AND status = 'in-force'", (source,)).fetchone()
             if older and not amend:
-                raise report.error(f"`{source}` is already in the event with other content (report "
-                                   f"#{older['id']}): pass --amend to supersede it", (report.line, 1))
+                raise ResubmittedReport(f"`{source}` is already in the event with other content (report "
+                                        f"#{older['id']}): pass --amend to supersede it", report.source,
+                                        report.line, 1, report.line_text(report.line), recorded=older["id"])
             if older:
                 position = older["position"]
             else:

@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from ppgcheck import __version__, api
 from ppgcheck.engine.render import ruling_dict
-from ppgcheck.errors import PolicyError, PpgError, ReportError, UsageError
+from ppgcheck.errors import PolicyError, PpgError, ReportError, ResubmittedReport, UsageError
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.server.access import Access, RequestRefused, field_of, read_json
@@ -67,10 +67,12 @@ class Station:
 def error_body(exc: Exception) -> tuple[int, dict]:
     if isinstance(exc, RequestRefused):
         return exc.status, {"kind": exc.kind, "message": exc.message}
+    if isinstance(exc, ResubmittedReport):      # the CLI's wording names its --amend
+        message = exc.message.replace("pass --amend", 'send it again with "amend": true')
+        return 422, {**_report_error(exc), "kind": "resubmitted", "recorded_report": exc.recorded,
+                     "message": message, "text": exc.render().replace(exc.message, message)}
     if isinstance(exc, ReportError):
-        return 422, {"kind": "report", "message": exc.message, "source": exc.file, "line": exc.line,
-                     "column": exc.column, "line_text": exc.line_text, "expected": exc.expected,
-                     "suggestions": exc.suggestions, "text": exc.render()}
+        return 422, _report_error(exc)
     if isinstance(exc, UsageError):
         return 400, {"kind": "usage", "message": str(exc)}
     if isinstance(exc, PolicyError):
@@ -83,6 +85,12 @@ def error_body(exc: Exception) -> tuple[int, dict]:
         message = {404: "no such page or endpoint", 405: "method not allowed here"}.get(exc.status_code, exc.detail)
         return exc.status_code, {"kind": "http", "message": message}
     return 500, {"kind": "internal", "message": "internal error: the station's log has the details"}
+
+
+def _report_error(exc: ReportError) -> dict:
+    return {"kind": "report", "message": exc.message, "source": exc.file, "line": exc.line,
+            "column": exc.column, "line_text": exc.line_text, "expected": exc.expected,
+            "suggestions": exc.suggestions, "text": exc.render()}
 
 
 async def on_error(request: Request, exc: Exception) -> Response:

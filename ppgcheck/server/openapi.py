@@ -100,6 +100,9 @@ def document(version: str) -> dict:
                                "source": {"type": "string"}, "line": {"type": "integer"},
                                "column": {"type": "integer"}, "line_text": {"type": "string"},
                                "expected": {"type": "array", "items": {"type": "string"}},
-                               "suggestions": {"type": "array", "items": {"type": "string"}}}}}}},
+                               "suggestions": {"type": "array", "items": {"type": "string"}},
+                               "recorded_report": {"type": "integer", "description": (
+                                   "kind `resubmitted`: the report in force from the same source, which "
+                                   "the request replaces when sent again with \"amend\": true")}}}}}},
         },
     }

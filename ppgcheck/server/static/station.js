@@ -413,12 +413,14 @@
         { write: true, html: true });
       loadRoster();
     } catch (err) {
-      if (err.status === 422 && /--amend/.test(err.message)) {
+      if (err.status === 422 && err.info && err.info.kind === "resubmitted") {
         // this report was submitted before and has been edited since: replacing it is a choice.
         // Asked in the result box: the parse check's answer, which may land later, rewrites
         // the status line (the button vanished there under load)
         result.replaceChildren(el("div", { class: "status bad amend-prompt" },
-          el("span", { class: "message", text: err.message }),
+          el("span", { class: "message", text: `This report was recorded before as report `
+            + `#${err.info.recorded_report} and has been edited since. Replacing it supersedes `
+            + `the recorded ruling: its penalties stop counting and this report's count in their place.` }),
           el("button", { type: "button", id: "amend", class: "primary alt",
             text: "Replace the recorded report", onclick: () => submitNow(true) })));
         return;
