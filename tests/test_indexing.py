@@ -12,7 +12,8 @@ import pytest
 from ppgcheck import api
 from ppgcheck.errors import PolicyError, PpgError
 from ppgcheck.ci.golden import find_cases
-from ppgcheck.engine.indexing import INDEX_PREDICATE, UnsupportedConstruct, dependent_signatures, index_program
+from ppgcheck.engine.indexing import (INDEX_PREDICATE, UnsupportedConstruct, dependent_signatures, index_program,
+                                      unneeded_statements)
 from ppgcheck.engine.policy import EXPLORED, PolicyEngine, engine
 from ppgcheck.engine.render import ruling_dict
 from ppgcheck.language.report import parse_reports
@@ -67,6 +68,24 @@ def test_reports_in_one_grounding_do_not_see_each_other() -> None:
 def test_only_what_depends_on_an_input_is_indexed() -> None:
     dependent = dependent_signatures(parse(PROGRAM), {("day", 1)})
     assert dependent == {("day", 1), ("today", 1), ("late", 1)}       # ladder, worst: shared
+
+
+def test_a_ruling_grounds_without_what_no_shown_atom_needs() -> None:
+    statements = parse("""
+form(late, "was late").                 % the language's: read by nothing shown
+kind(K) :- form(K, _).
+ladder(warning, 1). ladder(game_loss, 2).
+penalty(P) :- day(D), ladder(P, D).
+odd :- not even. even :- not odd.       % not dropped: it may change the answer sets
+:- used(X), X > 3.
+used(5) :- table(5).                    % read by a constraint
+table(4).
+#show penalty/1.
+""")
+    kept = [str(s) for at, s in enumerate(x for x in statements if x.ast_type is not clingo.ast.ASTType.Comment)
+            if at not in unneeded_statements(statements)]
+    assert not any(text.startswith(("form(", "kind(")) for text in kept)
+    assert {"ladder(warning,1).", "odd :- not even.", "used(5) :- table(5).", "table(4)."} <= set(kept)
 
 
 @pytest.mark.parametrize("program, why", [

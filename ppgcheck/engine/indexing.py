@@ -25,7 +25,7 @@ from ppgcheck.language.facts import INDEX_PREDICATE
 
 INDEX_VARIABLE = "PpgReportIndex"
 
-__all__ = ["INDEX_VARIABLE", "UnsupportedConstruct", "dependent_signatures", "index_program"]
+__all__ = ["INDEX_VARIABLE", "UnsupportedConstruct", "dependent_signatures", "index_program", "unneeded_statements"]
 
 
 def _rule_signatures(rule: Statement) -> tuple[set[Signature], set[Signature]]:
@@ -135,6 +135,42 @@ def index_program(statements: Program | list[ast.AST], inputs: set[Signature],
         else:
             raise UnsupportedConstruct.at(node, "statement")
     return out, dependent
+
+
+def unneeded_statements(statements: Program | list[ast.AST]) -> set[int]:
+    """The places, among the statements that are not comments, of the facts and
+    positive rules whose atoms no shown atom, constraint or other rule needs: the
+    vocabulary's forms and the tables derived from them, which Python reads when the
+    pack is prepared.  Dropped from the program a ruling grounds, they change no shown
+    atom, nor the number of answer sets: a rule without `not` or an aggregate adds
+    exactly one way to extend an answer set (the splitting set theorem).  Every
+    other statement stays, and so does what it reads."""
+    program = as_program(statements)
+    droppable: dict[int, set[Signature]] = {}
+    needed: set[Signature] = set()
+    edges: dict[Signature, set[Signature]] = {}
+    place = 0
+    for statement in program.statements:
+        kind, node = statement.kind, statement.node
+        if kind is ASTType.Comment:
+            continue
+        if kind is ASTType.ShowSignature:
+            needed.add((node.name, node.arity))
+        elif kind is ASTType.Rule:
+            reads = {r.atom.signature for r in statement.reads}
+            heads = {a.signature for a in statement.heads}
+            if (statement.head_form == "atom" and heads
+                    and all(r.positive and r.where == "body" for r in statement.reads)):
+                droppable[place] = heads
+                for head in heads:
+                    edges.setdefault(head, set()).update(reads)
+            else:
+                needed |= reads | heads
+        elif kind is ASTType.External:
+            needed |= {r.atom.signature for r in statement.reads} | {a.signature for a in statement.heads}
+        place += 1
+    needed = reachable(needed, edges)
+    return {at for at, heads in droppable.items() if not heads & needed}
 
 
 def _signatures(external: Statement) -> set[Signature]:

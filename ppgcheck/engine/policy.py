@@ -111,11 +111,10 @@ class PolicyEngine:
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
+        from ppgcheck.engine.indexing import unneeded_statements
         rewritten, indexed = batched
-        text = "\n".join(str(statement) for statement in rewritten)
-        plain = "\n".join(str(statement) for statement in statements
-                          if statement.ast_type is not ASTType.Comment)
-        ctl = self._control(text)          # no report: only what every report shares
+        written = [statement for statement in statements if statement.ast_type is not ASTType.Comment]
+        ctl = self._control("\n".join(str(statement) for statement in rewritten))    # what every report shares
         atoms = ctl.symbolic_atoms
         sections = {constant_to_slug(a.symbol.arguments[0].name): a.symbol.arguments[1].string
                     for a in atoms.by_signature("section", 2)}
@@ -127,6 +126,9 @@ class PolicyEngine:
         for a in atoms.by_signature("header_matters", 2):
             header, value = a.symbol.arguments
             header_values.setdefault(header.name, []).append(str(value))
+        unread = unneeded_statements(statements)     # read above (header_matters), not by a ruling
+        text = "\n".join(str(statement) for at, statement in enumerate(rewritten) if at not in unread)
+        plain = "\n".join(str(statement) for at, statement in enumerate(written) if at not in unread)
         return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
                 "penalties": penalties, "ranks": ranks,
                 "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}
