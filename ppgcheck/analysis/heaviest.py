@@ -45,10 +45,13 @@ EXPLORE = [clingo.Function("explore"), clingo.Function(PREFIX + "explore")]
 MAX_CANDIDATES = 200    # scenarios checked at most; past it the search says it did not finish
 
 
+# what a pack leaves the judge to choose (CONTRACT.md): a discretionary move, an open base penalty
+CHOICES = (("discretion", 9), ("base_choice", 5))
+
+
 def has_choices(ctl: clingo.Control) -> bool:
-    """Whether the grounding holds a discretionary move or an open base penalty."""
-    return any(True for sig in (("discretion", 9), ("base_choice", 5))
-               for _ in ctl.symbolic_atoms.by_signature(*sig))
+    """Whether the grounding holds one of the CHOICES."""
+    return any(True for sig in CHOICES for _ in ctl.symbolic_atoms.by_signature(*sig))
 
 
 class _Courses:

@@ -29,7 +29,7 @@ from clingo import ast
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
-from ppgcheck.analysis.heaviest import heaviest_breaks
+from ppgcheck.analysis.heaviest import CHOICES, heaviest_breaks
 from ppgcheck.analysis.programs import PREFIX, check_program, history_scope_facts
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
@@ -48,8 +48,8 @@ _NOT_SLICED = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Mini
 
 
 def _leaves_choices(pack) -> bool:
-    """Whether the pack has a discretionary move or an open base penalty."""
-    return any(a.name in ("discretion", "base_choice") for st in pack.program.statements for a in st.heads)
+    """Whether a rule of the pack derives one of the CHOICES (has_choices asks a grounding)."""
+    return any(a.signature in CHOICES for st in pack.program.statements for a in st.heads)
 
 
 def _until(budget: Budget) -> float:

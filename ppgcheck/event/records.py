@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ppgcheck.engine.ruling import Outcome
+
 
 @dataclass
 class PenaltyRow:
@@ -49,13 +51,11 @@ class MatchResultRow:
     status: str                 # its report's: in-force | superseded | void
 
     def describe(self) -> str:
-        """`Alice wins the match (TRP 3)`, `next: ...`, `Bob: match-loss`."""
-        if self.kind == "result":
-            what = f"the {self.scope} is a draw" if self.result == "draw" else f"{self.winner} wins the {self.scope}"
-        elif self.kind == "penalty":
-            what = f"{self.player}: {self.penalty}"
-        else:
-            what = f"{'next' if self.kind == 'step' else 'allowed'}: {self.step}"
+        """`Alice wins the match (TRP 3)`, `next: ...`, `Bob: match-loss`: the ruling's words."""
+        what = Outcome(self.kind, self.section, self.step, self.scope, self.result, self.winner, self.player,
+                       self.penalty).describe()
+        if self.kind in ("step", "allowed"):
+            what = f"{'next' if self.kind == 'step' else 'allowed'}: {what}"
         return f"{what} ({self.section})"
 
     def as_dict(self) -> dict:
