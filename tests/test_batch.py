@@ -461,3 +461,17 @@ def test_inflight_a_failed_batch_prints_what_comes_before_it_and_stops_the_rest(
     with pytest.raises(policy_module.PolicyError, match="boom"):
         inflight.finish()
     assert printed == ["a0"] and later.stopped
+
+
+def test_inflight_tells_each_printed_output_its_file_in_input_order() -> None:
+    # rule's progress bar counts the files printed whole, not the files read
+    from ppgcheck.cli.inflight import InFlight
+    printed: list = []
+    inflight = InFlight(2, printed.append, lambda source: printed.append(f"file {source}"))
+    numbers = [inflight.number(source) for source in (0, 0, 1)]
+    inflight.put("error of file 2", 2)
+    inflight.start([numbers[2]], lambda: _Done(["c"]))
+    assert printed == []                                    # file 0's reports are not ruled yet
+    inflight.start(numbers[:2], lambda: _Done(["a", "b"]))
+    inflight.finish()
+    assert printed == ["a", "file 0", "b", "file 0", "c", "file 1", "error of file 2", "file 2"]

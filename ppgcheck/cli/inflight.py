@@ -31,17 +31,21 @@ def default_workers() -> int:
 class InFlight:
     """Batches queued, jobs running and outputs not yet emitted, oldest first."""
 
-    def __init__(self, workers: int, emit: Callable[[Output], None]) -> None:
+    def __init__(self, workers: int, emit: Callable[[Output], None],
+                 emitted_from: Callable[[int], None] | None = None) -> None:
         self.workers = max(1, workers)
         self.emit = emit
+        self.emitted_from = emitted_from            # told the source of each output emitted
+        self.sources: deque[int] = deque()          # the source (an input file) of each output not emitted
         self.next_number = 0                        # the number the next report taken gets
         self.emitted = 0                            # outputs emitted: every number below
         self.ready: dict[int, Output] = {}          # outputs waiting for earlier ones
         self.queued: deque[tuple[list[int], Callable[[], Job]]] = deque()
         self.running: deque[tuple[list[int], Job]] = deque()
 
-    def number(self) -> int:
-        """The output position of the next report taken (in input order)."""
+    def number(self, source: int = 0) -> int:
+        """The output position of the next report taken (in input order), from this source."""
+        self.sources.append(source)
         self.next_number += 1
         return self.next_number - 1
 
@@ -50,9 +54,9 @@ class InFlight:
         """Reports taken whose outputs are not emitted yet."""
         return self.next_number - self.emitted
 
-    def put(self, output: Output) -> None:
+    def put(self, output: Output, source: int = 0) -> None:
         """The output of the next report, known now (printed once those before it are)."""
-        self.ready[self.number()] = output
+        self.ready[self.number(source)] = output
         self._emit_ready()
 
     def start(self, numbers: list[int], start_job: Callable[[], Job]) -> None:
@@ -100,3 +104,6 @@ class InFlight:
         while self.emitted in self.ready:
             self.emit(self.ready.pop(self.emitted))
             self.emitted += 1
+            source = self.sources.popleft()
+            if self.emitted_from is not None:
+                self.emitted_from(source)

@@ -115,7 +115,17 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         for code, out in outputs:
             emit(code, out)
 
-    inflight = InFlight(workers or default_workers(), emit_item)
+    sources = report_files(reports, policy, rules)
+    # a bar over the files whose rulings are printed (a file's reports are ruled in batches later)
+    bar = (click.progressbar(length=len(sources), label="ruling", file=sys.stderr)
+           if fmt != "text" and len(sources) > 50 and sys.stderr.isatty() else None)
+
+    def printed_up_to(source: int) -> None:
+        """Every file before this one is printed whole."""
+        if bar is not None and source > bar.pos:
+            bar.update(source - bar.pos)
+
+    inflight = InFlight(workers or default_workers(), emit_item, printed_up_to)
 
     def rule_pending(policy_ids: list[str]) -> None:
         """Start these policies' pending reports, a batch each, each a job in a forked child
@@ -157,13 +167,13 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
                 raise report
             yield from api.prepare([report], policy, rules)
 
-    def take(report: Report | WholeFile, policy_id: str) -> bool:
+    def take(report: Report | WholeFile, policy_id: str, source: int) -> bool:
         """Rule one checked report (or a file of one) now (at an event) or with its batch;
         False when the event's store can take no more."""
         if submit is not None:       # each report sees the penalties of the ones before it
             return submit_each([(report, policy_id)])
         batch = pending.setdefault(policy_id, [])
-        batch.append((inflight.number(), report if isinstance(report, WholeFile) else (report, policy_id)))
+        batch.append((inflight.number(source), report if isinstance(report, WholeFile) else (report, policy_id)))
         if len(batch) >= batch_size:
             rule_pending([policy_id])
         elif sum(map(len, pending.values())) >= batch_size * HELD_BATCHES:
@@ -174,26 +184,26 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
             inflight.pump()
         return True
 
-    sources = report_files(reports, policy, rules)
-    show_progress = fmt != "text" and len(sources) > 50 and sys.stderr.isatty()
-    with rare_cycle_collection(), (click.progressbar(sources, label="ruling", file=sys.stderr)
-                                    if show_progress else contextlib.nullcontext(sources)) as items:
-        for name, reports, path in items:
+    with rare_cycle_collection(), (bar or contextlib.nullcontext()):
+        for source, (name, reports, path) in enumerate(sources):
+            if submit is not None:
+                printed_up_to(source)               # each file is stored and printed when read
             whole = whole_file(path, name, policy, rules) if submit is None else None
             if whole is not None:                   # parsed in the job that rules it
-                take(whole, whole.policy_id)
+                take(whole, whole.policy_id, source)
                 continue
             try:
                 checked = read_whole(prepared(reports()))   # a file is ruled whole or not at all
             except (ConfinementError, LimitExceeded):
                 raise                           # the pack, not the input: the command stops
             except PpgError as exc:
-                inflight.put(str(exc))          # printed in input order, with the rulings
+                inflight.put(str(exc), source)  # printed in input order, with the rulings
                 continue
-            if not all(take(report, policy_id) for report, policy_id in checked):
+            if not all(take(report, policy_id, source) for report, policy_id in checked):
                 break
         rule_pending(list(pending))
         inflight.finish()
+        printed_up_to(len(sources))
     if fmt == "json":
         click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
     sys.exit(exit_code)
