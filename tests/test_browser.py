@@ -121,6 +121,41 @@ def test_builder_writes_the_readme_report_and_rules_it(station, phone):
     assert phone.errors == []
 
 
+def test_builder_writes_the_state_of_the_match_and_rules_its_procedure(station, phone):
+    # a play-off match at time: equal life and equal game wins go to a tiebreaker (FaB TRP 3)
+    phone.goto(station + "/")
+    phone.wait_for_selector('#b-state-add option[value="state:time_called_during_turn"]', state="attached")
+    phone.select_option("#b-policy", "fab")
+    phone.select_option("#b-rel", "competitive")
+    phone.select_option("#b-round", "8")
+    phone.select_option("#b-round-kind", "playoff")
+    phone.select_option("#b-state-add", "state:time_called_during_turn")   # before the players
+    for name in ("Alice", "Bob"):
+        phone.fill("#b-player-name", name)
+        phone.click("#b-player-add")
+    phone.select_option("#b-state-add", "tally:life")
+    phone.select_option("#b-state-add", "tally:score")
+    for tally, values in (("life", ("9", "9")), ("score", ("1", "1"))):
+        for name, value in zip(("Alice", "Bob"), values):
+            phone.fill(f'.tally[data-tally="{tally}"] input[data-player="{name}"]', value)
+    assert phone.input_value("#report").splitlines() == [
+        "policy: fab", "rel: competitive", "round: 8, playoff", "player: Alice", "player: Bob",
+        "time was called during Alice's turn", "life: Alice 9, Bob 9", "score: Alice 1, Bob 1"]
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#rule")
+    phone.wait_for_selector("#result .card .match")
+    assert "play a 4-turn tiebreaker game" in phone.inner_text("#result .card .match")
+    OUTPUT.mkdir(exist_ok=True)
+    phone.evaluate("() => document.querySelector('#b-state-add').scrollIntoView({block: 'start'})")
+    phone.screenshot(path=str(OUTPUT / "builder-match-state-phone.png"))
+    # the state names its player: another one is chosen from the players
+    phone.select_option('.state[data-state="time_called_during_turn"] select[data-slot="P"]', "Bob")
+    assert "time was called during Bob's turn" in phone.input_value("#report")
+    phone.click('.tally[data-tally="score"] button.remove-obs')
+    assert "score:" not in phone.input_value("#report")
+    assert phone.errors == []
+
+
 def test_parse_error_is_marked_at_its_line_and_column(station, phone):
     phone.goto(station + "/")
     phone.wait_for_selector("#parse-status.ok")         # the builder's first report reads

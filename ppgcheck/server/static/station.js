@@ -87,7 +87,8 @@
   };
 
   // --- the report builder ---------------------------------------------------------
-  const B = { vocab: null, policy: null, players: [], observations: [], keywords: new Set(), built: "" };
+  const B = { vocab: null, policy: null, players: [], observations: [], states: [], tallies: [],
+    keywords: new Set(), built: "" };
 
   function quoteName(name) {
     return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
@@ -131,6 +132,7 @@
       if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
     });
     $("#b-obs-search").addEventListener("input", listObservations);
+    $("#b-state-add").addEventListener("change", pickState);
     await loadPolicy(false);
     if (meta("event")) loadRoster();
   }
@@ -146,6 +148,10 @@
     options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
     listObservations();
     renderObservations();
+    const kinds = new Set(B.vocab.states.map((f) => f.kind));
+    B.states = B.states.filter((st) => kinds.has(st.form.kind));
+    listStates();
+    renderStates();
     const typed = $("#report").value.trim() !== "" && $("#report").value !== B.built;
     if (byUser || !typed) build();
   }
@@ -168,11 +174,12 @@
     if (!name || B.players.includes(name)) return;
     B.players.push(name);
     $("#b-player-name").value = "";
-    for (const o of B.observations) {
+    for (const o of [...B.observations, ...B.states]) {
       for (const slot of ["P", "Q"]) if (!o.values[slot]) o.values[slot] = defaultPerson(o, slot);
     }
     renderPlayers();
     renderObservations();
+    renderStates();
     build();
   }
   function renderPlayers() {
@@ -181,7 +188,10 @@
     for (const name of B.players) {
       box.append(el("span", { class: "chip on player-chip" }, name,
         el("button", { type: "button", class: "x", "aria-label": "remove " + name, text: "×",
-          onclick: () => { B.players = B.players.filter((p) => p !== name); renderPlayers(); renderObservations(); build(); } })));
+          onclick: () => {
+            B.players = B.players.filter((p) => p !== name);
+            renderPlayers(); renderObservations(); renderStates(); build();
+          } })));
     }
   }
   function defaultPerson(o, slot) {
@@ -296,6 +306,74 @@
     build();
   }
 
+  // --- the state of the match: statements (time called, a concession) and tallies -------------
+  function listStates() {
+    // one picker (a phone's native list): the statements, then the tallies
+    const select = $("#b-state-add");
+    options(select, [], "add…");
+    const said = el("optgroup", { label: "what happened in the match" });
+    for (const form of B.vocab.states) {
+      said.append(el("option", { value: "state:" + form.kind, text: form.text.replace(/\{[PQ]\}/g, "…") }));
+    }
+    const counted = el("optgroup", { label: "each player's" });
+    for (const tally of B.vocab.tallies) counted.append(el("option", { value: "tally:" + tally.kind, text: tally.kind }));
+    select.append(said, counted);
+  }
+  function pickState() {
+    const [what, kind] = $("#b-state-add").value.split(":");
+    $("#b-state-add").value = "";
+    if (what === "state") addState(B.vocab.states.find((f) => f.kind === kind));
+    if (what === "tally") addTally(B.vocab.tallies.find((t) => t.kind === kind));
+  }
+  function addState(form) {
+    const s = { form, values: {} };
+    for (const slot of form.slots) s.values[slot] = defaultPerson(s, slot);
+    B.states.push(s);
+    renderStates();
+    build();
+  }
+  function addTally(tally) {
+    if (B.tallies.some((t) => t.tally.kind === tally.kind)) return;
+    B.tallies.push({ tally, values: {} });
+    renderStates();
+    build();
+  }
+  function renderStates() {
+    const box = $("#b-states");
+    box.textContent = "";
+    B.states.forEach((s, index) => {
+      const card = el("div", { class: "obs state", "data-state": s.form.kind });
+      card.append(formLine(s.form.text, s.values, (slot, v) => { s.values[slot] = v; }));
+      card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove state", text: "×",
+        onclick: () => { B.states.splice(index, 1); renderStates(); build(); } }));
+      box.append(card);
+    });
+    B.tallies.forEach((t, index) => {
+      const [lo, hi] = t.tally.range || [0, 99];
+      const card = el("div", { class: "obs tally", "data-tally": t.tally.kind },
+        el("span", { text: `${t.tally.kind}: ` }));
+      for (const name of B.players) {
+        if (t.values[name] === undefined) t.values[name] = String(lo);
+        const input = el("input", { type: "number", inputmode: "numeric", min: String(lo), max: String(hi),
+          value: t.values[name], "aria-label": `${t.tally.kind} of ${name}`, "data-player": name });
+        input.addEventListener("input", () => { t.values[name] = input.value; build(); });
+        card.append(el("label", { class: "tally-value" }, name + " ", input));
+      }
+      if (!B.players.length) card.append(el("span", { class: "hint", text: "(add the players)" }));
+      card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove " + t.tally.kind,
+        text: "×", onclick: () => { B.tallies.splice(index, 1); renderStates(); build(); } }));
+      box.append(card);
+    });
+  }
+  function stateLines() {
+    const lines = B.states.map((s) => fill(s.form.text, Object.fromEntries(
+      Object.entries(s.values).map(([k, v]) => [k, quoteName(v)]))));
+    for (const t of B.tallies) {
+      if (B.players.length) lines.push(`${t.tally.kind}: ` + B.players.map((p) => `${quoteName(p)} ${t.values[p] ?? 0}`).join(", "));
+    }
+    return lines;
+  }
+
   function observationText(o) {
     const quoted = (values) => Object.fromEntries(Object.entries(values).map(
       ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
@@ -320,6 +398,7 @@
     }
     for (const p of B.players) lines.push(`player: ${quoteName(p)}`);
     for (const o of B.observations) lines.push(observationText(o));
+    lines.push(...stateLines());
     if (val("#b-minutes")) lines.push(`the ruling took ${val("#b-minutes")} minutes`);
     if (val("#b-call-infraction") && val("#b-call-penalty")) {
       lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
@@ -439,7 +518,10 @@
     if ($("#new-report")) $("#new-report").addEventListener("click", () => {
       sessionStorage.removeItem("ppgcheck.source");
       B.observations = [];
+      B.states = [];
+      B.tallies = [];
       renderObservations();
+      renderStates();
       build();
       $("#result").textContent = "";
     });
