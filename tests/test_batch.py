@@ -389,10 +389,10 @@ def varied_files(tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize("fmt", ["jsonl", "text"])
 def test_files_parsed_in_the_job_print_what_reading_them_here_prints(
         rules: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
-    from ppgcheck.cli import ruling
+    from ppgcheck.cli import rule_run
     files = varied_files(tmp_path)
     in_jobs = invoke(*files, "--format", fmt, "--batch-size", "2")
-    monkeypatch.setattr(ruling, "whole_file", lambda *args: None)      # every file read and parsed here
+    monkeypatch.setattr(rule_run, "whole_file", lambda *args: None)     # every file read and parsed here
     here = invoke(*files, "--format", fmt, "--batch-size", "2")
     assert (in_jobs.stdout, in_jobs.stderr, in_jobs.exit_code) == (here.stdout, here.stderr, here.exit_code)
     assert in_jobs.exit_code == 2

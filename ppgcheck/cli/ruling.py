@@ -1,36 +1,19 @@
 """Commands a judge runs: rule, compare, vocab, print."""
 from __future__ import annotations
 
-import contextlib
-import functools
-import itertools
 import json
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.inflight import InFlight, default_workers
-from ppgcheck.cli.common import (WholeFile, check_rules_folder, complete_policy, fails_cleanly, limit_options,
-                                 parse_whole, rare_cycle_collection, read_whole, report_files, report_sources,
-                                 rules_option, whole_file)
-from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
-from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
-from ppgcheck.language.report import Report
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options, report_files,
+                                 report_sources, rules_option)
+from ppgcheck.cli.rule_run import BATCH_SIZE, RuleRun
+from ppgcheck.errors import UsageError
 from ppgcheck.language.vocabulary import vocabulary
-
-
-# reports of one policy ruled by one grounding: large enough that the cost of a
-# grounding vanishes, small enough that output keeps flowing
-BATCH_SIZE = 256
-# reports read and not ruled, in batches: past it every policy's pending reports start (a
-# policy's reports rare in a long run would hold back every output after them); reading
-# waits for the jobs past twice as many reports read and not printed
-HELD_BATCHES = 4
-Item = tuple[Report, str] | WholeFile      # a checked report with its policy, or a file its job parses
 
 
 @cli.command()
@@ -87,156 +70,9 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     if policy:
         from ppgcheck.engine.policy import engine
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
-    exit_code = 0
-    collected: list[dict] = []
-    # by policy, waiting for a batch: checked reports, and files of one report the job parses
-    pending: dict[str, list[tuple[int, Item]]] = {}
-
-    render = {"text": lambda rs: render_text(rs, explain=explain) + "\n", "jsonl": render_jsonl,
-              "json": ruling_dict}[fmt]
-
-    def emit(code: int, out: str | dict) -> None:
-        nonlocal exit_code
-        exit_code = max(exit_code, code)
-        if fmt == "json":
-            collected.append(out)
-        else:
-            click.echo(out)
-
-    def bad_input(exc: PpgError) -> None:
-        nonlocal exit_code
-        click.echo(str(exc), err=True)
-        exit_code = 2
-
-    def emit_item(outputs: list[tuple[int, str | dict]] | str) -> None:
-        if isinstance(outputs, str):
-            bad_input(UsageError(outputs))      # (the message as the file's error printed it)
-            return
-        for code, out in outputs:
-            emit(code, out)
-
-    sources = report_files(reports, policy, rules)
-    # a bar over the files whose rulings are printed (a file's reports are ruled in batches later)
-    bar = (click.progressbar(length=len(sources), label="ruling", file=sys.stderr)
-           if fmt != "text" and len(sources) > 50 and sys.stderr.isatty() else None)
-
-    def printed_up_to(source: int) -> None:
-        """Every file before this one is printed whole."""
-        if bar is not None and source > bar.pos:
-            bar.update(source - bar.pos)
-
-    inflight = InFlight(workers or default_workers(), emit_item, printed_up_to)
-
-    def rule_pending(policy_ids: list[str]) -> None:
-        """Start these policies' pending reports, a batch each, each a job in a forked child
-        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
-        do not pile up over a long run; the outputs come in input order (inflight.py)."""
-        from ppgcheck.engine.isolation import return_free_memory
-        for policy_id in policy_ids:
-            numbers, items = zip(*pending.pop(policy_id))
-            part = list(items)
-            names = [item.name if isinstance(item, WholeFile) else item[0].name for item in part]
-            work = functools.partial(_rule_items, part, policy, rules, questions, render)
-            inflight.start(list(numbers), functools.partial(api.start_ruling_job, [policy_id], names, rules, work,
-                                                            functools.partial(_parsed_items, part, policy, rules)))
-        return_free_memory()
-
-    def submit_each(prepared: list[tuple[Report, str]]) -> bool:
-        """Submit reports to the event store in order; False when the store can take no more."""
-        from ppgcheck.cli.event import submission_json, submission_text
-        render_submission = {"text": lambda sub: submission_text(sub, explain) + "\n", "json": submission_json,
-                             "jsonl": lambda sub: json.dumps(submission_json(sub), ensure_ascii=False,
-                                                             separators=(",", ":"))}[fmt]
-        for report, policy_id in prepared:
-            try:
-                sub = submit(report, policy_id)
-            except (ReportError, UsageError) as exc:
-                bad_input(exc)
-                continue
-            except StoreError as exc:
-                bad_input(exc)
-                return False
-            emit(sub.exit_code, render_submission(sub))
-            sys.stdout.flush()          # printed means stored: a ruling is printed once committed
-        return True
-
-    def prepared(reports: Iterator[Report | ReportError]) -> Iterator[tuple[Report, str]]:
-        """Each report with its policy, its ids checked; the first bad one raises."""
-        for report in reports:
-            if isinstance(report, ReportError):
-                raise report
-            yield from api.prepare([report], policy, rules)
-
-    def take(report: Report | WholeFile, policy_id: str, source: int) -> bool:
-        """Rule one checked report (or a file of one) now (at an event) or with its batch;
-        False when the event's store can take no more."""
-        if submit is not None:       # each report sees the penalties of the ones before it
-            return submit_each([(report, policy_id)])
-        batch = pending.setdefault(policy_id, [])
-        batch.append((inflight.number(source), report if isinstance(report, WholeFile) else (report, policy_id)))
-        if len(batch) >= batch_size:
-            rule_pending([policy_id])
-        elif sum(map(len, pending.values())) >= batch_size * HELD_BATCHES:
-            rule_pending(list(pending))
-        if inflight.waiting >= 2 * batch_size * HELD_BATCHES:     # the reports held stay bounded
-            inflight.drain(batch_size * HELD_BATCHES)
-        else:
-            inflight.pump()
-        return True
-
-    with rare_cycle_collection(), (bar or contextlib.nullcontext()):
-        for source, (name, reports, path) in enumerate(sources):
-            if submit is not None:
-                printed_up_to(source)               # each file is stored and printed when read
-            whole = whole_file(path, name, policy, rules) if submit is None else None
-            if whole is not None:                   # parsed in the job that rules it
-                take(whole, whole.policy_id, source)
-                continue
-            try:
-                checked = read_whole(prepared(reports()))   # a file is ruled whole or not at all
-            except (ConfinementError, LimitExceeded):
-                raise                           # the pack, not the input: the command stops
-            except PpgError as exc:
-                inflight.put(str(exc), source)  # printed in input order, with the rulings
-                continue
-            if not all(take(report, policy_id, source) for report, policy_id in checked):
-                break
-        rule_pending(list(pending))
-        inflight.finish()
-        printed_up_to(len(sources))
-    if fmt == "json":
-        click.echo(json.dumps(collected, indent=2, ensure_ascii=False))   # a list, however many reports
-    sys.exit(exit_code)
-
-
-def _reports_of(item: Item, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
-    """An item's checked reports: a file read whole parsed now (in its job), raising its error."""
-    return parse_whole(item, policy, rules) if isinstance(item, WholeFile) else [item]
-
-
-def _rule_items(part: list[Item], policy: str | None, rules: Path | None, questions: bool,
-                render: Callable) -> list[list[tuple[int, str | dict]] | str]:
-    """(In the job) each item's outputs: its rulings' (exit code, rendering), or a bad file's error."""
-    ready: list[list[tuple[Report, str]] | str] = []
-    for item in part:
-        try:
-            ready.append(_reports_of(item, policy, rules))
-        except (ConfinementError, LimitExceeded):
-            raise
-        except PpgError as exc:
-            ready.append(str(exc))
-    ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, str) for p in got], rules, questions))
-    return [got if isinstance(got, str) else [(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))]
-            for got in ready]
-
-
-def _parsed_items(part: list[Item], policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
-    """The reports of the items that parse (only to find the pack file to blame for an overrun)."""
-    found: list[tuple[Report, str]] = []
-    for item in part:
-        with contextlib.suppress(PpgError):
-            found.extend(_reports_of(item, policy, rules))
-    return found
+    run = RuleRun(fmt=fmt, explain=explain, policy=policy, rules=rules, questions=questions,
+                  batch_size=batch_size, workers=workers, submit=submit)
+    sys.exit(run.run(report_files(reports, policy, rules)))
 
 
 def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: tuple[str, ...],
