@@ -9,6 +9,7 @@ search per finding enumerates a scenario per REL it was not seen at
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import clingo
 from clingo import ast
@@ -84,6 +85,38 @@ def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[
     return out
 
 
+def _search_together(ctl: clingo.Control, budget: Budget, targets: list[clingo.Symbol],
+                     seen: dict[clingo.Symbol, set[str]], rel_atoms: list[tuple[clingo.Symbol, str]],
+                     record: Callable[[clingo.Model], None], until: float) -> bool:
+    """Every target's RELs in one enumeration (each solve pays ~15-20 ms on a scenario space
+    before it searches): a scenario picks one target it holds (a fresh atom each, through the
+    backend, switched on for this solve only), at a REL that target was not seen at, and the
+    models are projected on the pick and the REL.  Whether it finished (else nothing is proven
+    and each target gets its own search)."""
+    atoms = ctl.symbolic_atoms
+    rel_literal = {rel: atoms[atom].literal for atom, rel in rel_atoms if atoms[atom] is not None}
+    with ctl.backend() as backend:
+        switch = backend.add_atom()
+        backend.add_external(switch, clingo.TruthValue.False_)     # on for this solve only
+        picks = [backend.add_atom() for _ in targets]
+        backend.add_rule(picks, [switch], choice=True)
+        backend.add_weight_rule([], 2, [(pick, 1) for pick in picks])       # at most one pick
+        backend.add_rule([], [switch, *(-pick for pick in picks)])           # and one at least
+        for t, pick in zip(targets, picks):
+            held = atoms[t]
+            backend.add_rule([], [pick, -held.literal] if held is not None else [pick])
+            for rel in seen[t]:
+                if rel in rel_literal:
+                    backend.add_rule([], [pick, rel_literal[rel]])
+        backend.add_project(picks)
+    ctl.assign_external(switch, True)
+    try:
+        finished, _ = solve(ctl, budget, [], record, until=until)
+    finally:
+        ctl.release_external(switch)
+    return finished
+
+
 def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
     """The targets whose derivation never reads the scenario's REL: those a
     scenario holds at every REL and without one, with no search.  The REL is a
@@ -155,6 +188,10 @@ def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Sym
             if m.contains(t):
                 seen[t].add(rel)
     with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
+        open_ = [t for t in targets if len(seen[t]) < len(rels)]
+        if len(open_) > 1 and _search_together(ctl, budget, open_, seen, rel_atoms, record,
+                                               until=time.monotonic() + tuning.REL_SLICE * len(rels) * len(open_)):
+            return {t: ([rel for rel in rels if rel in seen[t]], True) for t in targets}
         for t in targets:
             if len(seen[t]) == len(rels):
                 done[t] = True
