@@ -199,9 +199,12 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
                                parts_of, ctx.budget)
     read = WitnessReports(ctx.pack.id, ctx.reads.vocab)
     out: list[CheckFinding] = []
+    gaps: list[tuple[int, clingo.Symbol]] = []     # each gap's place in out, and its target
+    complete = True
     for what, sym in targets:
         if sym not in witnessed:
-            return out, False
+            complete = False
+            break
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)
         if sym in rels_at:
             finding.rels, known_rels = rels_at[sym]
@@ -210,19 +213,31 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         out.append(finding)
-        if what == "finding" and sym.arguments[0].name == "gap" and not ctx.budget.hit:
-            out.extend(_other_holes(ctx, space.parts[parts_of[sym][0]][1], what, sym, witnessed[sym][0], read))
-    return out, True
+        if what == "finding" and sym.arguments[0].name == "gap":
+            gaps.append((len(out), sym))
+    if not gaps or ctx.budget.hit:
+        return out, complete
+    holes = _other_holes(ctx, space, parts_of, witnessed, [sym for _, sym in gaps], read)
+    for at, sym in reversed(gaps):          # each gap's other holes right after it
+        out[at:at] = holes[sym]
+    return out, complete
 
 
-def _other_holes(ctx: Context, ctl: clingo.Control, what: str, sym: clingo.Symbol, atoms: list[clingo.Symbol],
-                 read: WitnessReports) -> list[CheckFinding]:
-    """A finding for each other hole of a gap (holes.py), its message saying which."""
-    found = []
-    for hole in other_holes(ctl, ctx.budget, sym, atoms):
-        finding = finding_for(what, sym, *hole.witness[:2], ctx.reads, ctx.root, read)
-        finding.message += f" ({hole.describe()})"
-        found.append(finding)
+def _other_holes(ctx: Context, space: Space, parts_of: dict[clingo.Symbol, list[int]],
+                 witnessed: dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]], gaps: list[clingo.Symbol],
+                 read: WitnessReports) -> dict[clingo.Symbol, list[CheckFinding]]:
+    """For each gap, a finding for each of its other holes (holes.py), its message saying
+    which; the gaps of each part of the space searched together."""
+    found: dict[clingo.Symbol, list[CheckFinding]] = {sym: [] for sym in gaps}
+    for i, (_, part_ctl) in enumerate(space.parts):
+        here = [sym for sym in gaps if parts_of[sym][0] == i]
+        if not here or ctx.budget.hit:
+            continue
+        for sym, holes in other_holes(part_ctl, ctx.budget, [(sym, witnessed[sym][0]) for sym in here]).items():
+            for hole in holes:
+                finding = finding_for("finding", sym, *hole.witness[:2], ctx.reads, ctx.root, read)
+                finding.message += f" ({hole.describe()})"
+                found[sym].append(finding)
     return found
 
 

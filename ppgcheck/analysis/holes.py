@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import clingo
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.search import Budget, optimum, satisfiable
+from ppgcheck.analysis.search import Budget, configured, optimum, solve
 from ppgcheck.analysis.witnesses import Witness
 
 
@@ -35,50 +35,86 @@ class Hole:
         return f"another hole at {self.key} {low}" + (f"-{high}" if high != low else "")
 
 
-def other_holes(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
-                atoms: list[clingo.Symbol]) -> list[Hole]:
-    """The holes of the target besides the one its witness (atoms) shows."""
-    out: list[Hole] = []
-    for count in (a for a in atoms if a.name == "count" and len(a.arguments) == 3):
-        o, key, shown = count.arguments
-        domain = sorted((a.symbol.arguments[2] for a in ctl.symbolic_atoms.by_signature("count", 3)
-                         if a.symbol.arguments[0] == o and a.symbol.arguments[1] == key),
-                        key=lambda n: n.number)
-        held = _held_at(ctl, budget, target, o, key, [n for n in domain if n != shown]) | {shown}
-        for run in _runs(domain, held):
-            if shown in run or budget.hit:
+@dataclass
+class _Count:
+    """One count of a gap's witness: the values it may take other than the one shown."""
+
+    target: clingo.Symbol
+    o: clingo.Symbol
+    key: clingo.Symbol
+    domain: list[clingo.Symbol]
+    shown: clingo.Symbol
+
+
+def other_holes(ctl: clingo.Control, budget: Budget, gaps: list[tuple[clingo.Symbol, list[clingo.Symbol]]]
+                ) -> dict[clingo.Symbol, list[Hole]]:
+    """The holes of each gap (target, its witness's atoms) besides the one its witness shows."""
+    counts: list[_Count] = []
+    for target, atoms in gaps:
+        for count in (a for a in atoms if a.name == "count" and len(a.arguments) == 3):
+            o, key, shown = count.arguments
+            domain = sorted((a.symbol.arguments[2] for a in ctl.symbolic_atoms.by_signature("count", 3)
+                             if a.symbol.arguments[0] == o and a.symbol.arguments[1] == key),
+                            key=lambda n: n.number)
+            counts.append(_Count(target, o, key, domain, shown))
+    out: dict[clingo.Symbol, list[Hole]] = {target: [] for target, _ in gaps}
+    for count, held in zip(counts, _held_at(ctl, budget, counts)):
+        for run in _runs(count.domain, held | {count.shown}):
+            if count.shown in run or budget.hit:
                 continue
-            first = clingo.Function("count", [o, key, run[0]])
-            found, proven, cost = optimum(ctl, budget, target, assumptions=[(first, True)])
+            first = clingo.Function("count", [count.o, count.key, run[0]])
+            found, proven, cost = optimum(ctl, budget, count.target, assumptions=[(first, True)])
             if found is not None:
-                out.append(Hole(key.name, [n.number for n in run], run[-1] == domain[-1], (found, proven, cost)))
+                out[count.target].append(Hole(count.key.name, [n.number for n in run], run[-1] == count.domain[-1],
+                                              (found, proven, cost)))
     return out
 
 
-def _held_at(ctl: clingo.Control, budget: Budget, target: clingo.Symbol, o: clingo.Symbol, key: clingo.Symbol,
-             values: list[clingo.Symbol]) -> set[clingo.Symbol]:
-    """The values of the count at which some scenario holds the target: one search for a
-    scenario at any value not found yet, until none is left (the usual answer, no other
-    hole, is one search that finds nothing, where asking value by value took one each)."""
-    literals = {n: ctl.symbolic_atoms[clingo.Function("count", [o, key, n])] for n in values}
-    literals = {n: atom.literal for n, atom in literals.items() if atom is not None}
-    held: set[clingo.Symbol] = set()
-    if not literals:
-        return held
-    with ctl.backend() as backend:      # any: one of these values (a fresh atom, no symbol)
-        any_value = backend.add_atom()
-        for literal in literals.values():
-            backend.add_rule([any_value], [literal])
-    while len(held) < len(literals) and not budget.hit:
-        seen: list[clingo.Symbol] = []
+def _held_at(ctl: clingo.Control, budget: Budget, counts: list[_Count]) -> list[set[clingo.Symbol]]:
+    """For each count, the values other than the one shown at which some scenario holds its
+    gap: one enumeration for them all (each solve pays ~15-20 ms on a scenario space before
+    it searches, and the usual answer, no other hole, is a search that finds nothing).  A
+    scenario picks one count (a fresh atom each, through the backend, on for this solve
+    only) at one of its other values; the models are projected on that pick and value."""
+    held: list[set[clingo.Symbol]] = [set() for _ in counts]
+    atoms = ctl.symbolic_atoms
+    asked: list[tuple[int, clingo.Symbol, int]] = []        # (count, value, the pick-and-value atom)
+    with ctl.backend() as backend:
+        switch = backend.add_atom()
+        backend.add_external(switch, clingo.TruthValue.False_)
+        picks = []
+        for i, count in enumerate(counts):
+            target = atoms[count.target]
+            values = [(n, atoms[clingo.Function("count", [count.o, count.key, n])]) for n in count.domain
+                      if n != count.shown]
+            values = [(n, atom.literal) for n, atom in values if atom is not None]
+            if target is None or not values:
+                continue
+            pick = backend.add_atom()
+            picks.append(pick)
+            backend.add_rule([], [pick, -target.literal])
+            for n, literal in values:
+                at = backend.add_atom()         # this count picked, at this value
+                backend.add_rule([at], [pick, literal])
+                asked.append((i, n, at))
+            backend.add_rule([], [pick, *(-at for j, _, at in asked if j == i)])
+        if not picks:
+            return held
+        backend.add_rule(picks, [switch], choice=True)
+        backend.add_weight_rule([], 2, [(pick, 1) for pick in picks])       # at most one pick
+        backend.add_rule([], [switch, *(-pick for pick in picks)])           # and one at least
+        backend.add_project([at for _, _, at in asked])
 
-        def record(model: clingo.Model) -> None:
-            seen[:] = [n for n, literal in literals.items() if model.is_true(literal)]
-        _, sat = satisfiable(ctl, budget, [(target, True), any_value, *(-literals[n] for n in held)],
-                             heuristic=tuning.HEURISTIC, on_model=record)
-        if not sat or not seen:
-            break
-        held.update(seen)
+    def record(model: clingo.Model) -> None:
+        for i, n, at in asked:
+            if model.is_true(at):
+                held[i].add(n)
+    ctl.assign_external(switch, True)
+    try:
+        with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
+            solve(ctl, budget, [], record)
+    finally:
+        ctl.release_external(switch)
     return held
 
 
