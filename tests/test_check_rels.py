@@ -33,3 +33,42 @@ def test_rels_are_the_same_without_what_the_witnesses_saw(monkeypatch):
                         plain(ctl, budget, target, below=below))     # the witnesses' scenarios tell nothing
     assert {name: findings(name) for name in packs} == seeded
     assert any(f["rels"] and len(f["rels"]) < len(rel_names()) for f in seeded["rel-gap"])
+
+
+
+REL_SPACE = """
+r({rels}).
+{{ header(rel, R) : r(R) }} 1.
+rel(R) :- header(rel, R).
+{{ extra }}.
+target(1) :- rel(regular).
+target(2) :- rel(regular).
+target(2) :- rel(competitive), extra.
+target(3).
+target(4) :- not rel(_), extra.
+#program rel_project.
+chk_rel_given :- rel(_).
+chk_rel_at(R) :- rel(R).
+chk_rel_at(none) :- not chk_rel_given.
+#project chk_rel_at/1.
+"""
+
+
+def test_rels_searched_together_are_those_searched_one_finding_at_a_time(monkeypatch):
+    # one projected enumeration for every finding (each solve costs its start-up), and its
+    # fallback when it does not finish in time: one search per finding
+    from ppgcheck.analysis import rels
+    names = rel_names()
+    targets = [clingo.Function("target", [clingo.Number(n)]) for n in (1, 2, 3, 4)]
+
+    def searched() -> dict:
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], REL_SPACE.format(rels="; ".join(n for n in names if n != "none")))
+        ctl.ground([("base", []), ("rel_project", [])])
+        return rels._search(ctl, Budget(30, 10 ** 6), targets, {targets[2]: {"regular"}}, names)
+    together = searched()
+    asked: list[int] = []
+    monkeypatch.setattr(rels, "_search_together", lambda ctl, budget, open_, *rest, **kw: asked.append(len(open_)))
+    assert searched() == together and asked == [4]
+    assert together == {targets[0]: (["regular"], True), targets[1]: (["regular", "competitive"], True),
+                        targets[2]: (names, True), targets[3]: (["none"], True)}
