@@ -3,10 +3,11 @@
 A gap's smallest witness shows one hole (`late` unclassified at 0 minutes); the
 same message may hold again past a range the rules do cover (above 10 minutes).
 For each count of the witness's observations, the values the scenario space
-tries for it (scen_value/2) are asked one by one, the rest of the scenario
-free: the values where the gap holds, in order, fall into runs, and each run
-the witness is not in is another hole, with its own smallest witness (the
-optimum with the run's first value assumed).
+tries for it (scen_value/2) are asked, the rest of the scenario free (every
+count of every gap of a part of the space in one enumeration): the values
+where the gap holds, in order, fall into runs, and each run the witness is not
+in is another hole, with its own smallest witness (the optimum with the run's
+first value assumed).
 """
 from __future__ import annotations
 

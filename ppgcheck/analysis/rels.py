@@ -2,9 +2,10 @@
 
 Every scenario the witness searches pass through tells the RELs of the
 findings it holds; a finding whose rules never read the REL shows up at
-every REL, with no search (`blind_to_rel`); for the others, one bounded
-search per finding enumerates a scenario per REL it was not seen at
-(scenarios.lp, `#program rel_project`), on the same groundings.
+every REL, with no search (`blind_to_rel`); for the others, one enumeration
+of a scenario per finding and REL it was not seen at (scenarios.lp, `#program
+rel_project`), on the same groundings; a search per finding where that one
+does not finish in time.
 """
 from __future__ import annotations
 
