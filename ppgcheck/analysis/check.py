@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -191,20 +192,20 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     rels = rel_names(requires_rel(ctx.pack.program))
     seen = RelsSeen([sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"], rels)
     witnessed = across_parts(space, ctx.budget, parts_of, seen if seen.at else None)
+    # the gaps' other holes before the RELs, whose part of the program (rel_project) would add
+    # its REL to what the holes' enumeration tells apart
+    shown = list(itertools.takewhile(lambda item: item[1] in witnessed, targets))
+    gaps = [sym for what, sym in shown if what == "finding" and sym.arguments[0].name == "gap"]
+    read = WitnessReports(ctx.pack.id, ctx.reads.vocab)
+    holes = _other_holes(ctx, space, parts_of, witnessed, gaps, read) if gaps and not ctx.budget.hit else {}
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if seen.at and not ctx.budget.hit:
         ctx.say(f"{ctx.pack.id}: the RELs of {len(seen.at)} findings")
         facts = Program.parse(scenario_facts(ctx.reads, 1))
         rels_at = finding_rels(seen, Program.join([ctx.pack.core_program(), ctx.pack.program, facts]), space,
                                parts_of, ctx.budget)
-    read = WitnessReports(ctx.pack.id, ctx.reads.vocab)
     out: list[CheckFinding] = []
-    gaps: list[tuple[int, clingo.Symbol]] = []     # each gap's place in out, and its target
-    complete = True
-    for what, sym in targets:
-        if sym not in witnessed:
-            complete = False
-            break
+    for what, sym in shown:
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)
         if sym in rels_at:
             finding.rels, known_rels = rels_at[sym]
@@ -213,14 +214,8 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
                 named = ", ".join("no REL given" if r == "none" else f"{r} REL" for r in finding.rels)
                 finding.message += f" (only at: {named})"
         out.append(finding)
-        if what == "finding" and sym.arguments[0].name == "gap":
-            gaps.append((len(out), sym))
-    if not gaps or ctx.budget.hit:
-        return out, complete
-    holes = _other_holes(ctx, space, parts_of, witnessed, [sym for _, sym in gaps], read)
-    for at, sym in reversed(gaps):          # each gap's other holes right after it
-        out[at:at] = holes[sym]
-    return out, complete
+        out.extend(holes.get(sym, ()))      # a gap's other holes right after it
+    return out, len(shown) == len(targets)
 
 
 def _other_holes(ctx: Context, space: Space, parts_of: dict[clingo.Symbol, list[int]],

@@ -94,11 +94,13 @@ def _held_at(ctl: clingo.Control, budget: Budget, counts: list[_Count]) -> list[
             pick = backend.add_atom()
             picks.append(pick)
             backend.add_rule([], [pick, -target.literal])
+            at_value = []
             for n, literal in values:
                 at = backend.add_atom()         # this count picked, at this value
                 backend.add_rule([at], [pick, literal])
+                at_value.append(at)
                 asked.append((i, n, at))
-            backend.add_rule([], [pick, *(-at for j, _, at in asked if j == i)])
+            backend.add_rule([], [pick, *(-at for at in at_value)])      # at one of them
         if not picks:
             return held
         backend.add_rule(picks, [switch], choice=True)
