@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import clingo
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.search import Budget, configured, optimum, solve
+from ppgcheck.analysis.search import Budget, add_picks, configured, optimum, solve_switched
 from ppgcheck.analysis.witnesses import Witness
 
 
@@ -73,51 +73,41 @@ def other_holes(ctl: clingo.Control, budget: Budget, gaps: list[tuple[clingo.Sym
 
 def _held_at(ctl: clingo.Control, budget: Budget, counts: list[_Count]) -> list[set[clingo.Symbol]]:
     """For each count, the values other than the one shown at which some scenario holds its
-    gap: one enumeration for them all (each solve pays ~15-20 ms on a scenario space before
-    it searches, and the usual answer, no other hole, is a search that finds nothing).  A
-    scenario picks one count (a fresh atom each, through the backend, on for this solve
-    only) at one of its other values; the models are projected on that pick and value."""
+    gap: one enumeration for them all (search.add_picks; the usual answer, no other hole, is
+    a search that finds nothing).  A scenario picks one count at one of its other values;
+    the models are projected on an atom for each count and value."""
     held: list[set[clingo.Symbol]] = [set() for _ in counts]
     atoms = ctl.symbolic_atoms
-    asked: list[tuple[int, clingo.Symbol, int]] = []        # (count, value, the pick-and-value atom)
+    asked = []          # (count, its target's literal, its other values' literals)
+    for i, count in enumerate(counts):
+        target = atoms[count.target]
+        values = [(n, atoms[clingo.Function("count", [count.o, count.key, n])]) for n in count.domain
+                  if n != count.shown]
+        values = [(n, atom.literal) for n, atom in values if atom is not None]
+        if target is not None and values:
+            asked.append((i, target.literal, values))
+    if not asked:
+        return held
+    at_values: list[tuple[int, clingo.Symbol, int]] = []     # (count, value, the picked-at-this-value atom)
     with ctl.backend() as backend:
-        switch = backend.add_atom()
-        backend.add_external(switch, clingo.TruthValue.False_)
-        picks = []
-        for i, count in enumerate(counts):
-            target = atoms[count.target]
-            values = [(n, atoms[clingo.Function("count", [count.o, count.key, n])]) for n in count.domain
-                      if n != count.shown]
-            values = [(n, atom.literal) for n, atom in values if atom is not None]
-            if target is None or not values:
-                continue
-            pick = backend.add_atom()
-            picks.append(pick)
-            backend.add_rule([], [pick, -target.literal])
-            at_value = []
+        switch, picks = add_picks(backend, len(asked))
+        for pick, (i, target, values) in zip(picks, asked):
+            backend.add_rule([], [pick, -target])
+            here = []
             for n, literal in values:
-                at = backend.add_atom()         # this count picked, at this value
+                at = backend.add_atom()
                 backend.add_rule([at], [pick, literal])
-                at_value.append(at)
-                asked.append((i, n, at))
-            backend.add_rule([], [pick, *(-at for at in at_value)])      # at one of them
-        if not picks:
-            return held
-        backend.add_rule(picks, [switch], choice=True)
-        backend.add_weight_rule([], 2, [(pick, 1) for pick in picks])       # at most one pick
-        backend.add_rule([], [switch, *(-pick for pick in picks)])           # and one at least
-        backend.add_project([at for _, _, at in asked])
+                here.append(at)
+                at_values.append((i, n, at))
+            backend.add_rule([], [pick, *(-at for at in here)])         # at one of them
+        backend.add_project([at for _, _, at in at_values])
 
     def record(model: clingo.Model) -> None:
-        for i, n, at in asked:
+        for i, n, at in at_values:
             if model.is_true(at):
                 held[i].add(n)
-    ctl.assign_external(switch, True)
-    try:
-        with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
-            solve(ctl, budget, [], record)
-    finally:
-        ctl.release_external(switch)
+    with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
+        solve_switched(ctl, budget, switch, record)
     return held
 
 

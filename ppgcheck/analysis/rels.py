@@ -16,7 +16,7 @@ import clingo
 from clingo import ast
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.search import Budget, configured, solve
+from ppgcheck.analysis.search import Budget, add_picks, configured, solve, solve_switched
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine.program import Program
@@ -89,20 +89,14 @@ def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[
 def _search_together(ctl: clingo.Control, budget: Budget, targets: list[clingo.Symbol],
                      seen: dict[clingo.Symbol, set[str]], rel_atoms: list[tuple[clingo.Symbol, str]],
                      record: Callable[[clingo.Model], None], until: float) -> bool:
-    """Every target's RELs in one enumeration (each solve pays ~15-20 ms on a scenario space
-    before it searches): a scenario picks one target it holds (a fresh atom each, through the
-    backend, switched on for this solve only), at a REL that target was not seen at, and the
-    models are projected on the pick and the REL.  Whether it finished (else nothing is proven
-    and each target gets its own search)."""
+    """Every target's RELs in one enumeration (search.add_picks): a scenario picks one
+    target it holds, at a REL that target was not seen at, and the models are projected on
+    the pick and the REL.  Whether it finished (else nothing is proven and each target gets
+    its own search)."""
     atoms = ctl.symbolic_atoms
     rel_literal = {rel: atoms[atom].literal for atom, rel in rel_atoms if atoms[atom] is not None}
     with ctl.backend() as backend:
-        switch = backend.add_atom()
-        backend.add_external(switch, clingo.TruthValue.False_)     # on for this solve only
-        picks = [backend.add_atom() for _ in targets]
-        backend.add_rule(picks, [switch], choice=True)
-        backend.add_weight_rule([], 2, [(pick, 1) for pick in picks])       # at most one pick
-        backend.add_rule([], [switch, *(-pick for pick in picks)])           # and one at least
+        switch, picks = add_picks(backend, len(targets))
         for t, pick in zip(targets, picks):
             held = atoms[t]
             backend.add_rule([], [pick, -held.literal] if held is not None else [pick])
@@ -110,12 +104,7 @@ def _search_together(ctl: clingo.Control, budget: Budget, targets: list[clingo.S
                 if rel in rel_literal:
                     backend.add_rule([], [pick, rel_literal[rel]])
         backend.add_project(picks)
-    ctl.assign_external(switch, True)
-    try:
-        finished, _ = solve(ctl, budget, [], record, until=until)
-    finally:
-        ctl.release_external(switch)
-    return finished
+    return solve_switched(ctl, budget, switch, record, until)
 
 
 def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:

@@ -113,6 +113,33 @@ def solve(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
                 on_model(model)
 
 
+def add_picks(backend: clingo.Backend, count: int) -> tuple[int, list[int]]:
+    """(a switch, `count` fresh pick atoms): while the switch is on a scenario holds exactly
+    one pick, and while it is off none.  The switch is an external, off until
+    solve_switched turns it on for one solve, so the rules the caller adds about each pick
+    never reach a later search on the same control.  One enumeration over the picks
+    (projected on them and what they are asked with) replaces a search per case: each
+    solve pays ~15-20 ms on a scenario space before it searches."""
+    switch = backend.add_atom()
+    backend.add_external(switch, clingo.TruthValue.False_)
+    picks = [backend.add_atom() for _ in range(count)]
+    backend.add_rule(picks, [switch], choice=True)
+    backend.add_weight_rule([], 2, [(pick, 1) for pick in picks])       # at most one pick
+    backend.add_rule([], [switch, *(-pick for pick in picks)])           # and one at least
+    return switch, picks
+
+
+def solve_switched(ctl: clingo.Control, budget: Budget, switch: int, on_model: Callable[[clingo.Model], None],
+                   until: float | None = None) -> bool:
+    """One solve under the control's configuration with the picks of add_picks on (the
+    switch off again after it, for good); whether it finished."""
+    ctl.assign_external(switch, True)
+    try:
+        return solve(ctl, budget, [], on_model, until=until)[0]
+    finally:
+        ctl.release_external(switch)
+
+
 def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
                until: float | None = None, *, atoms: bool = False,
                each: Callable[[clingo.Model], None] | None = None
