@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 class PpgError(Exception):
@@ -49,9 +49,14 @@ class ReportError(PpgError):
 class ResubmittedReport(ReportError):
     """A report from a source the event holds with other content: replacing the recorded
     one is the judge's choice (the CLI's --amend, the API's `"amend": true`, the
-    station's button), each front end saying so in its own words."""
+    station's button), each front end saying so in its own words (`remedied`)."""
 
     recorded: int = 0       # the report in force from the same source
+    held: str = ""          # what the event holds, without the way to replace it
+
+    def remedied(self, remedy: str) -> "ResubmittedReport":
+        """The same refusal, with another front end's way to replace the recorded report."""
+        return replace(self, message=f"{self.held}: {remedy}")
 
 
 class PolicyError(PpgError):

@@ -126,9 +126,9 @@ class PolicyEngine:
         for a in atoms.by_signature("header_matters", 2):
             header, value = a.symbol.arguments
             header_values.setdefault(header.name, []).append(str(value))
-        unread = unneeded_statements(statements)     # read above (header_matters), not by a ruling
-        text = "\n".join(str(statement) for at, statement in enumerate(rewritten) if at not in unread)
-        plain = "\n".join(str(statement) for at, statement in enumerate(written) if at not in unread)
+        unneeded = unneeded_statements(statements)    # read above (header_matters), not by a ruling
+        text = "\n".join(str(statement) for at, statement in enumerate(rewritten) if at not in unneeded)
+        plain = "\n".join(str(statement) for at, statement in enumerate(written) if at not in unneeded)
         return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
                 "penalties": penalties, "ranks": ranks,
                 "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}

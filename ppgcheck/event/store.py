@@ -168,9 +168,9 @@ class EventStore:
             older = None if source.startswith("<") else db.execute(
                 "SELECT id, position FROM reports WHERE source = ? AND status = 'in-force'", (source,)).fetchone()
             if older and not amend:
-                raise ResubmittedReport(f"`{source}` is already in the event with other content (report "
-                                        f"#{older['id']}): pass --amend to supersede it", report.source,
-                                        report.line, 1, report.line_text(report.line), recorded=older["id"])
+                held = f"`{source}` is already in the event with other content (report #{older['id']})"
+                raise ResubmittedReport(f"{held}: pass --amend to supersede it", report.source, report.line, 1,
+                                        report.line_text(report.line), recorded=older["id"], held=held)
             if older:
                 position = older["position"]
             else:

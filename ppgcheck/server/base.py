@@ -67,10 +67,9 @@ class Station:
 def error_body(exc: Exception) -> tuple[int, dict]:
     if isinstance(exc, RequestRefused):
         return exc.status, {"kind": exc.kind, "message": exc.message}
-    if isinstance(exc, ResubmittedReport):      # the CLI's wording names its --amend
-        message = exc.message.replace("pass --amend", 'send it again with "amend": true')
-        return 422, {**_report_error(exc), "kind": "resubmitted", "recorded_report": exc.recorded,
-                     "message": message, "text": exc.render().replace(exc.message, message)}
+    if isinstance(exc, ResubmittedReport):      # (the store words it for the CLI: --amend)
+        exc = exc.remedied('send it again with "amend": true to supersede it')
+        return 422, {**_report_error(exc), "kind": "resubmitted", "recorded_report": exc.recorded}
     if isinstance(exc, ReportError):
         return 422, _report_error(exc)
     if isinstance(exc, UsageError):
