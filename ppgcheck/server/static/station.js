@@ -94,6 +94,10 @@
     return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
       ? name : JSON.stringify(name);
   }
+  // a form's slot values as the report writes them: names quoted where they must be
+  const quoted = (values) => Object.fromEntries(Object.entries(values).map(
+    ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
+
   function fill(text, values) {
     const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] ?? `{${slot}}`);
     return filled.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
@@ -366,8 +370,7 @@
     });
   }
   function stateLines() {
-    const lines = B.states.map((s) => fill(s.form.text, Object.fromEntries(
-      Object.entries(s.values).map(([k, v]) => [k, quoteName(v)]))));
+    const lines = B.states.map((s) => fill(s.form.text, quoted(s.values)));
     for (const t of B.tallies) {
       if (B.players.length) lines.push(`${t.tally.kind}: ` + B.players.map((p) => `${quoteName(p)} ${t.values[p] ?? 0}`).join(", "));
     }
@@ -375,8 +378,6 @@
   }
 
   function observationText(o) {
-    const quoted = (values) => Object.fromEntries(Object.entries(values).map(
-      ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
     const parts = [fill(o.form.text, quoted(o.values))];
     for (const sel of o.mods) {
       const form = B.vocab.modifiers.find((m) => m.kind === sel.kind);
