@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ import clingo
 from ppgcheck.cache import cached_json
 from ppgcheck.engine import isolation, overrun
 from ppgcheck.engine.pack import Pack, load_pack
+from ppgcheck.engine.reach import Reach, usable_text
 from ppgcheck.errors import PolicyError
 from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
@@ -43,18 +44,41 @@ ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 EXPLORED = ("permitted/4", "option/7")
 _EXPLORED_NAMES = frozenset(name.split("/")[0] for name in EXPLORED)
 
+# a grounding of at most this many reports (a report and its variants) grounds only the
+# statements their facts can fire: a single report of fab or dci uses about half the pack
+SLICED_AT_MOST = 64
+
 
 @dataclass(frozen=True)
 class IndexedProgram:
     """A pack rewritten for batch grounding, the pack as written, and the ids it defines."""
 
-    text: str                               # the rewrite: a batch of reports
-    plain: str                              # as written (comments dropped): one report grounds faster
+    statements: list[str]                   # the rewrite: a batch of reports
+    plain_statements: list[str]             # as written (comments dropped): one report grounds faster
+    reach: Reach                            # which of them a grounding can use, given its facts
     indexed: frozenset[tuple[str, int]]     # signatures that carry the report index
     sections: dict[str, str]                # infraction slug -> its citation
     penalties: list[str]                    # penalty slugs (and `none`)
     ranks: dict[str, int]                   # penalty constant -> its place on the ladder
     header_values: dict[str, list[str]]     # header -> the values the guide tells apart (header_matters/2)
+
+    @cached_property
+    def text(self) -> str:
+        return "\n".join(self.statements)
+
+    @cached_property
+    def plain(self) -> str:
+        return "\n".join(self.plain_statements)
+
+    def usable_text(self, fact_lists: Sequence[list[Fact]], indexed: bool) -> str:
+        """The program a grounding of these reports' facts needs: the statements that can
+        fire (engine/reach.py), rewritten for a batch or as written.  A batch of more than
+        SLICED_AT_MOST reports grounds the whole program: together its reports use nearly
+        every statement, and finding which costs more than grounding the rest."""
+        statements = self.statements if indexed else self.plain_statements
+        if len(fact_lists) > SLICED_AT_MOST:
+            return self.text if indexed else self.plain
+        return usable_text(statements, self.reach.usable(fact_lists))
 
 
 class PolicyEngine:
@@ -101,17 +125,19 @@ class PolicyEngine:
             data = index(self.statements)
         else:
             from ppgcheck.language import facts
-            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py", "pack.py")]
+            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py")]
             code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
                                lambda: index(self.pack.parsed(self.files, order="files", keep=False)))
-        return IndexedProgram(data["text"], data["plain"], frozenset((n, a) for n, a in data["indexed"]),
+        return IndexedProgram(data["statements"], data["plain_statements"], Reach(data["reach"]),
+                              frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"])
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
         from ppgcheck.engine.indexing import unneeded_statements
+        from ppgcheck.engine.reach import program_summary
         rewritten, indexed = batched
         written = [statement for statement in statements if statement.ast_type is not ASTType.Comment]
         ctl = self._control("\n".join(str(statement) for statement in rewritten))    # what every report shares
@@ -127,9 +153,9 @@ class PolicyEngine:
             header, value = a.symbol.arguments
             header_values.setdefault(header.name, []).append(str(value))
         unneeded = unneeded_statements(statements)    # read above (header_matters), not by a ruling
-        text = "\n".join(str(statement) for at, statement in enumerate(rewritten) if at not in unneeded)
-        plain = "\n".join(str(statement) for at, statement in enumerate(written) if at not in unneeded)
-        return {"text": text, "plain": plain, "indexed": sorted(indexed), "sections": sections,
+        return {"statements": [str(statement) for at, statement in enumerate(rewritten) if at not in unneeded],
+                "plain_statements": [str(statement) for at, statement in enumerate(written) if at not in unneeded],
+                "reach": program_summary(statements, unneeded), "indexed": sorted(indexed), "sections": sections,
                 "penalties": penalties, "ranks": ranks,
                 "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}
 
@@ -228,7 +254,7 @@ class PolicyEngine:
                     explore: Sequence[bool] | None) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
         isolation.phase("grounding")
-        ctl = self._control(program.plain if alone else program.text, fact_lists, indexed=not alone)
+        ctl = self._control(program.usable_text(fact_lists, indexed=not alone), fact_lists, indexed=not alone)
         isolation.phase("solving")
         models = _models(ctl)
         if len(models) != 1:

@@ -1,0 +1,102 @@
+"""A grounding of a few reports grounds only the statements their facts can fire
+(ppgcheck/engine/reach.py): the statements dropped must change no shown atom."""
+from __future__ import annotations
+
+import clingo
+import clingo.ast
+import pytest
+
+from ppgcheck import api
+from ppgcheck.engine import policy as policy_module
+from ppgcheck.engine import variants
+from ppgcheck.engine.policy import engine
+from ppgcheck.engine.program import Program
+from ppgcheck.engine.reach import Reach, program_summary, usable_text
+from ppgcheck.language.facts import build_facts
+from ppgcheck.resources import policy_ids
+from tests.test_indexing import golden_reports
+
+
+def kept(program: str, facts: list[tuple[str, tuple]]) -> list[str]:
+    """The statements of `program` a grounding with these facts keeps."""
+    parsed = Program.parse(program)
+    written = [str(s.node) for s in parsed.statements if s.kind is not clingo.ast.ASTType.Comment]
+    usable = Reach(program_summary(parsed, set())).usable([facts])
+    return written if usable is None else [text for text, keep in zip(written, usable) if keep]
+
+
+def fact(name: str, *arguments) -> tuple[str, tuple]:
+    return name, tuple(clingo.Number(a) if isinstance(a, int) else clingo.String(a[1:]) if a.startswith("$")
+                       else clingo.Function(a) for a in arguments)
+
+
+PROGRAM = """
+late(P) :- observation(P, late).
+marked(P) :- observation(P, marked_cards).
+penalty(P, warning) :- late(P).
+penalty(P, game_loss) :- marked(P), not waived(P).
+minutes(P, M) :- observation(P, late), took(P, M).
+named(P) :- said(P, "Alice").
+:- penalty(P, game_loss), marked(P), late(P).
+#show penalty/2.
+"""
+
+
+def test_a_rule_whose_positive_body_no_fact_can_match_is_dropped() -> None:
+    program = kept(PROGRAM, [fact("observation", "alice", "late")])
+    assert "late(P) :- observation(P,late)." in program
+    assert "penalty(P,warning) :- late(P)." in program                      # through a derived atom
+    assert not any(text.startswith(("marked(", "penalty(P,game_loss)", "minutes(")) for text in program)
+    assert not any(text.startswith(":-") for text in program)               # its body cannot hold
+    assert "#show penalty/2." in program
+
+
+def test_a_negated_literal_never_drops_a_rule_and_a_constant_must_match() -> None:
+    program = kept(PROGRAM, [fact("observation", "bob", "marked_cards")])
+    assert "penalty(P,game_loss) :- marked(P); not waived(P)." in program   # waived/1: nowhere
+    assert "penalty(P,warning) :- late(P)." not in program
+
+
+def test_a_string_in_a_fact_matches_any_string() -> None:
+    assert 'named(P) :- said(P,"Alice").' in kept(PROGRAM, [fact("said", "bob", "$Bob")])
+
+
+def test_a_statement_the_reader_cannot_follow_keeps_the_whole_program() -> None:
+    assert Reach(None).usable([[fact("observation", "alice", "late")]]) is None
+    assert usable_text(["a.", "b."], None) == "a.\nb."
+
+
+def canonical(atoms: dict) -> dict:
+    return {key: sorted(map(str, rows)) for key, rows in atoms.items() if rows}
+
+
+@pytest.mark.parametrize("policy", policy_ids())
+def test_every_golden_report_and_its_variants_rule_the_same_sliced(policy: str) -> None:
+    """Each golden report with every variant it is ruled with, questions too, in a grounding
+    of their own (sliced), against the same facts in one batch too large to slice (the
+    whole pack): the same shown and explored atoms.  (A report alone, as written, is
+    compared with the whole pack by test_indexing's golden reports ruled alone and together.)"""
+    policy_engine = engine(policy)
+    program = policy_engine.program
+    groups = []
+    for report, _ in golden_reports(policy):
+        reports = [report, *(v.report for v in variants.header_variants(report, program.header_values)),
+                   *(v.report for v in variants.question_variants(report, api.relevance(policy_engine)))]
+        groups.append([build_facts(r).inputs for r in reports])
+    batch = [facts for group in groups for facts in group]
+    assert len(batch) > policy_module.SLICED_AT_MOST
+    whole = iter(policy_engine.solve_many(batch))
+    sliced_some = False
+    for group in groups:
+        expected = [canonical(next(whole)) for _ in group]
+        sliced_some = sliced_some or len(program.usable_text(group, indexed=True)) < len(program.text)
+        assert [canonical(atoms) for atoms in policy_engine.solve_many(group)] == expected
+    assert sliced_some
+
+
+def test_a_large_batch_grounds_the_whole_program() -> None:
+    program = engine("yugioh").program
+    facts = [build_facts(report).inputs for report, _ in golden_reports("yugioh")]
+    assert len(facts) > policy_module.SLICED_AT_MOST
+    assert program.usable_text(facts, indexed=True) == program.text
+    assert len(program.usable_text(facts[:1], indexed=True)) < len(program.text)
