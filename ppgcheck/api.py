@@ -141,16 +141,11 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, quest
     return rulings  # type: ignore[return-value]  (every position was filled)
 
 
-def relevance(policy_engine) -> variants.Relevance:
-    """The modifiers the rules about each observation kind read (cached with the engine)."""
-    found = getattr(policy_engine, "_relevance", None)
-    if found is None:
-        pack = policy_engine.pack
-        core = "\n".join(pack.text(f) for f in pack.core_files())
-        found = variants.Relevance(policy_engine.program.plain, variants.core_heads(core),
-                                   set(policy_engine.program.ranks))
-        policy_engine._relevance = found
-    return found
+def relevance(policy_engine) -> Callable[[str], frozenset[str]]:
+    """The modifiers the rules about each observation kind read that can change its ruling
+    (engine/variants.py Relevance; kept with the prepared pack)."""
+    table = policy_engine.program.relevance
+    return lambda kind: table.get(kind, frozenset())
 
 
 def rules_version(policy_id: str, rules: Path | None = None) -> str:

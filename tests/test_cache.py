@@ -78,9 +78,10 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     [entry] = (tmp_path / "cache").glob("policy-*.json")
     import clingo
 
-    from ppgcheck.engine import indexing, pack, policy, program
+    from ppgcheck.engine import indexing, pack, policy, program, reach, variants
     from ppgcheck.language import facts
-    files = [Path(module.__file__) for module in (indexing, program, policy, pack, facts)] + PolicyEngine("yugioh").files
+    files = [Path(module.__file__) for module in (indexing, program, policy, pack, reach, variants, facts)]
+    files += PolicyEngine("yugioh").files
     assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
 
@@ -161,3 +162,44 @@ def test_a_parser_built_with_other_options_is_not_reused(tmp_path: Path, monkeyp
     monkeypatch.setattr(grammar, "_LARK_OPTIONS", {**grammar._LARK_OPTIONS, "debug": False})
     _parse_fresh(REPORT)
     assert len(list((tmp_path / "cache").glob("grammar-*.pickle"))) == 2
+
+
+def test_the_kept_parser_has_its_scanners_built_and_they_scan_alike(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every scanner of the contextual lexer comes from the file (its expressions as
+    `re` compiled them), and each expression is the one Lark would compile."""
+    import re
+
+    from ppgcheck.language import grammar
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    _parse_fresh(REPORT)
+    grammar._LANGUAGES.clear()
+    from ppgcheck.language.report import report_language
+    lexer = report_language("fab").parser.parser.lexer
+    scanners = {id(s): s for s in lexer.lexers.values()}.values()
+    assert len(scanners) > 100 and all(s._scanner is not None for s in scanners)
+    sample = REPORT + 'Bob said "x). #include" 3 minutes late, on purpose\n'
+    for scanner in scanners:
+        for kept in scanner._scanner._mres:
+            compiled = re.compile(kept.pattern, kept.flags)
+            assert (kept.groupindex, kept.groups) == (compiled.groupindex, compiled.groups)
+            for at in range(len(sample)):
+                found, expected = kept.match(sample, at), compiled.match(sample, at)
+                assert (found and (found.lastgroup, found.group())) == (expected and (expected.lastgroup,
+                                                                                      expected.group()))
+
+
+def test_a_kept_expression_with_damaged_code_is_not_used(tmp_path: Path) -> None:
+    """`_sre.compile` checks the code it is given: a damaged file is read as no parser."""
+    import io
+    import pickle
+
+    from ppgcheck.language import parser_cache
+
+    class Damaged(pickle.Pickler):
+        def persistent_id(self, obj):
+            return ("pattern", ("a", 32, b"\xff" * 16, 0, {}, (None,))) if obj == "expression" else None
+    buffer = io.BytesIO()
+    Damaged(buffer).dump(["expression"])
+    (tmp_path / "kept.pickle").write_bytes(buffer.getvalue())
+    assert parser_cache.load(tmp_path / "kept.pickle") is None

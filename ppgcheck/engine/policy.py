@@ -61,6 +61,7 @@ class IndexedProgram:
     penalties: list[str]                    # penalty slugs (and `none`)
     ranks: dict[str, int]                   # penalty constant -> its place on the ladder
     header_values: dict[str, list[str]]     # header -> the values the guide tells apart (header_matters/2)
+    relevance: dict[str, frozenset[str]]    # observation kind -> the modifiers that can change its ruling
 
     @cached_property
     def text(self) -> str:
@@ -125,14 +126,16 @@ class PolicyEngine:
             data = index(self.statements)
         else:
             from ppgcheck.language import facts
-            code = [Path(__file__).with_name(name) for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py")]
+            code = [Path(__file__).with_name(name)
+                    for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
             code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
                                lambda: index(self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["statements"], data["plain_statements"], Reach(data["reach"]),
                               frozenset((n, a) for n, a in data["indexed"]),
-                              data["sections"], data["penalties"], data["ranks"], data["header_values"])
+                              data["sections"], data["penalties"], data["ranks"], data["header_values"],
+                              {kind: frozenset(read) for kind, read in data["relevance"].items()})
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
@@ -153,11 +156,21 @@ class PolicyEngine:
             header, value = a.symbol.arguments
             header_values.setdefault(header.name, []).append(str(value))
         unneeded = unneeded_statements(statements)    # read above (header_matters), not by a ruling
+        plain = [str(statement) for at, statement in enumerate(written) if at not in unneeded]
         return {"statements": [str(statement) for at, statement in enumerate(rewritten) if at not in unneeded],
-                "plain_statements": [str(statement) for at, statement in enumerate(written) if at not in unneeded],
+                "plain_statements": plain,
                 "reach": program_summary(statements, unneeded), "indexed": sorted(indexed), "sections": sections,
                 "penalties": penalties, "ranks": ranks,
-                "header_values": {h: sorted(v) for h, v in sorted(header_values.items())}}
+                "header_values": {h: sorted(v) for h, v in sorted(header_values.items())},
+                "relevance": self._relevance("\n".join(plain), ranks)}
+
+    def _relevance(self, plain: str, ranks: dict[str, int]) -> dict[str, list[str]]:
+        """For each observation kind of the pack's language, the modifiers the rules about it
+        read that can change its infraction or default penalty (engine/variants.py)."""
+        from ppgcheck.engine import variants
+        core = "\n".join(self.pack.text(f) for f in self.pack.core_files())
+        read = variants.Relevance(plain, variants.core_heads(core), set(ranks))
+        return {kind: sorted(read(kind)) for kind in sorted(self.vocabulary.observations)}
 
     @property
     def sections(self) -> dict[str, str]:

@@ -26,31 +26,50 @@ import clingo
 if TYPE_CHECKING:       # read when a pack is prepared, not by a process that finds it in the cache
     from ppgcheck.engine.program import Program, Statement, Term
 
-Pattern = object            # None (anything) | int | str (a name) | (name, *argument patterns)
-Summary = list              # JSON: per statement [heads, needs], each a list of [predicate, [patterns]]
+# an argument: None (anything) | int | str (a name) | [name, *arguments] (a tuple for a fact's)
+Pattern = object
+# JSON, as the prepared pack is cached: "heads" (per statement, each head's [predicate/arity,
+# arguments]), "needs" (each distinct need: [predicate/arity, arguments, the statements with it]),
+# "open" (per statement, its number of needs) and "tested" (per predicate/arity, whether some need
+# names a value at each argument); None: a statement the reader cannot follow, keep them all
+Summary = dict
+
 
 def summarize(statements: Sequence["Statement"]) -> Summary | None:
-    """What each statement derives and needs, in the JSON the prepared pack is cached
-    as; None when some statement cannot be read (then every statement is kept)."""
+    """What each statement derives and needs; None when some statement cannot be read."""
     from clingo.ast import ASTType
-    summary: Summary = []
-    for statement in statements:
+    heads: list[list] = []
+    groups: dict[str, list] = {}
+    open_: list[int] = []
+    for at, statement in enumerate(statements):
         if statement.kind not in (ASTType.Rule, ASTType.External):
-            summary.append(None)        # #show, #const, ...: always kept, derive nothing
+            heads.append([])                # #show, #const, ...: always kept, derive nothing
+            open_.append(0)
             continue
         if statement.unsupported:
             return None
-        heads = [[a.name, [_term_pattern(t) for t in a.args]] for a in statement.heads]
-        needs = [[r.atom.name, [_term_pattern(t) for t in r.atom.args]]
-                 for r in statement.reads if r.where == "body" and r.positive and r.atom.plain]
-        summary.append([heads, needs])
-    return summary
+        heads.append([_atom(a) for a in statement.heads])
+        needs = [_atom(r.atom) for r in statement.reads if r.where == "body" and r.positive and r.atom.plain]
+        open_.append(len(needs))
+        for key, args in needs:
+            groups.setdefault(repr((key, args)), [key, args, []])[2].append(at)
+    tested: dict[str, list[bool]] = {}
+    for key, args, _ in groups.values():
+        places = tested.setdefault(key, [False] * len(args))
+        for i, arg in enumerate(args):
+            places[i] = places[i] or arg is not None
+    return {"heads": heads, "needs": list(groups.values()), "open": open_, "tested": tested}
+
+
+def _atom(atom) -> list:
+    return [f"{atom.name}/{len(atom.args)}", [_term_pattern(t) for t in atom.args]]
 
 
 def _term_pattern(term: "Term") -> Pattern:
     kind = term[0]
     if kind == "s":
-        return _symbol_pattern(term[1])
+        found = _symbol_pattern(term[1])
+        return list(found) if isinstance(found, tuple) else found
     if kind == "f":
         if not term[2]:
             return term[1]
@@ -70,18 +89,16 @@ def _symbol_pattern(symbol: clingo.Symbol) -> Pattern:
 
 
 def _frozen(pattern: Pattern) -> Pattern:
-    """A JSON pattern as a hashable one (lists become tuples)."""
-    return tuple(_frozen(p) for p in pattern) if isinstance(pattern, list) else pattern
+    """A pattern as a hashable one (lists become tuples)."""
+    return tuple(_frozen(p) for p in pattern) if isinstance(pattern, (list, tuple)) else pattern
 
 
-def _matches(a: Pattern, b: Pattern) -> bool:
-    if a is None or b is None:
+def _matches(need: Pattern, found: Pattern) -> bool:
+    """A nested argument of a need (a tuple) against a derived atom's."""
+    if need is None or found is None or need == found:
         return True
-    if type(a) is not type(b):
-        return False
-    if type(a) is not tuple:
-        return a == b
-    return len(a) == len(b) and all(_matches(x, y) for x, y in zip(a, b))
+    return (type(need) is tuple and type(found) is tuple and len(need) == len(found)
+            and all(_matches(x, y) for x, y in zip(need, found)))
 
 
 class _State:
@@ -104,30 +121,24 @@ class Reach:
     facts continue from there."""
 
     def __init__(self, summary: Summary | None) -> None:
-        self.whole = summary is None
-        self.heads: list[list[tuple[str, Pattern]]] = []
-        needed: list[int] = []
-        groups: dict[tuple[str, Pattern], list[int]] = {}     # a need (predicate, pattern) -> its statements
-        for at, entry in enumerate(summary or []):
-            heads, needs = entry if entry is not None else ([], [])
-            self.heads.append([(f"{name}/{len(args)}", _frozen(args)) for name, args in heads])
-            needed.append(len(needs))
-            for name, args in needs:
-                groups.setdefault((f"{name}/{len(args)}", _frozen(args)), []).append(at)
-        pending: dict[str, list[tuple[Pattern, list[int]]]] = {}
-        tested: dict[str, set[int]] = {}        # a predicate's argument places some need names a value at
-        for (key, pattern), statements in groups.items():
-            pending.setdefault(key, []).append((pattern, statements))
-            tested.setdefault(key, set()).update(i for i, arg in enumerate(pattern) if arg is not None)
-        # what a need never tests is left out of the derived atoms: fewer of them to match
-        self._tested = {key: tuple(i in places for i in range(int(key.rsplit("/", 1)[1])))
-                        for key, places in tested.items()}
-        self._start = _State([False] * len(needed), needed, pending, {})
+        self.summary = summary
+        if summary is None:
+            return
+        self.heads: list[list] = summary["heads"]
+        self._tested: dict[str, list[bool]] = summary["tested"]
+        pending: dict[str, list] = {}
+        for key, args, statements in summary["needs"]:     # each need as the values it tests
+            tests = tuple((place, _frozen(arg)) for place, arg in enumerate(args) if arg is not None)
+            pending.setdefault(key, []).append((tests, statements))
+        self._start = _State([False] * len(self.heads), summary["open"], pending, {})
         self._base: _State | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reach) and self.summary == other.summary
 
     def usable(self, fact_lists: Sequence[Sequence[tuple[str, Sequence[clingo.Symbol]]]]) -> list[bool] | None:
         """Which statements can fire given these reports' facts (None: all of them)."""
-        if self.whole:
+        if self.summary is None:
             return None
         if self._base is None:
             self._base = self._start.copy()
@@ -139,11 +150,11 @@ class Reach:
                             for name, arguments in distinct])
         return state.usable
 
-    def _use(self, state: _State, at: int) -> list[tuple[str, Pattern]]:
+    def _use(self, state: _State, at: int) -> list:
         state.usable[at] = True
         return self.heads[at]
 
-    def _close(self, state: _State, queue: list[tuple[str, Pattern]]) -> None:
+    def _close(self, state: _State, queue: list) -> None:
         derived, pending, open_, usable = state.derived, state.pending, state.open, state.usable
         tested = self._tested
         while queue:
@@ -151,20 +162,24 @@ class Reach:
             waiting = pending.get(key)
             if not waiting:
                 continue
-            pattern = tuple(arg if keep else None for arg, keep in zip(pattern, tested[key]))
+            pattern = tuple((_frozen(arg) if isinstance(arg, list) else arg) if keep else None
+                            for arg, keep in zip(pattern, tested[key]))
             seen = derived.get(key, frozenset())
             if pattern in seen:
                 continue
             derived[key] = seen | {pattern}
             still = []
             for need in waiting:
-                if not _matches(need[0], pattern):
-                    still.append(need)
-                    continue
-                for at in need[1]:
-                    open_[at] -= 1
-                    if not open_[at] and not usable[at]:
-                        queue.extend(self._use(state, at))
+                for place, value in need[0]:
+                    found = pattern[place]
+                    if found is not None and found != value and not (type(value) is tuple and _matches(value, found)):
+                        still.append(need)      # not this need's atom
+                        break
+                else:
+                    for at in need[1]:
+                        open_[at] -= 1
+                        if not open_[at] and not usable[at]:
+                            queue.extend(self._use(state, at))
             pending[key] = still
 
 

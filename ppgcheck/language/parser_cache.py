@@ -7,14 +7,26 @@ pickle builds them in C.  The file name holds what the pickle depends on: the gr
 text and the options it was built with, Python's and Lark's versions.  A file that cannot be read, or that names anything
 but Lark's own classes, is never used (nothing it names is called): the parser is built
 again.
+
+The contextual lexer's scanners (one regular expression per set of words a parser
+state accepts: ~300, ~40 of them met by a report) are built before the parser is kept,
+and each compiled expression is kept as what Python's `re` compiled it to: its code,
+given back to `_sre.compile` when the file is read.  Compiling the ~40 a report meets
+was ~35-45 ms of a cold `ppgcheck rule`.  `_sre.compile` checks the code it is given
+(CPython's `_validate`): a damaged file raises and the parser is built again.  Where
+this Python's `re` does not work this way, the scanners are left to be built on first
+use, as Lark does.
 """
 from __future__ import annotations
 
+import array
 import copy
 import hashlib
 import importlib
+import io
 import os
 import pickle
+import re
 import sys
 import tempfile
 import types
@@ -32,15 +44,77 @@ def path_for(text: str, options: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(f"{options}\0{text}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(f"{_FORMAT}\0{options}\0{text}".encode()).hexdigest()[:32]
     return folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}-lark{lark.__version__}.pickle"
+
+
+# what a kept file holds (part of its name): 2 = the scanners built, their expressions as code
+_FORMAT = 2
+
+
+def _code_type() -> str | None:
+    """The array type of `re`'s compiled code words, when `_sre.compile` takes them."""
+    try:
+        import _sre
+        from re import _compiler, _parser      # noqa: F401 (what _compiled_form uses)
+    except ImportError:
+        return None
+    found = [kind for kind in "IL" if array.array(kind).itemsize == _sre.CODESIZE]
+    return found[0] if found and hasattr(_sre, "compile") else None
+
+
+_CODE = _code_type()
+
+
+def _compiled_form(pattern: re.Pattern) -> tuple:
+    """What `_sre.compile` takes to make `pattern` again: `re.compile`'s own steps
+    (re/_compiler.py, compile), the code as machine words."""
+    from re import _compiler, _parser
+    parsed = _parser.parse(pattern.pattern, pattern.flags)
+    code = _compiler._code(parsed, pattern.flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return (pattern.pattern, pattern.flags | parsed.state.flags, array.array(_CODE, code).tobytes(),
+            parsed.state.groups - 1, groupindex, tuple(indexgroup))
+
+
+def _compiled(form: tuple) -> re.Pattern:
+    import _sre
+    source, flags, code, groups, groupindex, indexgroup = form
+    return _sre.compile(source, flags, array.array(_CODE, code).tolist(), groups, groupindex, indexgroup)
+
+
+def _build_scanners(parser: lark.Lark) -> bool:
+    """Build every scanner of the parser's contextual lexer now (Lark builds them on first
+    use); False when its lexer is not one (nothing is built)."""
+    lexer = getattr(parser.parser, "lexer", None)
+    states = getattr(lexer, "lexers", None)
+    if _CODE is None or not isinstance(states, dict):
+        return False
+    for state_lexer in {id(s): s for s in [*states.values(), lexer.root_lexer]}.values():
+        state_lexer.scanner      # noqa: B018 (built and kept on the lexer)
+    return True
+
+
+def _unbuild_scanners(parser: lark.Lark) -> bool:
+    """Leave every scanner to be built on first use again."""
+    for state_lexer in getattr(parser.parser.lexer, "lexers", {}).values():
+        state_lexer._scanner = None
+    if hasattr(parser.parser.lexer, "root_lexer"):
+        parser.parser.lexer.root_lexer._scanner = None
+    return False
 
 
 class _Pickler(pickle.Pickler):
     """Names what must stay itself: modules (the lexer keeps `re`) and the LALR
-    actions, which the parser tells apart by identity (`action is Shift`)."""
+    actions, which the parser tells apart by identity (`action is Shift`); a compiled
+    expression is kept as its code."""
 
     def persistent_id(self, obj: object) -> tuple | None:
+        if isinstance(obj, re.Pattern):
+            return ("pattern", _compiled_form(obj))
         if isinstance(obj, types.ModuleType):
             return ("module", obj.__name__)
         if obj is Shift:
@@ -53,6 +127,8 @@ class _Pickler(pickle.Pickler):
 class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: tuple) -> object:
         kind, name = pid
+        if kind == "pattern" and _CODE is not None:
+            return _compiled(name)
         if kind == "action":
             return Shift if name == "shift" else Reduce
         if kind == "module" and name in ("re", "regex"):
@@ -84,9 +160,24 @@ def keep(parser: lark.Lark, path: Path) -> None:
     kept = copy.copy(parser)
     kept.grammar = None
     try:
+        data = _dumps(kept, _build_scanners(kept))
+    except Exception:       # not this Python's `re`: the scanners are left to be built on first use
+        data = _dumps(kept, _unbuild_scanners(kept))
+    if data is None:
+        return
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, suffix=".tmp", delete=False) as out:
-            _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(kept)
+            out.write(data)
         os.replace(out.name, path)
-    except (OSError, pickle.PicklingError):
+    except OSError:
         pass
+
+
+def _dumps(parser: lark.Lark, _: bool) -> bytes | None:
+    buffer = io.BytesIO()
+    try:
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
+    except pickle.PicklingError:
+        return None
+    return buffer.getvalue()
