@@ -203,3 +203,32 @@ def test_a_kept_expression_with_damaged_code_is_not_used(tmp_path: Path) -> None
     Damaged(buffer).dump(["expression"])
     (tmp_path / "kept.pickle").write_bytes(buffer.getvalue())
     assert parser_cache.load(tmp_path / "kept.pickle") is None
+
+
+def test_the_kept_language_has_the_forms_and_text_it_was_generated_with(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that finds the parser generates no grammar text: the forms come from the
+    file, in the order of the generated alternatives, and the text is generated on demand."""
+    from ppgcheck.language import grammar
+    from ppgcheck.language.report import report_language
+    from ppgcheck.language.vocabulary import vocabulary
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    _parse_fresh(REPORT)
+    grammar._LANGUAGES.clear()
+    generated = []
+
+    def counted(vocab):
+        generated.append(vocab)
+        return _generate(vocab)
+    monkeypatch.setattr(grammar, "grammar_text", counted)
+    kept = report_language("fab")
+    assert not generated
+    text, forms = _generate(vocabulary("fab"))
+    assert kept.forms == forms
+    assert kept.text == text and len(generated) == 1
+
+
+def _generate(vocab):
+    from ppgcheck.language import grammar
+    generator = grammar._Generator(vocab)
+    return grammar.skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text(), generator.forms

@@ -3,20 +3,24 @@ from its vocabulary's forms, built into one LALR parser per vocabulary.
 
 Each generated alternative is aliased `form_<n>`, the n-th entry of `Language.forms`,
 so the tree says which form (synonyms included) a statement was written in.  The parser
-of a grammar text is kept in ppgcheck's cache folder (ppgcheck/cache.py): a process
-builds only the text, and only a new vocabulary pays for new LALR tables.
+of a vocabulary is kept in ppgcheck's cache folder (ppgcheck/cache.py) with its forms,
+under a key made of what the grammar text is generated from (the skeleton, the
+vocabulary's key, this module's and the vocabulary module's code): a process that finds
+it generates no text, and only a new vocabulary pays for new LALR tables.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
-from dataclasses import dataclass
 from functools import cache, cached_property
+from pathlib import Path
 
 import lark
 
 from ppgcheck.errors import PolicyError
 from ppgcheck.language import parser_cache
+from ppgcheck.language import vocabulary as vocabulary_module
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_text
 from ppgcheck.resources import grammar_dir
 
@@ -138,14 +142,21 @@ class _Generator:
         return "\n".join(rules)
 
 
-@dataclass
 class Language:
     """The parser of one vocabulary, and what printing and errors need of it."""
 
-    vocab: Vocabulary
-    forms: list[Form]          # the form each generated alternative `form_<n>` parses
-    text: str                  # the whole grammar
-    parser: lark.Lark
+    def __init__(self, vocab: Vocabulary, forms: list[Form], parser: lark.Lark, text: str | None = None) -> None:
+        self.vocab = vocab
+        self.forms = forms          # the form each generated alternative `form_<n>` parses
+        self.parser = parser
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """The whole grammar (generated again when the parser came from the cache)."""
+        if self._text is None:
+            self._text = grammar_text(self.vocab)[0]
+        return self._text
 
     @cached_property
     def must_quote(self) -> frozenset[str]:
@@ -187,25 +198,40 @@ def language(vocab: Vocabulary) -> Language:
     """The language of a vocabulary (one per process and vocabulary)."""
     found = _LANGUAGES.get(vocab.key)
     if found is None:
-        generator = _Generator(vocab)
-        text = skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text()
-        found = _LANGUAGES[vocab.key] = Language(vocab, generator.forms, text, _build(text, vocab))
+        found = _LANGUAGES[vocab.key] = _build(vocab)
     return found
+
+
+def grammar_text(vocab: Vocabulary) -> tuple[str, list[Form]]:
+    """The grammar of a vocabulary: the skeleton and the generated rules, and the forms
+    the generated alternatives parse."""
+    generator = _Generator(vocab)
+    text = skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text()
+    return text, generator.forms
+
+
+def _generated_from(vocab: Vocabulary) -> str:
+    """What a vocabulary's grammar text is made from: the skeleton, the vocabulary (its
+    key is its content's digest) and the code that generates the rules."""
+    code = Path(vocabulary_module.__file__).read_bytes() + Path(__file__).read_bytes()
+    return f"{vocab.key}\0{hashlib.sha256(code).hexdigest()}\0{skeleton()}"
 
 
 # how every report parser is built (part of its cache key: a kept parser built otherwise is not used)
 _LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True, "maybe_placeholders": False}
 
 
-def _build(text: str, vocab: Vocabulary) -> lark.Lark:
-    """The LALR parser of a grammar text, kept in ppgcheck's cache folder.  Lark
-    resolves a shift/reduce conflict by shifting, which would silently shadow a form: a
-    grammar with one is refused (and its parser is not kept)."""
-    path = parser_cache.path_for(text, repr(sorted(_LARK_OPTIONS.items())))
+def _build(vocab: Vocabulary) -> Language:
+    """The language of a vocabulary: its LALR parser and forms, kept in ppgcheck's cache
+    folder.  Lark resolves a shift/reduce conflict by shifting, which would silently
+    shadow a form: a grammar with one is refused (and its parser is not kept)."""
+    path = parser_cache.path_for(_generated_from(vocab), repr(sorted(_LARK_OPTIONS.items())))
     if path is not None:
         kept = parser_cache.load(path)
         if kept is not None:
-            return kept
+            parser, forms = kept
+            return Language(vocab, [Form(*fields) for fields in forms], parser)
+    text, forms = grammar_text(vocab)
     conflicts: list[str] = []
     capture = _Capture(conflicts)
     saved = (lark.logger.handlers[:], lark.logger.level)
@@ -224,8 +250,8 @@ def _build(text: str, vocab: Vocabulary) -> lark.Lark:
         raise PolicyError(f"the forms of {where} make the report language ambiguous: "
                           + "; ".join(conflicts[:2]))
     if path is not None:
-        parser_cache.keep(parser, path)
-    return parser
+        parser_cache.keep(parser, [(f.category, f.kind, f.text, f.fact, f.origin) for f in forms], path)
+    return Language(vocab, forms, parser, text)
 
 
 class _Capture(logging.Handler):

@@ -1,10 +1,10 @@
-"""A report parser kept in ppgcheck's cache folder (ppgcheck/cache.py), one file per
-grammar text.
+"""A report parser kept in ppgcheck's cache folder (ppgcheck/cache.py) with its forms (plain
+strings), one file per grammar (named by what its text is generated from).
 
 The parser is pickled whole, not kept in Lark's own cache format: Lark rebuilds its
 objects from that one by one (~7,000 calls), which cost a cold `ppgcheck rule` ~40 ms;
-pickle builds them in C.  The file name holds what the pickle depends on: the grammar
-text and the options it was built with, Python's and Lark's versions.  A file that cannot be read, or that names anything
+pickle builds them in C.  The file name holds what the pickle depends on: what the grammar
+text is generated from and the options it was built with, Python's and Lark's versions.  A file that cannot be read, or that names anything
 but Lark's own classes, is never used (nothing it names is called): the parser is built
 again.
 
@@ -39,8 +39,8 @@ from ppgcheck.cache import cache_dir
 
 
 def path_for(text: str, options: str) -> Path | None:
-    """Where the parser of this grammar text, built with these Lark options, is kept
-    (None: the cache is off)."""
+    """Where the parser of this grammar (`text`: what it is generated from), built with
+    these Lark options, is kept (None: the cache is off)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -48,8 +48,9 @@ def path_for(text: str, options: str) -> Path | None:
     return folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}-lark{lark.__version__}.pickle"
 
 
-# what a kept file holds (part of its name): 2 = the scanners built, their expressions as code
-_FORMAT = 2
+# what a kept file holds (part of its name): 3 = the parser, its scanners built (their expressions
+# as code), and its forms
+_FORMAT = 3
 
 
 def _code_type() -> str | None:
@@ -143,26 +144,30 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def load(path: Path) -> lark.Lark | None:
-    """The parser kept at path; None when there is none or it cannot be read."""
+def load(path: Path) -> tuple[lark.Lark, list[tuple[str, ...]]] | None:
+    """The parser kept at path and its forms; None when there is none or it cannot be read."""
     try:
         with open(path, "rb") as kept:
-            parser = _Unpickler(kept).load()
+            found = _Unpickler(kept).load()
     except Exception:       # missing, truncated or foreign: the cache is only ever a shortcut
         return None
-    return parser if isinstance(parser, lark.Lark) else None
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], lark.Lark)
+            and isinstance(found[1], list) and all(isinstance(f, tuple) and all(isinstance(x, str) for x in f)
+                                                   for f in found[1])):
+        return None
+    return found
 
 
-def keep(parser: lark.Lark, path: Path) -> None:
-    """Keep the parser at path (written whole, then renamed: a reader never sees half),
-    without the grammar objects its tables were built from (a third of the file; parsing
-    never reads them)."""
+def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:
+    """Keep the parser and its forms at path (written whole, then renamed: a reader never
+    sees half), without the grammar objects its tables were built from (a third of the
+    file; parsing never reads them)."""
     kept = copy.copy(parser)
     kept.grammar = None
     try:
-        data = _dumps(kept, _build_scanners(kept))
+        data = _dumps((kept, forms), _build_scanners(kept))
     except Exception:       # not this Python's `re`: the scanners are left to be built on first use
-        data = _dumps(kept, _unbuild_scanners(kept))
+        data = _dumps((kept, forms), _unbuild_scanners(kept))
     if data is None:
         return
     try:
@@ -174,10 +179,10 @@ def keep(parser: lark.Lark, path: Path) -> None:
         pass
 
 
-def _dumps(parser: lark.Lark, _: bool) -> bytes | None:
+def _dumps(kept: tuple, _: bool) -> bytes | None:
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(kept)
     except pickle.PicklingError:
         return None
     return buffer.getvalue()
