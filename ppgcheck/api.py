@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import functools
 import hashlib
 from collections.abc import Callable
@@ -37,6 +36,7 @@ def resolve_policy(report: Report, override: str | None = None, rules: Path | No
         raise report.error("missing `policy:` header: add one (e.g. `policy: fab`) or pass --policy; "
                            "known policies are " + ", ".join(f"`{k}`" for k in known), (report.line, 1))
     if report.policy not in known:
+        import difflib
         close = difflib.get_close_matches(report.policy, known, n=2)
         raise report.error(f"unknown policy `{report.policy}`: known policies are "
                            + ", ".join(f"`{k}`" for k in known), "policy", suggestions=close)

@@ -58,7 +58,7 @@ class RuleRun:
             for source, (name, reports, path) in enumerate(sources):
                 if not self._read(source, name, reports, path):
                     break
-            self._rule_pending(list(self.pending))
+            self._rule_pending(list(self.pending), last=True)
             self.inflight.finish()
             self._printed_up_to(len(sources))
         if self.fmt == "json":
@@ -134,10 +134,11 @@ class RuleRun:
             self.inflight.pump()
         return True
 
-    def _rule_pending(self, policy_ids: list[str]) -> None:
+    def _rule_pending(self, policy_ids: list[str], last: bool = False) -> None:
         """Start these policies' pending reports, a batch each, each a job in a forked child
         (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
-        do not pile up over a long run; the outputs come in input order (inflight.py)."""
+        do not pile up over a long run; the outputs come in input order (inflight.py).
+        Unless they are the `last`, the freed heap is handed back for the reading to come."""
         from ppgcheck.engine.isolation import return_free_memory
         for policy_id in policy_ids:
             numbers, items = zip(*self.pending.pop(policy_id))
@@ -147,7 +148,8 @@ class RuleRun:
             self.inflight.start(list(numbers), functools.partial(
                 api.start_ruling_job, [policy_id], names, self.rules, work,
                 functools.partial(_parsed_items, part, self.policy, self.rules)))
-        return_free_memory()
+        if not last:
+            return_free_memory()
 
     def _submit_each(self, prepared: list[tuple[Report, str]]) -> bool:
         """Submit reports to the event store in order; False when the store can take no more."""

@@ -19,7 +19,6 @@ in frames, so a limit hit names what was going on (docs/security.md).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 import pickle
@@ -456,6 +455,7 @@ def _malloc_trim():
     if not sys.platform.startswith("linux"):
         return None
     try:
+        import ctypes
         return ctypes.CDLL(None).malloc_trim     # glibc only (musl has none)
     except (OSError, AttributeError):
         return None

@@ -12,7 +12,6 @@ them (no `#script`, no `@` term, only the contract's `#external`s).
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -178,6 +177,7 @@ class Pack:
 
 def _unknown_policy(policy: str, root: Path) -> UsageError:
     known = policy_ids(root)
+    import difflib
     close = difflib.get_close_matches(policy, known, n=1)
     hint = f" (did you mean `{close[0]}`?)" if close else ""
     return UsageError(f"unknown policy `{policy}`{hint}: known policies are "

@@ -16,7 +16,6 @@ gigabytes.)
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING
 import clingo
 
 from ppgcheck.cache import cached_json
-from ppgcheck.engine import isolation, overrun
+from ppgcheck.engine import isolation
 from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.engine.reach import Reach, usable_text
 from ppgcheck.errors import PolicyError
@@ -231,6 +230,7 @@ class PolicyEngine:
         """The ids nearest an unknown one: by spelling; else, for an infraction named like
         an observation (`marked-cards`), the infractions this guide rules that observation as
         (`sleeves` under yugioh): a one-observation report is ruled to find them (a job)."""
+        import difflib
         close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
         if close or table is self.penalties:
             return close
@@ -261,6 +261,7 @@ class PolicyEngine:
 
     def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
         """The file whose rules took grounding these reports past the limits, if one did alone."""
+        from ppgcheck.engine import overrun      # only past a limit
         return overrun.locate(self.files, fact_lists, parse=lambda path: self.pack.parsed([path], keep=False))
 
     def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],

@@ -7,7 +7,6 @@ a history entry outside `history:`, a name nobody declared).
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -343,6 +342,7 @@ class ReportBuilder(Transformer):
         declared = [n for n, _ in report.persons]
         for name in uses:
             if name.value not in declared:
+                import difflib
                 close = difflib.get_close_matches(name.value, declared, n=3)
                 raise self._fail(f"`{name.value}` is not declared: add a `player: {name.value}` or "
                                 f"`spectator: {name.value}` line", name.token.line, name.token.column,

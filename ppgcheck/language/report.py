@@ -19,7 +19,6 @@ import lark
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.build import MAX_HISTORY_REPEATS, MAX_OBSERVATIONS, MAX_PERSONS, ReportBuilder
-from ppgcheck.language.diagnostics import closest_forms, syntax_error
 from ppgcheck.language.grammar import Language, language
 from ppgcheck.language.model import HistoryEntry, Modifier, Observation, Report
 from ppgcheck.language.printer import (print_history_entry, print_observation, print_report, print_reports,
@@ -28,7 +27,7 @@ from ppgcheck.language.vocabulary import Vocabulary, vocabulary
 
 __all__ = ["HistoryEntry", "Modifier", "Observation", "Report", "parse_report", "parse_reports",
            "print_history_entry", "print_observation", "print_report", "print_reports", "quote_name",
-           "closest_forms", "report_language", "read_reports", "MAX_PERSONS", "MAX_OBSERVATIONS",
+           "report_language", "read_reports", "MAX_PERSONS", "MAX_OBSERVATIONS",
            "MAX_HISTORY_REPEATS", "MAX_REPORT_BYTES", "MAX_REPORT_LINES"]
 
 # control characters, and a byte order mark past the start of a file: invisible, never meant
@@ -244,6 +243,7 @@ def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: i
     try:
         tree = lang.parser.parse(text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as exc:
+        from ppgcheck.language.diagnostics import syntax_error     # only a report with an error needs it
         raise syntax_error(exc, lines, source, lang) from None
     try:
         return ReportBuilder(source, lines, lang, vocab, line_offset).transform(tree)
