@@ -14,7 +14,7 @@ from ppgcheck.engine.program import Program
 from ppgcheck.engine.reach import Reach, program_summary, usable_text
 from ppgcheck.language.facts import build_facts
 from ppgcheck.resources import policy_ids
-from tests.test_indexing import golden_reports
+from test_indexing import golden_reports
 
 
 def kept(program: str, facts: list[tuple[str, tuple]]) -> list[str]:
