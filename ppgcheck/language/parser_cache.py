@@ -48,9 +48,9 @@ def path_for(text: str, options: str) -> Path | None:
     return folder / f"grammar-{digest}-py{sys.version_info[0]}{sys.version_info[1]}-lark{lark.__version__}.pickle"
 
 
-# what a kept file holds (part of its name): 3 = the parser, its scanners built (their expressions
-# as code), and its forms
-_FORMAT = 3
+# what a kept file holds (part of its name): 4 = the parser, its scanners built (their expressions
+# as code), its actions as Lark's globals, and its forms
+_FORMAT = 4
 
 
 def _code_type() -> str | None:
@@ -108,21 +108,27 @@ def _unbuild_scanners(parser: lark.Lark) -> bool:
     return False
 
 
+# an action by the name pickle finds it under (a global of Lark's module)
+_ACTIONS = {Shift: "Shift", Reduce: "Reduce"}
+
+
 class _Pickler(pickle.Pickler):
     """Names what must stay itself: modules (the lexer keeps `re`) and the LALR
-    actions, which the parser tells apart by identity (`action is Shift`); a compiled
-    expression is kept as its code."""
+    actions, which the parser tells apart by identity (`action is Shift`): kept as
+    Lark's own globals, read once and then by reference (a persistent id would cost a
+    call for each of the ~4,700 actions); a compiled expression is kept as its code."""
 
     def persistent_id(self, obj: object) -> tuple | None:
         if isinstance(obj, re.Pattern):
             return ("pattern", _compiled_form(obj))
         if isinstance(obj, types.ModuleType):
             return ("module", obj.__name__)
-        if obj is Shift:
-            return ("action", "shift")
-        if obj is Reduce:
-            return ("action", "reduce")
         return None
+
+    def reducer_override(self, obj: object):
+        if obj is Shift or obj is Reduce:
+            return _ACTIONS[obj]
+        return NotImplemented
 
 
 class _Unpickler(pickle.Unpickler):
@@ -130,8 +136,6 @@ class _Unpickler(pickle.Unpickler):
         kind, name = pid
         if kind == "pattern" and _CODE is not None:
             return _compiled(name)
-        if kind == "action":
-            return Shift if name == "shift" else Reduce
         if kind == "module" and name in ("re", "regex"):
             return importlib.import_module(name)
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
