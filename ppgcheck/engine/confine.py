@@ -65,8 +65,12 @@ def check_files(files: Iterable[Path], rules: bool = True) -> Approved:
     """Check each rules file and everything it includes; raise ConfinementError at the first
     breach.  rules=False: files that are not rules (a pack's README), whose includes are not looked for."""
     approved = Approved()
+    folders: dict[Path, str] = {}       # each folder's real path, found once
     for path in files:
-        _check_file(str(path), os.path.realpath(path.parent), approved, rules=rules)
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = os.path.realpath(path.parent)
+        _check_file(str(path), folder, approved, rules=rules)
     return approved
 
 
@@ -82,10 +86,11 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     real = os.path.realpath(name)
     if real in approved.real:
         return
-    file, line, column, written = include or (shown(name), 1, 1, None)
 
     def fail(message: str) -> ConfinementError:
+        file, line, column, _ = include or (shown(name), 1, 1, None)
         return _error(file, line, column, message)
+    written = include[3] if include else None
     if not _inside(real, folder):
         raise fail(_breach(name, folder, written))
     try:        # opened without blocking (a FIFO would wait for a writer), then looked at
