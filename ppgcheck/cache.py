@@ -45,10 +45,9 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any]) -> An
     if folder is None:
         return compute()
     entry = folder / f"{cache_key(kind, inputs)}.json"
-    try:
-        return json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+    found = _read(entry)
+    if found is not _MISSING:
+        return found
     value = compute()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -60,6 +59,23 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any]) -> An
     except OSError:
         pass
     return value
+
+
+def is_cached(kind: str, inputs: list[Path]) -> bool:
+    """Whether cached_json holds a value for inputs with these bytes (computed before: the
+    computation did not fail)."""
+    folder = cache_dir()
+    return folder is not None and _read(folder / f"{cache_key(kind, inputs)}.json") is not _MISSING
+
+
+_MISSING = object()
+
+
+def _read(entry: Path) -> Any:
+    try:
+        return json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return _MISSING
 
 
 def _prune(folder: Path) -> None:

@@ -84,3 +84,31 @@ def test_the_report_language_of_a_policy_finds_its_files_through_the_resolver(mo
         vocabulary_module._policy_vocabulary.cache_clear()
     # the Pack's own vocabulary is the same language
     assert load_pack("acme", PACKS).vocabulary.observations == vocabulary_module.vocabulary("acme", PACKS).observations
+
+
+def test_a_pack_prepared_before_byte_for_byte_is_not_rewritten_again_to_check_its_contract(tmp_path, monkeypatch):
+    """Pack.check holds the runtime program to the batch contract; files whose program is
+    in the cache (rewritten before, with this code) met it then, and an edit checks again."""
+    from ppgcheck.engine import pack as pack_module
+    from ppgcheck.engine.policy import PolicyEngine
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir() / "core", root / "core")
+    shutil.copytree(rules_dir() / "yugioh", root / "yugioh")
+    rewrites: list[str] = []
+    real = pack_module.Pack.batched
+
+    def counted(self, statements=None):
+        rewrites.append(self.id)
+        return real(self, statements)
+    monkeypatch.setattr(pack_module.Pack, "batched", counted)
+    load_pack("yugioh", root).check()
+    assert rewrites == ["yugioh"]                          # never prepared: rewritten to check it
+    PolicyEngine(load_pack("yugioh", root)).program          # prepared (and cached) for ruling
+    rewrites.clear()
+    load_pack("yugioh", root).check()
+    assert rewrites == []
+    first = sorted((root / "yugioh").glob("*.lp"))[0]
+    first.write_text(first.read_text() + "\n% edited\n")
+    load_pack("yugioh", root).check()
+    assert rewrites == ["yugioh"]

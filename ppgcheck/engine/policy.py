@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import clingo
 
-from ppgcheck.cache import cached_json
+from ppgcheck.cache import cached_json, is_cached
 from ppgcheck.engine import isolation
 from ppgcheck.engine.pack import Pack, load_pack
 from ppgcheck.engine.reach import Reach, usable_text
@@ -124,17 +124,27 @@ class PolicyEngine:
         if self._replaced:       # not the files' program: the cache key would not describe it
             data = index(self.statements)
         else:
-            from ppgcheck.language import facts
-            code = [Path(__file__).with_name(name)
-                    for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
-            code.append(Path(facts.__file__))
             # the parsed statements are not kept: only coverage and diff ask for them
-            data = cached_json(f"policy-clingo{clingo.__version__}", [*code, *self.sources],
+            data = cached_json(*self._cache_key(),
                                lambda: index(self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["statements"], data["plain_statements"], Reach(data["reach"]),
                               frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"],
                               {kind: frozenset(read) for kind, read in data["relevance"].items()})
+
+    def _cache_key(self) -> tuple[str, list[Path]]:
+        """What the prepared program is cached under: clingo's version, the code that prepares
+        it and every file of the pack's runtime program."""
+        from ppgcheck.language import facts
+        code = [Path(__file__).with_name(name)
+                for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
+        code.append(Path(facts.__file__))
+        return f"policy-clingo{clingo.__version__}", [*code, *self.sources]
+
+    def prepared_before(self) -> bool:
+        """Whether the pack's files, byte for byte, were prepared before (the cache holds
+        their program): they met the contract then (Pack.batched), with this code."""
+        return not self._replaced and is_cached(*self._cache_key())
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
