@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
-from ppgcheck.errors import StoreError
+from ppgcheck.errors import ResubmittedReport, StoreError
 from ppgcheck.event import schema
 from ppgcheck.event.store import EventStore
 from ppgcheck.language.report import parse_report
@@ -691,3 +691,41 @@ def test_export_results_gives_the_outcomes_in_force(tmp_path):
     assert len(as_csv) == 2 and ",5,7,result,match,win,Alice," in as_csv[1]
     penalties = invoke("event", "export", "--event", event).stdout.splitlines()
     assert penalties[0].startswith("player,round,table,infraction,penalty")
+
+
+def _submit(store: EventStore, path: Path) -> None:
+    [(parsed, policy_id)] = api.prepare([parse_report(path.read_text(encoding="utf-8"), str(path))])
+    api.submit_prepared(store, parsed, policy_id, "Ann")
+
+
+def test_grouped_submissions_are_committed_together_each_whole_or_nothing(tmp_path):
+    """The station records a batch's submissions in one transaction (one sync to disk): none
+    is in the store before the group ends, a refused one leaves the others, and the later ones
+    count the earlier ones as the event's history."""
+    event = tmp_path / "event.db"
+    store = api.open_event(event, create=True)
+    _submit(store, report(tmp_path, file="first.txt", round=1))
+    report(tmp_path, name="Carol", file="first.txt")                 # edited: refused without --amend
+    before = counts(event)
+    with store.grouped():
+        _submit(store, report(tmp_path, file="r2.txt", round=2))
+        with pytest.raises(ResubmittedReport):
+            _submit(store, tmp_path / "first.txt")
+        _submit(store, report(tmp_path, file="r3.txt", round=3))
+        assert counts(event) == before                # another connection sees nothing yet
+    assert counts(event)["reports"] == before["reports"] + 2
+    third = store.penalties(player="Alice")[-1]
+    assert (third.source.rsplit("/", 1)[-1], third.penalty) == ("r3.txt", "intellect-penalty")
+
+
+def test_a_group_that_fails_records_none_of_its_submissions(tmp_path):
+    event = tmp_path / "event.db"
+    store = api.open_event(event, create=True)
+    _submit(store, report(tmp_path, file="first.txt"))
+    before = counts(event)
+    with pytest.raises(RuntimeError), store.grouped():
+        _submit(store, report(tmp_path, file="r2.txt", round=2))
+        raise RuntimeError("the batch failed")
+    assert counts(event) == before
+    _submit(store, report(tmp_path, file="r3.txt", round=3))         # the store goes on
+    assert counts(event)["reports"] == before["reports"] + 1

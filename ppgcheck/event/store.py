@@ -124,8 +124,33 @@ class EventStore:
                 db.close()
 
     @contextlib.contextmanager
+    def grouped(self) -> Iterator[None]:
+        """This thread's writes, each still whole or nothing, committed together: one write
+        transaction, each write a savepoint in it, so one sync to disk for all of them (the
+        judge station records a batch's submissions so).  Nothing of the group is in the
+        store until it ends: its caller answers none of them before."""
+        with self._connection(writing=True) as db:
+            schema.begin_immediate(db, self.busy_timeout)
+            self._local.grouped = db
+            try:
+                yield
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            finally:
+                self._local.grouped = None
+
+    @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: everything it does is committed, or nothing."""
+        """One write transaction: everything it does is committed, or nothing (in a group:
+        a savepoint of the group's transaction)."""
+        group = getattr(self._local, "grouped", None)
+        if group is not None:
+            with self._savepoint(group) as db:
+                yield db
+            return
         with self._connection(writing=True) as db:
             schema.begin_immediate(db, self.busy_timeout)
             try:
@@ -137,8 +162,28 @@ class EventStore:
                 raise
 
     @contextlib.contextmanager
+    def _savepoint(self, group: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        with self._connection(writing=True) as db:
+            if db is not group or not db.in_transaction:     # the group's transaction ended with an error
+                raise StoreError(f"`{self.path}`: the transaction of these submissions was lost: none is recorded")
+            db.execute("SAVEPOINT write")
+            try:
+                yield db
+                db.execute("RELEASE write")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK TO write")
+                    db.execute("RELEASE write")
+                raise
+
+    @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction: a consistent snapshot."""
+        """One read transaction: a consistent snapshot (in a group: the group's, its writes too)."""
+        group = getattr(self._local, "grouped", None)
+        if group is not None:
+            with self._savepoint(group) as db:
+                yield db
+            return
         with self._connection() as db:
             db.execute("BEGIN")
             try:

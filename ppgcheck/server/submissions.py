@@ -111,8 +111,14 @@ class SubmissionQueue(BatchWorker):
         if to_rule:
             rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in to_rule],
                                         questions=False)
-            for item, rs in zip(to_rule, rulings):
-                self._record(item, rs)
+            try:        # one commit (one sync to disk) for the wave; none is answered before it
+                with self.store.grouped():
+                    for item, rs in zip(to_rule, rulings):
+                        self._record(item, rs)
+            except Exception as exc:        # nothing of the wave is recorded
+                for item in to_rule:
+                    if item.error is None:
+                        item.result, item.error = None, exc
 
     def _note_history(self, item: _Item) -> list | None:
         """The history the store gives the report now (None: answered or failed already)."""
