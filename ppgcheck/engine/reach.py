@@ -18,6 +18,7 @@ not follow (engine/program.py's UnsupportedConstruct) is kept whole.
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,20 @@ def _symbol_pattern(symbol: clingo.Symbol) -> Pattern:
     return None
 
 
+def _symbol_identity():
+    """What tells clingo symbols apart without a call into clingo: the handle clingo keeps
+    each symbol under (it interns every symbol: equal symbols, equal handles), where the
+    Python API keeps it; else the symbol itself (hashed by clingo, ~1 us a call)."""
+    try:
+        clingo.Number(0)._rep
+    except AttributeError:
+        return lambda symbol: symbol
+    return operator.attrgetter("_rep")
+
+
+_identity = _symbol_identity()
+
+
 def _frozen(pattern: Pattern) -> Pattern:
     """A pattern as a hashable one (lists become tuples)."""
     return tuple(_frozen(p) for p in pattern) if isinstance(pattern, (list, tuple)) else pattern
@@ -145,9 +160,20 @@ class Reach:
             self._close(self._base, [head for at, count in enumerate(self._start.open) if not count
                                      for head in self._use(self._base, at)])
         state = self._base.copy()
-        distinct = {(name, tuple(arguments)) for facts in fact_lists for name, arguments in facts}
-        self._close(state, [(f"{name}/{len(arguments)}", tuple(_symbol_pattern(a) for a in arguments))
-                            for name, arguments in distinct])
+        distinct: dict[tuple, tuple[str, Sequence[clingo.Symbol]]] = {}
+        for facts in fact_lists:
+            for name, arguments in facts:
+                distinct.setdefault((name, *map(_identity, arguments)), (name, arguments))
+        patterns: dict[object, Pattern] = {}      # each argument read from clingo once
+
+        def pattern(symbol: clingo.Symbol) -> Pattern:
+            key = _identity(symbol)
+            found = patterns.get(key, patterns)
+            if found is patterns:
+                found = patterns[key] = _symbol_pattern(symbol)
+            return found
+        self._close(state, [(f"{name}/{len(arguments)}", tuple(map(pattern, arguments)))
+                            for name, arguments in distinct.values()])
         return state.usable
 
     def _use(self, state: _State, at: int) -> list:
