@@ -79,8 +79,8 @@ def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch
     import clingo
 
     from ppgcheck.engine import indexing, pack, policy, program, reach, variants
-    from ppgcheck.language import facts
-    files = [Path(module.__file__) for module in (indexing, program, policy, pack, reach, variants, facts)]
+    from ppgcheck.language import facts, vocabulary
+    files = [Path(module.__file__) for module in (indexing, program, policy, pack, reach, variants, facts, vocabulary)]
     files += PolicyEngine("yugioh").files
     assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)

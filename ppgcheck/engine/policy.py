@@ -134,11 +134,12 @@ class PolicyEngine:
 
     def _cache_key(self) -> tuple[str, list[Path]]:
         """What the prepared program is cached under: clingo's version, the code that prepares
-        it and every file of the pack's runtime program."""
-        from ppgcheck.language import facts
+        it (the vocabulary's reading too: the questions' table is by observation kind) and
+        every file of the pack's runtime program."""
+        from ppgcheck.language import facts, vocabulary
         code = [Path(__file__).with_name(name)
                 for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
-        code.append(Path(facts.__file__))
+        code += [Path(facts.__file__), Path(vocabulary.__file__)]
         return f"policy-clingo{clingo.__version__}", [*code, *self.sources]
 
     def prepared_before(self) -> bool:
