@@ -232,3 +232,20 @@ def _generate(vocab):
     from ppgcheck.language import grammar
     generator = grammar._Generator(vocab)
     return grammar.skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text(), generator.forms
+
+
+def test_where_compiled_code_cannot_be_kept_the_parser_is_kept_without_scanners(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another Python's `re` (no code to keep): the parser is kept as Lark would have it, its
+    scanners built on first use, and parses the same."""
+    from ppgcheck.language import grammar, parser_cache
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+
+    def unavailable(pattern):
+        raise AttributeError("no re._parser here")
+    monkeypatch.setattr(parser_cache, "_compiled_form", unavailable)
+    built = _parse_fresh(REPORT)
+    [kept] = (tmp_path / "cache").glob("grammar-*.pickle")
+    assert parser_cache.load(kept) is not None
+    assert _parse_fresh(REPORT) == built
+    grammar._LANGUAGES.clear()

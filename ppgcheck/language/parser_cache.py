@@ -87,25 +87,24 @@ def _compiled(form: tuple) -> re.Pattern:
     return _sre.compile(source, flags, array.array(_CODE, code).tolist(), groups, groupindex, indexgroup)
 
 
-def _build_scanners(parser: lark.Lark) -> bool:
+def _build_scanners(parser: lark.Lark) -> None:
     """Build every scanner of the parser's contextual lexer now (Lark builds them on first
-    use); False when its lexer is not one (nothing is built)."""
+    use); nothing when its lexer is not one, or this Python's compiled code cannot be kept."""
     lexer = getattr(parser.parser, "lexer", None)
     states = getattr(lexer, "lexers", None)
     if _CODE is None or not isinstance(states, dict):
-        return False
+        return
     for state_lexer in {id(s): s for s in [*states.values(), lexer.root_lexer]}.values():
         state_lexer.scanner      # noqa: B018 (built and kept on the lexer)
-    return True
 
 
-def _unbuild_scanners(parser: lark.Lark) -> bool:
-    """Leave every scanner to be built on first use again."""
-    for state_lexer in getattr(parser.parser.lexer, "lexers", {}).values():
-        state_lexer._scanner = None
-    if hasattr(parser.parser.lexer, "root_lexer"):
-        parser.parser.lexer.root_lexer._scanner = None
-    return False
+def _unbuild_scanners(parser: lark.Lark) -> None:
+    """Leave every scanner (and the callbacks built with it) to be built on first use again."""
+    lexer = parser.parser.lexer
+    for state_lexer in [*getattr(lexer, "lexers", {}).values(), *[getattr(lexer, "root_lexer", None)]]:
+        if state_lexer is not None:
+            state_lexer._scanner = None
+            vars(state_lexer).pop("callback", None)
 
 
 # an action by the name pickle finds it under (a global of Lark's module)
@@ -169,9 +168,14 @@ def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:
     kept = copy.copy(parser)
     kept.grammar = None
     try:
-        data = _dumps((kept, forms), _build_scanners(kept))
+        _build_scanners(kept)
+        data = _dumps((kept, forms))
     except Exception:       # not this Python's `re`: the scanners are left to be built on first use
-        data = _dumps((kept, forms), _unbuild_scanners(kept))
+        _unbuild_scanners(kept)
+        try:
+            data = _dumps((kept, forms))
+        except Exception:
+            return
     if data is None:
         return
     try:
@@ -183,7 +187,7 @@ def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:
         pass
 
 
-def _dumps(kept: tuple, _: bool) -> bytes | None:
+def _dumps(kept: tuple) -> bytes | None:
     buffer = io.BytesIO()
     try:
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(kept)
