@@ -129,16 +129,10 @@ class EventStore:
         transaction, each write a savepoint in it, so one sync to disk for all of them (the
         judge station records a batch's submissions so).  Nothing of the group is in the
         store until it ends: its caller answers none of them before."""
-        with self._connection(writing=True) as db:
-            schema.begin_immediate(db, self.busy_timeout)
+        with self._connection(writing=True) as db, self._committed(db):
             self._local.grouped = db
             try:
                 yield
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
             finally:
                 self._local.grouped = None
 
@@ -151,15 +145,20 @@ class EventStore:
             with self._savepoint(group) as db:
                 yield db
             return
-        with self._connection(writing=True) as db:
-            schema.begin_immediate(db, self.busy_timeout)
-            try:
-                yield db
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+        with self._connection(writing=True) as db, self._committed(db):
+            yield db
+
+    @contextlib.contextmanager
+    def _committed(self, db: sqlite3.Connection) -> Iterator[None]:
+        """A write transaction on this connection: committed at the end, rolled back on any error."""
+        schema.begin_immediate(db, self.busy_timeout)
+        try:
+            yield
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     @contextlib.contextmanager
     def _savepoint(self, group: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
