@@ -217,21 +217,17 @@ def test_the_kept_language_has_the_forms_and_text_it_was_generated_with(tmp_path
     grammar._LANGUAGES.clear()
     generated = []
 
+    generate = grammar.grammar_text
+
     def counted(vocab):
         generated.append(vocab)
-        return _generate(vocab)
+        return generate(vocab)
     monkeypatch.setattr(grammar, "grammar_text", counted)
     kept = report_language("fab")
     assert not generated
-    text, forms = _generate(vocabulary("fab"))
+    text, forms = generate(vocabulary("fab"))
     assert kept.forms == forms
     assert kept.text == text and len(generated) == 1
-
-
-def _generate(vocab):
-    from ppgcheck.language import grammar
-    generator = grammar._Generator(vocab)
-    return grammar.skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text(), generator.forms
 
 
 def test_where_compiled_code_cannot_be_kept_the_parser_is_kept_without_scanners(

@@ -10,6 +10,7 @@ it generates no text, and only a new vocabulary pays for new LALR tables.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import re
@@ -250,7 +251,7 @@ def _build(vocab: Vocabulary) -> Language:
         raise PolicyError(f"the forms of {where} make the report language ambiguous: "
                           + "; ".join(conflicts[:2]))
     if path is not None:
-        parser_cache.keep(parser, [(f.category, f.kind, f.text, f.fact, f.origin) for f in forms], path)
+        parser_cache.keep(parser, [dataclasses.astuple(f) for f in forms], path)
     return Language(vocab, forms, parser, text)
 
 
