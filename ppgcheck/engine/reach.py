@@ -69,8 +69,7 @@ def _atom(atom) -> list:
 def _term_pattern(term: "Term") -> Pattern:
     kind = term[0]
     if kind == "s":
-        found = _symbol_pattern(term[1])
-        return list(found) if isinstance(found, tuple) else found
+        return _listed(_symbol_pattern(term[1]))
     if kind == "f":
         if not term[2]:
             return term[1]
@@ -101,6 +100,12 @@ def _symbol_identity():
 
 
 _identity = _symbol_identity()
+
+
+def _listed(pattern: Pattern) -> Pattern:
+    """A fact's pattern as the summary's JSON holds one (tuples become lists, nested too),
+    so a summary compares equal to itself read back from the cache."""
+    return [_listed(p) for p in pattern] if isinstance(pattern, tuple) else pattern
 
 
 def _frozen(pattern: Pattern) -> Pattern:
