@@ -30,8 +30,12 @@ def cache_dir() -> Path | None:
     return Path(base) / "ppgcheck"
 
 
-def cache_key(kind: str, inputs: list[Path]) -> str:
+def cache_key(kind: str, inputs: list[Path], salt: str = "") -> str:
+    """The entry's name: the kind, and a digest of every input's name and bytes (and of `salt`:
+    what else the value depends on)."""
     digest = hashlib.sha256(kind.encode())
+    if salt:
+        digest.update(f"\0{salt}".encode())
     for path in inputs:
         data = path.read_bytes()
         digest.update(f"\0{path.name}\0{len(data)}\0".encode())
@@ -39,12 +43,12 @@ def cache_key(kind: str, inputs: list[Path]) -> str:
     return f"{kind}-{digest.hexdigest()[:32]}"
 
 
-def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any]) -> Any:
-    """compute(), or the value it returned before for inputs with the same bytes."""
+def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any], salt: str = "") -> Any:
+    """compute(), or the value it returned before for inputs with the same bytes (and salt)."""
     folder = cache_dir()
     if folder is None:
         return compute()
-    entry = folder / f"{cache_key(kind, inputs)}.json"
+    entry = folder / f"{cache_key(kind, inputs, salt)}.json"
     found = _read(entry)
     if found is not _MISSING:
         return found

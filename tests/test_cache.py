@@ -245,3 +245,63 @@ def test_where_compiled_code_cannot_be_kept_the_parser_is_kept_without_scanners(
     assert parser_cache.load(kept) is not None
     assert _parse_fresh(REPORT) == built
     grammar._LANGUAGES.clear()
+
+
+def _check_programs(pack) -> list:
+    from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
+    return [check_program(pack, pack.root, shown=MAIN_SHOWN, wanted={"chk_open_held"}, fired=True),
+            check_program(pack, pack.root, shown={"chk_mono"}, wanted={"mono_violation"}, renamed_copy=True)]
+
+
+def _copied_pack(tmp_path: Path, name: str):
+    import shutil
+
+    from ppgcheck.engine.pack import find_packs
+    shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / name, tmp_path / "rules" / name)
+    (pack,) = find_packs(None, tmp_path / "rules" / name)
+    pack.check()
+    return pack
+
+
+def test_a_check_program_is_the_same_from_the_cache_and_new_for_an_edit(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck.engine.pack import find_packs
+    pack = _copied_pack(tmp_path, "conflict")
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
+    fresh = [(p.text, p.tags, p.lines) for p in _check_programs(pack)]
+    assert any(p[1] for p in fresh) and all("chk_" in p[0] for p in fresh)
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    for _ in range(2):                            # computed and stored, then read back
+        assert [(p.text, p.tags, p.lines) for p in _check_programs(pack)] == fresh
+    assert len(list((tmp_path / "cache").glob("check-*.json"))) == 2
+    rule_file = next(f for f in pack.files if "late" in f.read_text())
+    rule_file.write_text(rule_file.read_text().replace("late", "ate_late"))    # (an observation no form says)
+    (edited,) = find_packs(None, pack.folder)
+    edited.check()
+    from_edit = [p.text for p in _check_programs(edited)]
+    assert len(list((tmp_path / "cache").glob("check-*.json"))) == 4
+    assert all("ate_late" in text for text in from_edit) and from_edit != [p[0] for p in fresh]
+
+
+def test_a_check_program_names_the_rule_file_in_clingos_messages() -> None:
+    from ppgcheck.analysis.programs import CheckProgram
+    program = CheckProgram("a.\nb :- a.\nc(X) :- b,\n  X = 1.\nd.\n", {}, set(),
+                           [(1, "core.lp", 7), (2, "pack.lp", 3), (3, "pack.lp", 9), (5, "pack.lp", 20)])
+    assert program.located("<string>:4:3-8: info: operation undefined") == "pack.lp:10: info: operation undefined"
+    assert program.located("<string>:2:1-9: error: x") == "pack.lp:3: error: x"
+    assert program.located("no place here") == "no place here"
+
+
+def test_what_a_pack_reads_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck.analysis.reads import read_pack, read_pack_cached
+    from ppgcheck.engine.pack import find_packs
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    packs = [pack for policy in ("dci", "fab", "ffg", "yugioh") for pack in find_packs(policy, None)]
+    packs += [_copied_pack(tmp_path / name, name) for name in ("rel-gap", "cap", "dead")]
+    for pack in packs:
+        pack.check()
+        fresh = read_pack(pack)
+        assert read_pack_cached(pack) == fresh      # computed and stored
+        assert read_pack_cached(pack) == fresh      # read back
+        assert fresh.infractions and fresh.observation_kinds
+    assert len(list((tmp_path / "cache").glob("reads-*.json"))) == len(packs)

@@ -9,7 +9,7 @@ from pathlib import Path
 import clingo
 from clingo.ast import ASTType
 
-from ppgcheck.analysis.reads import PackReads, read_pack
+from ppgcheck.analysis.reads import PackReads, read_pack_cached
 from ppgcheck.analysis.search import Budget, ground
 from ppgcheck.analysis.space import is_large
 from ppgcheck.engine.pack import Pack
@@ -29,7 +29,7 @@ class Context:
 
     @classmethod
     def of(cls, pack: Pack, timeout: float = 60.0, max_models: int = 200_000, **options) -> "Context":
-        return cls(pack, read_pack(pack), Budget(timeout, max_models), root=pack.root, **options)
+        return cls(pack, read_pack_cached(pack), Budget(timeout, max_models), root=pack.root, **options)
 
     @cached_property
     def large(self) -> bool:

@@ -9,6 +9,8 @@ keeps only the rules those, the wanted predicates and the inputs depend on
 """
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,8 @@ from ppgcheck.analysis.history_scope import history_locality
 from ppgcheck.analysis.scenarios import INPUT_NAMES
 from ppgcheck.analysis.search import messages_logger
 from ppgcheck.analysis.slicing import needed_only
-from ppgcheck.engine.pack import RUNTIME_CORE, Pack, shown_path
+from ppgcheck.cache import cached_json
+from ppgcheck.engine.pack import RUNTIME_CORE, SCENARIO_CORE, Pack, shown_path
 from ppgcheck.engine.program import Atom, Program, Statement, renamed
 
 # What the main searches show (rules/core/scenarios.lp)
@@ -28,6 +31,9 @@ MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk
 # the prefix of the monotonicity search's second copy
 PREFIX = "b__"
 _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
+# the code that writes a check program (its cache key)
+_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("slicing.py", "scenarios.py")),
+         *(Path(__file__).parent.parent / "engine" / name for name in ("program.py", "pack.py"))]
 
 
 def with_fired(program: Program, root: Path | None = None) -> tuple[Program, dict[str, tuple[str, int]]]:
@@ -62,26 +68,59 @@ def history_scope_facts(program: Program | list[ast.AST], wanted: Iterable[str])
 
 @dataclass
 class CheckProgram:
-    """The check's program for one kind of search, its statements read and
-    pruned once (each part of the scenario space gets a control of its own)."""
+    """The check's program for one kind of search, as clingo reads it: its statements'
+    text, read and pruned once (each part of the scenario space gets a control of its
+    own), and kept in the cache for a pack byte for byte the same."""
 
-    program: Program
+    text: str                  # one statement a line from each of `lines`
     tags: dict                 # chk_fired tag -> (file, line)
     wanted: set[str]
+    lines: list[tuple[int, str, int]]  # (the statement's first line in text, its file, its line there)
     _history_scope: str | None = None
 
     def history_scope(self) -> str:
         """The facts that leave history out where it cannot matter (computed once)."""
         if self._history_scope is None:
-            self._history_scope = history_scope_facts(self.program, self.wanted)
+            self._history_scope = history_scope_facts(Program.parse(self.text), self.wanted)
         return self._history_scope
 
     def control(self, facts: str, messages: list[str], scoped: bool = False) -> clingo.Control:
-        ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
+        ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages, self.located))
         ctl.configuration.solver.opt_strategy = "usc"
-        self.program.add_to(ctl)
+        ctl.add("base", [], self.text)
         ctl.add("base", [], facts + (self.history_scope() if scoped else ""))
         return ctl
+
+    def located(self, message: str) -> str:
+        """clingo's message with a place in the text named by the rule file's own."""
+        starts = [start for start, _, _ in self.lines]
+
+        def place(match: re.Match) -> str:
+            at = bisect.bisect_right(starts, int(match.group(1))) - 1
+            if at < 0:
+                return match.group(0)
+            start, file, line = self.lines[at]
+            return f"{file}:{line + int(match.group(1)) - start}:"
+        return _IN_TEXT.sub(place, message)
+
+
+# where clingo's messages place what it read from a string: `<string>:LINE:COLUMN...:`
+_IN_TEXT = re.compile(r"<string>:(\d+):[\d:-]*")
+
+
+def _as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
+    """The statements' text, one a line (comments left out), with where each came from."""
+    out: list[str] = []
+    lines: list[tuple[int, str, int]] = []
+    at = 1
+    for st in program.statements:
+        if st.kind == ast.ASTType.Comment:
+            continue
+        text = str(st.node)
+        lines.append((at, st.file, st.line))
+        out.append(text)
+        at += text.count("\n") + 1
+    return "\n".join(out) + "\n", lines
 
 
 def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[str] = (),
@@ -89,14 +128,26 @@ def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[s
     """The pack over the scenario space, showing only the `shown` chk_* atoms:
     with a `chk_fired` twin of every pack rule (dead rules), or beside the
     renamed copy the monotonicity search compares.  Rules nothing shown,
-    wanted or minimized reads are left out."""
+    wanted or minimized reads are left out.  Kept in the cache (cache.py) under
+    the pack's and the core's bytes, where they are, and the code that writes it."""
+    wanted = set(wanted) | INPUT_NAMES
+    if renamed_copy:
+        wanted |= {PREFIX + name for name in INPUT_NAMES}
+    files = pack.core_files(SCENARIO_CORE) + pack.files
+    asked = repr((sorted(shown), sorted(wanted), fired, renamed_copy, str(root), [str(f) for f in files]))
+    data = cached_json(f"check-clingo{clingo.__version__}", [*_CODE, *files],
+                       lambda: _written(pack, root, shown, wanted, fired, renamed_copy), salt=asked)
+    return CheckProgram(data["text"], {tag: tuple(at) for tag, at in data["tags"].items()}, wanted,
+                        [tuple(line) for line in data["lines"]])
+
+
+def _written(pack: Pack, root: Path, shown: set[str], wanted: set[str], fired: bool, renamed_copy: bool) -> dict:
     # the runtime's #show lines are left out: the check shows only its chk_* atoms
     core = pack.core_program().where(lambda st: st.kind not in _SHOWS or (
         Path(st.file).name == "scenarios.lp" and getattr(st.node, "name", "") in shown))
     pack_program, tags = with_fired(pack.program, root) if fired else (pack.program, {})
     parts = [core, pack_program]
-    wanted = set(wanted) | INPUT_NAMES
     if renamed_copy:
         parts.append(renamed(pack.core_program(RUNTIME_CORE) + pack_program, PREFIX))
-        wanted |= {PREFIX + name for name in INPUT_NAMES}
-    return CheckProgram(needed_only(Program.join(parts), wanted), tags, wanted)
+    text, lines = _as_text(needed_only(Program.join(parts), wanted))
+    return {"text": text, "tags": tags, "lines": lines}

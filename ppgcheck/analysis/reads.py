@@ -10,6 +10,7 @@ under no section banner).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import clingo
 from clingo import ast
@@ -85,6 +86,49 @@ class PackReads:
             out.states &= set(self.vocab.states)
             out.tallies &= set(self.vocab.tallies)
         return out
+
+
+    # --- as JSON, for the cache (read_pack_cached) ------------------------------------
+    _SETS = ("observation_kinds", "modifiers", "count_keys", "headers", "thresholds", "history_thresholds",
+             "reads_history_penalty", "states", "tallies")
+    _ROWS = ("penalties", "citation_problems", "infraction_heads", "unproduced")
+
+    def to_json(self) -> dict | None:
+        """Every field but the vocabulary as JSON values; None where one holds a value JSON
+        does not tell apart from another (a clingo symbol, say)."""
+        def plain(value) -> bool:
+            return value is None or type(value) in (str, int, bool)
+        data = {name: sorted(getattr(self, name), key=repr) for name in self._SETS}
+        data.update({name: [list(row) for row in getattr(self, name)] for name in self._ROWS})
+        data["header_constants"] = {h: sorted(values, key=repr) for h, values in self.header_constants.items()}
+        data["when_values"] = sorted((list(v) for v in self.when_values), key=repr)
+        data["reads_history"] = self.reads_history
+        data["infractions"] = self.infractions
+        data["cap"] = list(self.cap) if self.cap else None
+        data["section_locations"] = {s: list(at) for s, at in self.section_locations.items()}
+        data["wildcards"] = self.wildcards
+        data["read_at"] = [[what, name, *at] for (what, name), at in self.read_at.items()]
+        leaves = [*(v for name in self._SETS for v in data[name]),
+                  *(v for name in self._ROWS for row in data[name] for v in row),
+                  *(v for values in data["header_constants"].values() for v in values),
+                  *(v for row in data["when_values"] for v in row), *self.infractions.values(),
+                  *(v for row in data["read_at"] for v in row)]
+        return data if all(plain(v) for v in leaves) else None
+
+    @classmethod
+    def from_json(cls, data: dict, vocab: Vocabulary | None) -> "PackReads":
+        reads = cls(**{name: set(data[name]) for name in cls._SETS},
+                    **{name: [tuple(row) for row in data[name]] for name in cls._ROWS})
+        reads.header_constants = {h: set(values) for h, values in data["header_constants"].items()}
+        reads.when_values = {tuple(v) for v in data["when_values"]}
+        reads.reads_history = data["reads_history"]
+        reads.infractions = data["infractions"]
+        reads.cap = tuple(data["cap"]) if data["cap"] else None
+        reads.section_locations = {s: tuple(at) for s, at in data["section_locations"].items()}
+        reads.wildcards = data["wildcards"]
+        reads.read_at = {(what, name): (file, line) for what, name, file, line in data["read_at"]}
+        reads.vocab = vocab
+        return reads
 
 
 def _function(term: ast.AST) -> tuple[str, list[ast.AST]]:
@@ -338,3 +382,16 @@ def read_pack(pack: Pack, vocab: Vocabulary | None = None) -> PackReads:
         if st.kind == ast.ASTType.Rule:
             reading.rule(st)
     return reading.finish(ground_facts(program), vocab or pack.vocabulary)
+
+
+def read_pack_cached(pack: Pack) -> PackReads:
+    """read_pack(pack), kept in the cache (cache.py) under the pack's and the core
+    vocabulary's bytes, where they are, and the code that reads them."""
+    from ppgcheck.cache import cached_json
+    from ppgcheck.engine import program
+    from ppgcheck.language import facts, vocabulary
+    files = [pack.core / "vocabulary.lp", *pack.files]
+    code = [Path(__file__), Path(program.__file__), Path(vocabulary.__file__), Path(facts.__file__)]
+    data = cached_json(f"reads-clingo{clingo.__version__}", [*code, *files], lambda: read_pack(pack).to_json(),
+                       salt=repr([str(f) for f in files]))
+    return read_pack(pack) if data is None else PackReads.from_json(data, pack.vocabulary)

@@ -44,11 +44,13 @@ class Budget:
         return self.hit is not None
 
 
-def messages_logger(messages: list[str]) -> Callable[[clingo.MessageCode, str], None]:
-    """A clingo logger keeping the errors a failed grounding explains itself with."""
+def messages_logger(messages: list[str], place: Callable[[str], str] = lambda message: message
+                    ) -> Callable[[clingo.MessageCode, str], None]:
+    """A clingo logger keeping the errors a failed grounding explains itself with (each
+    message's place in the program as `place` names it)."""
     def log(code: clingo.MessageCode, message: str) -> None:
         if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined):
-            messages.append(" ".join(message.split()))
+            messages.append(" ".join(place(message).split()))
     return log
 
 
