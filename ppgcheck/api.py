@@ -240,6 +240,19 @@ def void_penalty(event: Path, penalty_id: int, reason: str, judge: str):
     return open_event(event).void(penalty_id, reason, judge)
 
 
+def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: str, rules: Path | None = None):
+    """Rule a report of the event (a store, or its path) again with its persons' penalties in
+    force now (after a void or an amendment of one its ruling counted), and amend each of its
+    penalties that ruling changes.  Returns (old, new) for each change ([]: the ruling
+    stands) and the penalties the ruling counted now."""
+    check_judge(judge)
+    store = open_event(event) if isinstance(event, Path) else event
+    text, source, policy_id = store.submitted(report_id)
+    [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
+    return store.rerule(report_id, report, judge, reason,
+                        lambda r: rule_prepared([(r, policy_id)], rules)[0])
+
+
 def check_judge(judge: str) -> None:
     """Who submits or changes a record: a name on one line."""
     if not judge or not judge.strip() or len(judge) > 100 or any(c < " " for c in judge):

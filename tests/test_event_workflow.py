@@ -74,3 +74,65 @@ def test_void_the_second_and_the_fourth_counts_two(tmp_path):
     assert extensions(event) == [(3, 11, 2), (4, 12, 2), (5, 13, 2), (6, 14, 2)]
     assert extensions(copy) == [(3, 11, 2), (5, 13, 2), (6, 14, 2)]
     assert ppgcheck("event", "check", "--event", copy).startswith(f"{copy}: ok")
+
+
+def test_a_ruling_that_counted_a_voided_penalty_is_ruled_again(tmp_path):
+    """After the second is voided, the third's upgrade counted a penalty that no longer
+    counts: `event rerule` rules it again with the penalties in force now (one prior: a
+    Warning), amending its penalty; a fourth then counts the first and the amended third."""
+    event = tmp_path / "event.db"
+    first, second, third = (rule(n, event) for n in (1, 2, 3))
+    assert third["rulings"][0]["penalty"] == "intellect-penalty"
+    voided = ppgcheck("event", "void", second["event"]["recorded"][0]["id"], "--reason", "it was Bob's card",
+                      "--judge", "Bea", "--event", event)
+    assert "counted by the rulings of report #3" in voided and "ppgcheck event rerule 3" in voided
+
+    out = ppgcheck("event", "rerule", 3, "--reason", "penalty #2 was voided", "--judge", "Bea", "--event", event)
+    head, change = out.splitlines()
+    assert head == "report #3 ruled again (counting #1): 1 penalty amended"
+    assert change.startswith("  #3 Alice: intellect-penalty for hidden-card-error")
+    assert "→  #4 Alice: warning for hidden-card-error" in change
+    in_force = json.loads(ppgcheck("event", "show", "--event", event, "--format", "json"))
+    assert [(p["id"], p["penalty"], p["status"]) for p in in_force] == [(1, "warning", "in-force"),
+                                                                        (4, "warning", "in-force")]
+    fourth = rule(4, event)
+    assert [p["id"] for p in fourth["event"]["counted"]] == [1, 4]
+    assert fourth["rulings"][0]["penalty"] == "intellect-penalty"       # two earlier today: the 3rd
+
+    again = ppgcheck("event", "rerule", 3, "--reason", "once more", "--judge", "Bea", "--event", event)
+    assert again == "report #3 ruled again (counting #1): its penalties stand\n"
+    history = ppgcheck("event", "history", "--event", event).splitlines()
+    assert [line.split("  ", 1)[1].split(" (")[0] for line in history][-2:] == [
+        "Bea: amend penalty #4 — penalty #2 was voided", "Ann: submit report #4"]
+    assert ppgcheck("event", "check", "--event", event).startswith(f"{event}: ok")
+
+    ppgcheck("event", "void", "--report", 3, "--reason", "wrong table", "--judge", "Bea", "--event", event)
+    refused = CliRunner().invoke(cli, ["event", "rerule", "3", "--reason", "x", "--judge", "Bea", "--event",
+                                       str(event)])
+    assert refused.exit_code == 2
+    assert "report #3 is void: only a report in force can be ruled again" in refused.output
+
+
+def test_ruling_again_keeps_a_judges_choice_the_guide_still_permits(tmp_path):
+    from ppgcheck import api
+    from ppgcheck.errors import StoreError
+    from ppgcheck.language.report import parse_reports
+    event = tmp_path / "event.db"
+    report = tmp_path / "stale-marker.txt"
+    report.write_text("policy: fab\nrel: competitive\nplayer: Alice\nplayer: Bob\n\n"
+                      "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n")
+    [submitted] = json.loads(ppgcheck("rule", report, "--event", event, "--judge", "Ann", "--format", "json",
+                                      "--choose", "communicating-incorrect-game-information=caution"))
+    assert [(p["penalty"], p["chosen_by"]) for p in submitted["event"]["recorded"]] == [("caution", "judge")]
+    out = ppgcheck("event", "rerule", 1, "--reason", "checking", "--judge", "Bea", "--event", event)
+    assert out == "report #1 ruled again (counting no earlier penalty): its penalties stand\n"
+
+    # a ruling that issues other penalties (here: another report's) is a new report, not an amendment
+    store = api.open_event(event)
+    [(other, policy)] = api.prepare(parse_reports("policy: fab\nplayer: Alice\nAlice was 5 minutes late\n"))
+    try:
+        store.rerule(1, other, "Bea", "x", lambda r: api.rule_prepared([(r, policy)])[0])
+        raise AssertionError("ruled again with other penalties")
+    except StoreError as exc:
+        assert "issues other penalties (Alice: tardiness) than those in force " in str(exc)
+    assert [(p.penalty, p.status) for p in store.penalties()] == [("caution", "in-force")]

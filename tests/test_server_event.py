@@ -63,12 +63,20 @@ def test_three_errors_upgrade_void_and_export(station):
                        token=HEAD_TOKEN)
     assert again_void.status_code == 409 and "void" in again_void.json()["error"]["message"]
 
+    rerule = f"/api/event/reports/{third['report_id']}/rerule"
+    assert write(station, rerule, {"reason": "#2 was voided", "judge": "Dana"}).status_code == 403
+    ruled = write(station, rerule, {"reason": "#2 was voided", "judge": "Hana"}, token=HEAD_TOKEN).json()
+    (amended,) = ruled["amended"]                                         # one prior now: a Warning again
+    assert (amended["old"]["id"], amended["new"]["penalty"]) == (third["recorded"][0]["id"], "warning")
+    assert [p["id"] for p in ruled["counted"]] == [first["recorded"][0]["id"]]
+    assert write(station, rerule, {"reason": "again", "judge": "Hana"}, token=HEAD_TOKEN).json()["amended"] == []
+
     fourth = submit(station, HIDDEN.format(round=4, table=4, p="Alice"), "r4")
     assert len(fourth["counted"]) == 2                                    # the void one no longer counts
 
     record = station.get("/api/event", params={"player": "Alice"}).json()
     assert len(record["penalties"]) == 3 and {"Alice"} <= set(record["roster"])
-    assert len(station.get("/api/event", params={"player": "Alice", "all": "1"}).json()["penalties"]) == 4
+    assert len(station.get("/api/event", params={"player": "Alice", "all": "1"}).json()["penalties"]) == 5
     assert [p["round"] for p in station.get("/api/event", params={"round": 4}).json()["penalties"]] == [4]
     exported = station.get("/api/event/export", params={"format": "csv"})
     assert exported.headers["content-type"].startswith("text/csv")

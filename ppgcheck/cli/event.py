@@ -121,7 +121,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
     """
     from ppgcheck.api import open_event
     from ppgcheck.event.records import penalty_dict
-    from ppgcheck.event.store import IN_FORCE, PENDING, SUPERSEDED, VOID
+    from ppgcheck.event.rows import IN_FORCE, PENDING, SUPERSEDED, VOID
     store = open_event(event)
     if report_id is not None:
         sub = store.report(report_id)
@@ -198,7 +198,35 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
     click.echo(f"voided {penalty_line(row)}")
     if counted_by:
         click.echo("  counted by the rulings of report " + ", ".join(f"#{r}" for r in counted_by)
-                   + ": their penalties stand until a judge amends them")
+                   + ": their penalties stand until a judge rules them again (`ppgcheck event rerule "
+                   + f"{counted_by[0]} --reason ... --judge ... --event {event}`)")
+
+
+@event_group.command("rerule")
+@click.argument("report_id", type=click.IntRange(1))
+@reason_option
+@judge_option
+@event_option
+@rules_option("The rules folder the event was ruled with.")
+@fails_cleanly
+def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | None) -> None:
+    """Rule a report (REPORT_ID, as `event show` lists it) again with its players' penalties
+    in force now, after a void or an amendment of one its ruling counted: each of its
+    penalties the ruling changes is amended (the old one superseded, the audit saying so).
+
+    \b
+    Example:
+      ppgcheck event rerule 3 --reason "penalty #1 was voided" --judge Ann --event event.db
+    """
+    from ppgcheck import api
+    changes, counted = api.rerule_report(event, report_id, reason, judge, rules)
+    now = "counting " + (", ".join(f"#{p.id}" for p in counted) if counted else "no earlier penalty")
+    if not changes:
+        click.echo(f"report #{report_id} ruled again ({now}): its penalties stand")
+        return
+    click.echo(f"report #{report_id} ruled again ({now}): " + _plural(len(changes), "penalty") + " amended")
+    for old, new in changes:
+        click.echo(f"  {penalty_line(old)}  →  {penalty_line(new)}")
 
 
 @event_group.command("amend")
@@ -278,7 +306,7 @@ def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
     """
     from ppgcheck.api import open_event
     from ppgcheck.event import exports
-    from ppgcheck.event.store import IN_FORCE, PENDING
+    from ppgcheck.event.rows import IN_FORCE, PENDING
     store = open_event(event)
     if results:
         outcomes = store.match_results()

@@ -31,12 +31,10 @@ from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
 from ppgcheck.errors import ResubmittedReport, StoreError
 from ppgcheck.event import schema
+from ppgcheck.event.changes import RecordChanges
 from ppgcheck.event.records import AuditRow, Choice, ImportRow, MatchResultRow, PenaltyRow, Submission
+from ppgcheck.event.rows import IN_FORCE, LIVE, PENALTIES, PENDING, RESULTS, penalty_row, result_row
 from ppgcheck.language.report import HistoryEntry, Report, print_report
-
-IN_FORCE, PENDING, VOID, SUPERSEDED = "in-force", "pending", "void", "superseded"
-LIVE = (IN_FORCE, PENDING)          # statuses a judge can still void or amend
-
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -55,27 +53,7 @@ def permitted_penalties(r: PlayerRuling) -> list[str]:
     return list(r.permitted) or ([r.penalty] if r.penalty else [])
 
 
-_PENALTY_COLUMNS = """p.id, persons.name AS player, p.policy, p.infraction, p.penalty, p.permitted, p.chosen_by,
-    p.status, p.day, p.round, p.table_no, p.judge, p.recorded_at, p.notes, p.time_extension, p.source,
-    p.report_id, p.import_id, p.replaces"""
-_PENALTIES = f"SELECT {_PENALTY_COLUMNS} FROM penalties p JOIN persons ON persons.id = p.person_id"
-_RESULTS = "SELECT m.*, r.status FROM match_results m JOIN reports r ON r.id = m.report_id"
-
-
-def _result(row: sqlite3.Row) -> MatchResultRow:
-    return MatchResultRow(row["id"], row["report_id"], row["kind"], row["scope"], row["result"], row["winner"],
-                          row["player"], row["penalty"], row["step"], row["section"], row["day"], row["round"],
-                          row["table_no"], row["source"], row["status"])
-
-
-def _penalty(row: sqlite3.Row) -> PenaltyRow:
-    return PenaltyRow(row["id"], row["player"], row["policy"], row["infraction"], row["penalty"],
-                      json.loads(row["permitted"]), row["chosen_by"], row["status"], row["day"], row["round"],
-                      row["table_no"], row["judge"], row["recorded_at"], row["notes"], row["time_extension"],
-                      row["source"], row["report_id"], row["import_id"], row["replaces"])
-
-
-class EventStore:
+class EventStore(RecordChanges):
     """One event's store file: its path and one connection per thread that uses it."""
 
     def __init__(self, path: Path, create: bool = False, busy_timeout: float | None = None) -> None:
@@ -271,10 +249,10 @@ class EventStore:
         names = [name for name, _ in report.persons]
         marks = ", ".join("?" for _ in names)
         rows = db.execute(
-            f"{_PENALTIES} LEFT JOIN reports r ON r.id = p.report_id WHERE p.status = 'in-force' "
+            f"{PENALTIES} LEFT JOIN reports r ON r.id = p.report_id WHERE p.status = 'in-force' "
             f"AND p.policy = ? AND persons.name IN ({marks}) AND (p.report_id IS NULL OR r.position < ?) "
             "ORDER BY p.id", (policy_id, *names, position)).fetchall()
-        return [_penalty(row) for row in rows]
+        return [penalty_row(row) for row in rows]
 
     @staticmethod
     def _penalties_of(rs: RulingSet, report: Report, choices: dict[str, Choice]) -> list[dict]:
@@ -331,94 +309,17 @@ class EventStore:
         row = db.execute("SELECT r.source, r.supersedes, r.judge, r.submitted_at, g.ruling_json, g.ruling_text, "
                          "g.explained_text, g.exit_code, g.id AS ruling_id FROM reports r "
                          "JOIN rulings g ON g.report_id = r.id WHERE r.id = ?", (report_id,)).fetchone()
-        recorded = [_penalty(p) for p in db.execute(f"{_PENALTIES} WHERE p.report_id = ? ORDER BY p.id",
+        recorded = [penalty_row(p) for p in db.execute(f"{PENALTIES} WHERE p.report_id = ? ORDER BY p.id",
                                                     (report_id,))]
         if counted is None:
-            counted = [_penalty(p) for p in db.execute(
-                f"{_PENALTIES} JOIN counted c ON c.penalty_id = p.id WHERE c.ruling_id = ? ORDER BY p.id",
+            counted = [penalty_row(p) for p in db.execute(
+                f"{PENALTIES} JOIN counted c ON c.penalty_id = p.id WHERE c.ruling_id = ? ORDER BY p.id",
                 (row["ruling_id"],))]
-        result = db.execute(f"{_RESULTS} WHERE m.report_id = ?", (report_id,)).fetchone()
+        result = db.execute(f"{RESULTS} WHERE m.report_id = ?", (report_id,)).fetchone()
         return Submission(outcome, str(self.path), report_id, row["source"], json.loads(row["ruling_json"]),
                           row["ruling_text"], row["explained_text"], row["exit_code"], recorded, counted,
                           row["supersedes"], row["judge"], row["submitted_at"],
-                          _result(result) if result else None)
-
-    # --- void and amend -------------------------------------------------------------
-    def void(self, penalty_id: int, reason: str, judge: str) -> tuple[PenaltyRow, list[int]]:
-        """Void a penalty in force or pending.  Returns it and the reports whose rulings counted it."""
-        with self._write() as db:
-            row = self._live_penalty(db, penalty_id)
-            db.execute("UPDATE penalties SET status = 'void' WHERE id = ?", (penalty_id,))
-            self._audit(db, judge, "void", reason=reason, penalty_id=penalty_id,
-                        detail={"status": row.status, "penalty": row.penalty})
-            return self._penalty_by_id(db, penalty_id), self._counted_by(db, penalty_id)
-
-    def void_report(self, report_id: int, reason: str, judge: str) -> list[PenaltyRow]:
-        """Void a report in force (a report ruled by mistake) and every live penalty of it."""
-        with self._write() as db:
-            row = db.execute("SELECT status FROM reports WHERE id = ?", (report_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no report #{report_id} in `{self.path}`")
-            if row["status"] != IN_FORCE:
-                raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be voided")
-            db.execute("UPDATE reports SET status = 'void' WHERE id = ?", (report_id,))
-            voided = [r[0] for r in db.execute("SELECT id FROM penalties WHERE report_id = ? AND status IN (?, ?)",
-                                                (report_id, *LIVE))]
-            for penalty_id in voided:
-                db.execute("UPDATE penalties SET status = 'void' WHERE id = ?", (penalty_id,))
-            self._audit(db, judge, "void-report", reason=reason, report_id=report_id, detail={"penalties": voided})
-            return [self._penalty_by_id(db, p) for p in voided]
-
-    def amend(self, penalty_id: int, reason: str, judge: str, penalty: str | None = None,
-              notes: str | None = None,
-              known_penalties: Callable[[str], list[str]] | None = None) -> PenaltyRow:
-        """Replace a live penalty by a new row with another permitted penalty (resolving a
-        pending one) and/or other notes; the old row is superseded, never changed otherwise."""
-        with self._write() as db:
-            old = self._live_penalty(db, penalty_id)
-            new_penalty = old.penalty if penalty is None else penalty
-            if penalty is not None:
-                # where the guide permits nothing it names, the judge picks from the policy's ladder
-                allowed = old.permitted or (known_penalties(old.policy) if known_penalties else [])
-                if penalty not in allowed:
-                    raise StoreError(f"`{penalty}` is not a penalty the guide permits for penalty #{penalty_id} "
-                                     f"({old.infraction}): it permits " + ", ".join(f"`{p}`" for p in allowed))
-            if new_penalty is None:
-                raise StoreError(f"penalty #{penalty_id} is pending: choose its penalty with --penalty (one of "
-                                 + ", ".join(f"`{p}`" for p in old.permitted) + ")")
-            chosen_by = old.chosen_by if penalty is None or (penalty == old.penalty) else "judge"
-            new_id = db.execute(
-                "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
-                "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
-                "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, permitted, ?, "
-                "'in-force', observation, day, round, table_no, judge, recorded_at, ?, time_extension, source, id "
-                "FROM penalties WHERE id = ?",
-                (new_penalty, chosen_by, old.notes if notes is None else notes, penalty_id)).lastrowid
-            db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (penalty_id,))
-            self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
-                        detail={"replaces": penalty_id, "penalty": [old.penalty, new_penalty],
-                                **({"notes": [old.notes, notes]} if notes is not None else {})})
-            return self._penalty_by_id(db, new_id)
-
-    def _live_penalty(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
-        row = self._penalty_by_id(db, penalty_id)
-        if row.status not in LIVE:
-            later = db.execute("SELECT id FROM penalties WHERE replaces = ?", (penalty_id,)).fetchone()
-            hint = f" (replaced by #{later[0]})" if later else ""
-            raise StoreError(f"penalty #{penalty_id} is {row.status}{hint}: only a penalty in force or pending "
-                             "can be changed")
-        return row
-
-    def _penalty_by_id(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
-        row = db.execute(f"{_PENALTIES} WHERE p.id = ?", (penalty_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"no penalty #{penalty_id} in `{self.path}`")
-        return _penalty(row)
-
-    @staticmethod
-    def _counted_by(db: sqlite3.Connection, penalty_id: int) -> list[int]:
-        return [r[0] for r in db.execute("SELECT g.report_id FROM counted c JOIN rulings g ON g.id = c.ruling_id "
-                                         "WHERE c.penalty_id = ? ORDER BY g.report_id", (penalty_id,))]
+                          result_row(result) if result else None)
 
     # --- imports ----------------------------------------------------------------------
     def import_rows(self, rows: list[ImportRow], source: str, fmt: str, text_digest: str,
@@ -459,13 +360,21 @@ class EventStore:
                 where.append(f"{column} = ?")
                 args.append(value)
         with self._read() as db:
-            return [_penalty(r) for r in db.execute(f"{_PENALTIES} WHERE {' AND '.join(where)} ORDER BY p.id", args)]
+            return [penalty_row(r) for r in db.execute(f"{PENALTIES} WHERE {' AND '.join(where)} ORDER BY p.id", args)]
 
     def report(self, report_id: int) -> Submission:
         with self._read() as db:
             if db.execute("SELECT 1 FROM reports WHERE id = ?", (report_id,)).fetchone() is None:
                 raise StoreError(f"no report #{report_id} in `{self.path}`")
             return self._submission(db, report_id, "already-recorded")
+
+    def submitted(self, report_id: int) -> tuple[str, str, str]:
+        """A report's text as it was submitted, its source name and its policy."""
+        with self._read() as db:
+            row = db.execute("SELECT original, source, policy FROM reports WHERE id = ?", (report_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no report #{report_id} in `{self.path}`")
+            return row["original"], row["source"], row["policy"]
 
     def audit(self, penalty_id: int | None = None, report_id: int | None = None) -> list[AuditRow]:
         """Who changed what and when, oldest first (for one penalty: its whole line of rows)."""
@@ -510,8 +419,8 @@ class EventStore:
                 where.append(f"{column} = ?")
                 args.append(value)
         with self._read() as db:
-            return [_result(r) for r in db.execute(
-                _RESULTS + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY m.id", args)]
+            return [result_row(r) for r in db.execute(
+                RESULTS + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY m.id", args)]
 
     def time_extensions(self) -> list[dict]:
         """Per round and table, the minutes of time extension the reports in force gave

@@ -100,6 +100,26 @@ async def api_void(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(void))
 
 
+async def api_rerule(request: Request) -> Response:
+    """Rule a report again with the penalties in force now (Head Judge): after a void of a
+    penalty its ruling counted (`counted_by_reports` of the void's answer)."""
+    station = _station(request)
+    station.access.require(request, HEAD_JUDGE)
+    data = await read_json(request)
+    reason = field_of(data, "reason", str)
+    judge = field_of(data, "judge", str)
+    if not reason.strip():
+        raise RequestRefused(400, "ruling a report again needs a reason", "json")
+    report_id = int(request.path_params["report_id"])
+
+    def rerule() -> dict:
+        from ppgcheck.event.records import penalty_dict
+        changes, counted = api.rerule_report(station.store(), report_id, reason, judge)
+        return {"report_id": report_id, "counted": [penalty_dict(p) for p in counted],
+                "amended": [{"old": penalty_dict(old), "new": penalty_dict(new)} for old, new in changes]}
+    return JSONResponse(await run_in_threadpool(rerule))
+
+
 async def api_report(request: Request) -> Response:
     store = _station(request).store()
     sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
@@ -139,5 +159,6 @@ def routes() -> list[Route]:
         Route("/api/event/reports", api_submit, methods=["POST"]),
         Route("/api/event/reports/{report_id:int}", api_report),
         Route("/api/event/penalties/{penalty_id:int}/void", api_void, methods=["POST"]),
+        Route("/api/event/reports/{report_id:int}/rerule", api_rerule, methods=["POST"]),
         Route("/api/event/export", api_export),
     ]

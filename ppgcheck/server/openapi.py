@@ -89,6 +89,13 @@ def document(version: str) -> dict:
                     "type": "object", "required": ["reason", "judge"],
                     "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}},
                 errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
+            "/api/event/reports/{report_id}/rerule": {"post": _op(
+                "rule a report again with the penalties in force now (after a void of one its ruling counted), "
+                "amending each of its penalties the ruling changes", auth="the Head Judge token",
+                body={"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["reason", "judge"],
+                    "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}},
+                errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
             "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import",
                                              ok="text/csv", errors=(400, 404), params=_query("format"))},
         },

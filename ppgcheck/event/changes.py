@@ -1,0 +1,165 @@
+"""What a judge changes in an event's record after it is written: void a penalty or a
+report, amend a penalty, rule a report again with the penalties in force now.  Nothing is
+deleted: a change supersedes or voids a row and says so in the audit.  Mixed into
+EventStore (store.py), whose transactions, history and penalty rows these use."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.errors import StoreError
+from ppgcheck.event.records import PenaltyRow
+from ppgcheck.event.rows import IN_FORCE, LIVE, PENALTIES, PENALTY_COLUMNS, RESULTS, penalty_row
+from ppgcheck.language.report import HistoryEntry, Report
+
+
+class RecordChanges:
+    """Void, amend and rule again (EventStore's: self._write, _audit, _history, _penalties_of)."""
+
+    def void(self, penalty_id: int, reason: str, judge: str) -> tuple[PenaltyRow, list[int]]:
+        """Void a penalty in force or pending.  Returns it and the reports whose rulings counted it."""
+        with self._write() as db:
+            row = self._live_penalty(db, penalty_id)
+            db.execute("UPDATE penalties SET status = 'void' WHERE id = ?", (penalty_id,))
+            self._audit(db, judge, "void", reason=reason, penalty_id=penalty_id,
+                        detail={"status": row.status, "penalty": row.penalty})
+            return self._penalty_by_id(db, penalty_id), self._counted_by(db, penalty_id)
+
+    def void_report(self, report_id: int, reason: str, judge: str) -> list[PenaltyRow]:
+        """Void a report in force (a report ruled by mistake) and every live penalty of it."""
+        with self._write() as db:
+            row = db.execute("SELECT status FROM reports WHERE id = ?", (report_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no report #{report_id} in `{self.path}`")
+            if row["status"] != IN_FORCE:
+                raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be voided")
+            db.execute("UPDATE reports SET status = 'void' WHERE id = ?", (report_id,))
+            voided = [r[0] for r in db.execute("SELECT id FROM penalties WHERE report_id = ? AND status IN (?, ?)",
+                                                (report_id, *LIVE))]
+            for penalty_id in voided:
+                db.execute("UPDATE penalties SET status = 'void' WHERE id = ?", (penalty_id,))
+            self._audit(db, judge, "void-report", reason=reason, report_id=report_id, detail={"penalties": voided})
+            return [self._penalty_by_id(db, p) for p in voided]
+
+    def amend(self, penalty_id: int, reason: str, judge: str, penalty: str | None = None,
+              notes: str | None = None,
+              known_penalties: Callable[[str], list[str]] | None = None) -> PenaltyRow:
+        """Replace a live penalty by a new row with another permitted penalty (resolving a
+        pending one) and/or other notes; the old row is superseded, never changed otherwise."""
+        with self._write() as db:
+            old = self._live_penalty(db, penalty_id)
+            new_penalty = old.penalty if penalty is None else penalty
+            if penalty is not None:
+                # where the guide permits nothing it names, the judge picks from the policy's ladder
+                allowed = old.permitted or (known_penalties(old.policy) if known_penalties else [])
+                if penalty not in allowed:
+                    raise StoreError(f"`{penalty}` is not a penalty the guide permits for penalty #{penalty_id} "
+                                     f"({old.infraction}): it permits " + ", ".join(f"`{p}`" for p in allowed))
+            if new_penalty is None:
+                raise StoreError(f"penalty #{penalty_id} is pending: choose its penalty with --penalty (one of "
+                                 + ", ".join(f"`{p}`" for p in old.permitted) + ")")
+            chosen_by = old.chosen_by if penalty is None or (penalty == old.penalty) else "judge"
+            new_id = db.execute(
+                "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
+                "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
+                "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, permitted, ?, "
+                "'in-force', observation, day, round, table_no, judge, recorded_at, ?, time_extension, source, id "
+                "FROM penalties WHERE id = ?",
+                (new_penalty, chosen_by, old.notes if notes is None else notes, penalty_id)).lastrowid
+            db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (penalty_id,))
+            self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
+                        detail={"replaces": penalty_id, "penalty": [old.penalty, new_penalty],
+                                **({"notes": [old.notes, notes]} if notes is not None else {})})
+            return self._penalty_by_id(db, new_id)
+
+    def rerule(self, report_id: int, report: Report, judge: str, reason: str,
+               rule: Callable[[Report], RulingSet]) -> tuple[list[tuple[PenaltyRow, PenaltyRow]], list[PenaltyRow]]:
+        """Rule a report in force again (`report`, read back from its stored text) with its
+        persons' penalties in force now, at its place in the event, and amend each of its live
+        penalties the new ruling changes as `amend` does: a new row in force, the old one
+        superseded, an audit entry each.  A penalty a judge chose stays where the new
+        ruling still permits it.  Returns (old, new) for each change ([]: the ruling stands)
+        and the penalties the new ruling counted.  A new ruling that issues other penalties,
+        or gives the match another outcome, is refused: that is a new report."""
+        with self._write() as db:
+            row = db.execute("SELECT status, policy, position FROM reports WHERE id = ?", (report_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no report #{report_id} in `{self.path}`")
+            if row["status"] != IN_FORCE:
+                raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be ruled again")
+            counted = self._history(db, report, row["policy"], row["position"])
+            report.history = [HistoryEntry(p.player, p.penalty, p.infraction, p.day) for p in counted]
+            try:
+                rs = rule(report)
+            finally:
+                report.history = []
+            changes = self._changed(db, report_id, self._penalties_of(rs, report, {}), rs)
+            ruling_id = db.execute("SELECT id FROM rulings WHERE report_id = ?", (report_id,)).fetchone()[0]
+            out = []
+            for old, new in changes:
+                new_id = db.execute(
+                    "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
+                    "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
+                    "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, ?, ?, ?, "
+                    "observation, day, round, table_no, judge, recorded_at, notes, time_extension, source, id "
+                    "FROM penalties WHERE id = ?",
+                    (new["penalty"], json.dumps(new["permitted"]), new["chosen_by"], new["status"], old.id)).lastrowid
+                db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (old.id,))
+                self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
+                            detail={"replaces": old.id, "penalty": [old.penalty, new["penalty"]],
+                                    "ruled_again": report_id, "counted": [p.id for p in counted]})
+                out.append((old, self._penalty_by_id(db, new_id)))
+            if out:     # what the ruling counts now, for a later void to name it
+                db.executemany("INSERT OR IGNORE INTO counted (ruling_id, penalty_id) VALUES (?, ?)",
+                               [(ruling_id, p.id) for p in counted])
+            return out, counted
+
+    def _changed(self, db: sqlite3.Connection, report_id: int, rows: list[dict],
+                 rs: RulingSet) -> list[tuple[PenaltyRow, dict]]:
+        """The report's live penalties the new ruling's rows change, each with its new row."""
+        live = {(p["player"], p["infraction"], p["observation"]): penalty_row(p) for p in db.execute(
+            f"SELECT {PENALTY_COLUMNS}, p.observation FROM penalties p JOIN persons ON persons.id = p.person_id "
+            "WHERE p.report_id = ? AND p.status IN (?, ?)", (report_id, *LIVE))}
+        fresh = {(r["player"], r["infraction"], r["observation"]): r for r in rows}
+        if live.keys() != fresh.keys():
+            def named(keys) -> str:
+                return ", ".join(f"{player}: {infraction}" for player, infraction, _ in sorted(keys)) or "none"
+            raise StoreError(f"ruled again, report #{report_id} issues other penalties ({named(fresh)}) than those "
+                             f"in force ({named(live)}): void it and submit the report anew")
+        stored = db.execute(f"{RESULTS} WHERE m.report_id = ?", (report_id,)).fetchone()
+        outcome = rs.outcome
+        fields = ("kind", "scope", "result", "winner", "player", "penalty", "step")
+        if (stored is None) != (outcome is None) or (stored is not None and (
+                tuple(stored[f] for f in fields) != tuple(getattr(outcome, f) for f in fields))):
+            raise StoreError(f"ruled again, report #{report_id} gives the match another outcome: void it and "
+                             "submit the report anew")
+        changes = []
+        for key, old in sorted(live.items(), key=lambda item: item[1].id):
+            new = dict(fresh[key])
+            if old.chosen_by == "judge" and old.penalty in new["permitted"]:
+                new.update(penalty=old.penalty, chosen_by="judge", status=IN_FORCE)
+            if (new["penalty"], new["permitted"], new["status"]) != (old.penalty, old.permitted, old.status):
+                changes.append((old, new))
+        return changes
+
+    def _live_penalty(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
+        row = self._penalty_by_id(db, penalty_id)
+        if row.status not in LIVE:
+            later = db.execute("SELECT id FROM penalties WHERE replaces = ?", (penalty_id,)).fetchone()
+            hint = f" (replaced by #{later[0]})" if later else ""
+            raise StoreError(f"penalty #{penalty_id} is {row.status}{hint}: only a penalty in force or pending "
+                             "can be changed")
+        return row
+
+    def _penalty_by_id(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
+        row = db.execute(f"{PENALTIES} WHERE p.id = ?", (penalty_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no penalty #{penalty_id} in `{self.path}`")
+        return penalty_row(row)
+
+    @staticmethod
+    def _counted_by(db: sqlite3.Connection, penalty_id: int) -> list[int]:
+        return [r[0] for r in db.execute("SELECT g.report_id FROM counted c JOIN rulings g ON g.id = c.ruling_id "
+                                         "WHERE c.penalty_id = ? ORDER BY g.report_id", (penalty_id,))]
