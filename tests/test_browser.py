@@ -310,10 +310,15 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     voided_id = head.locator("button.void").nth(1).get_attribute("data-penalty-id")
     head.locator("button.void").nth(1).click()
     head.fill("#void-reason", "entered twice")
+    head.click("#void-form button[type=submit]")
+    # the amended third report's ruling counted it: ruled again, its upgrade goes
+    head.wait_for_selector("#rerule-panel:not([hidden])")
+    assert head.inner_text("#rerule-reports") == "#4"
     with head.expect_navigation():
-        head.click("#void-form button[type=submit]")
+        head.click("#rerule")
     assert head.locator(f"tr[data-penalty-id='{voided_id}']").count() == 0     # live penalties only
     assert head.locator("table.penalties tbody tr").count() == 2
+    assert [b.lower() for b in head.locator("table.penalties tbody tr b").all_inner_texts()] == ["warning"] * 2
     head.goto(event_station + "/event?round=3")
     assert head.locator("table.penalties tbody tr").count() == 1
     head.goto(event_station + "/event?table=12")

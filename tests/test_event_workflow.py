@@ -136,3 +136,20 @@ def test_ruling_again_keeps_a_judges_choice_the_guide_still_permits(tmp_path):
     except StoreError as exc:
         assert "issues other penalties (Alice: tardiness) than those in force " in str(exc)
     assert [(p.penalty, p.status) for p in store.penalties()] == [("caution", "in-force")]
+
+
+def test_a_void_names_only_the_rulings_in_force_that_counted_it(tmp_path):
+    """The third report amended: its old version's ruling counted the second too, but only
+    the version in force can be ruled again."""
+    event = tmp_path / "event.db"
+    rule(1, event)
+    second = rule(2, event)
+    third = tmp_path / "third.txt"
+    third.write_text((DATA / "hidden-card-3.txt").read_text())
+    ppgcheck("rule", third, "--event", event, "--judge", "Ann")
+    third.write_text((DATA / "hidden-card-3.txt").read_text().replace("took 2 minutes", "took 4 minutes"))
+    [amended] = json.loads(ppgcheck("rule", third, "--event", event, "--judge", "Ann", "--amend", "--format", "json"))
+    assert amended["event"]["outcome"] == "amended" and amended["event"]["report_id"] == 4
+    voided = ppgcheck("event", "void", second["event"]["recorded"][0]["id"], "--reason", "twice", "--judge", "Bea",
+                      "--event", event)
+    assert "counted by the rulings of report #4:" in voided

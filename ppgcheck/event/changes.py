@@ -161,5 +161,8 @@ class RecordChanges:
 
     @staticmethod
     def _counted_by(db: sqlite3.Connection, penalty_id: int) -> list[int]:
+        """The reports in force whose rulings counted the penalty (a superseded version's does not matter)."""
         return [r[0] for r in db.execute("SELECT g.report_id FROM counted c JOIN rulings g ON g.id = c.ruling_id "
-                                         "WHERE c.penalty_id = ? ORDER BY g.report_id", (penalty_id,))]
+                                         "JOIN reports r ON r.id = g.report_id "
+                                         "WHERE c.penalty_id = ? AND r.status = 'in-force' ORDER BY g.report_id",
+                                         (penalty_id,))]

@@ -546,12 +546,34 @@
       e.preventDefault();
       if (!judge()) { openSettings("#judge-name"); $("#void-status").textContent = "enter your name under Judge first"; return; }
       try {
-        await send(`/api/event/penalties/${form.dataset.penaltyId}/void`,
+        const voided = await send(`/api/event/penalties/${form.dataset.penaltyId}/void`,
           { reason: $("#void-reason").value, judge: judge() }, { write: true });
-        location.reload();
+        const later = voided.counted_by_reports || [];
+        if (!later.length) { location.reload(); return; }
+        // later rulings counted it: offer to rule them again with the penalties in force now
+        form.hidden = true;
+        const panel = $("#rerule-panel");
+        panel.hidden = false;
+        panel.dataset.reports = later.join(",");
+        panel.dataset.reason = `penalty #${form.dataset.penaltyId} voided: ${$("#void-reason").value}`;
+        $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
       } catch (err) {
         $("#void-status").textContent = err.message;
         $("#void-status").className = "status bad";
+      }
+    });
+    $("#rerule-skip").addEventListener("click", () => location.reload());
+    $("#rerule").addEventListener("click", async () => {
+      const panel = $("#rerule-panel");
+      try {
+        for (const report of panel.dataset.reports.split(",")) {
+          await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
+            { write: true });
+        }
+        location.reload();
+      } catch (err) {
+        $("#rerule-status").textContent = err.message;
+        $("#rerule-status").className = "status bad";
       }
     });
   }
