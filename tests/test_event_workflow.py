@@ -75,6 +75,12 @@ def test_void_the_second_and_the_fourth_counts_two(tmp_path):
     assert extensions(copy) == [(3, 11, 2), (5, 13, 2), (6, 14, 2)]
     assert ppgcheck("event", "check", "--event", copy).startswith(f"{copy}: ok")
 
+    # the third's upgrade counted the voided second: ruled again, and the fourth, which
+    # counted the third's old penalty, is named in turn
+    out = ppgcheck("event", "rerule", 3, "--reason", "#2 was voided", "--judge", "Bea", "--event", event)
+    assert out.startswith("report #3 ruled again (counting #1): 1 penalty amended")
+    assert "counted by the rulings of report #4:" in out and "ppgcheck event rerule 4" in out
+
 
 def test_a_ruling_that_counted_a_voided_penalty_is_ruled_again(tmp_path):
     """After the second is voided, the third's upgrade counted a penalty that no longer
@@ -106,7 +112,9 @@ def test_a_ruling_that_counted_a_voided_penalty_is_ruled_again(tmp_path):
         "Bea: amend penalty #4 — penalty #2 was voided", "Ann: submit report #4"]
     assert ppgcheck("event", "check", "--event", event).startswith(f"{event}: ok")
 
-    ppgcheck("event", "void", "--report", 3, "--reason", "wrong table", "--judge", "Bea", "--event", event)
+    voided_report = ppgcheck("event", "void", "--report", 3, "--reason", "wrong table", "--judge", "Bea",
+                             "--event", event)
+    assert "counted by the rulings of report #4" in voided_report      # the fourth counted the amended penalty
     refused = CliRunner().invoke(cli, ["event", "rerule", "3", "--reason", "x", "--judge", "Bea", "--event",
                                        str(event)])
     assert refused.exit_code == 2
@@ -153,3 +161,19 @@ def test_a_void_names_only_the_rulings_in_force_that_counted_it(tmp_path):
     voided = ppgcheck("event", "void", second["event"]["recorded"][0]["id"], "--reason", "twice", "--judge", "Bea",
                       "--event", event)
     assert "counted by the rulings of report #4:" in voided
+
+
+def test_amending_a_counted_penalty_names_the_rulings_that_counted_it(tmp_path):
+    event = tmp_path / "event.db"
+    text = ("policy: fab\nrel: competitive\nplayer: Alice\nplayer: Bob\n\n"
+            "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n")
+    for name in ("first.txt", "second.txt"):
+        (tmp_path / name).write_text(text)
+    ppgcheck("rule", tmp_path / "first.txt", "--event", event, "--judge", "Ann",
+             "--choose", "communicating-incorrect-game-information=caution")
+    ppgcheck("rule", tmp_path / "second.txt", "--event", event, "--judge", "Ann")       # counts the first
+    noted = ppgcheck("event", "amend", 1, "--notes", "table 4", "--reason", "x", "--judge", "Bea", "--event", event)
+    assert "counted by" not in noted                                                  # the same penalty
+    amended = ppgcheck("event", "amend", 3, "--penalty", "warning", "--reason", "x", "--judge", "Bea",
+                       "--event", event)
+    assert "counted by the rulings of report #2" in amended and "ppgcheck event rerule 2" in amended

@@ -189,13 +189,20 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
         raise UsageError("give a penalty id or --report ID (one of them)")
     if report_id is not None:
         api.check_judge(judge)
-        voided = api.open_event(event).void_report(report_id, reason, judge)
+        store = api.open_event(event)
+        voided = store.void_report(report_id, reason, judge)
         click.echo(f"voided report #{report_id} and {_plural(len(voided), 'penalty')}")
         for p in voided:
             click.echo(f"  {penalty_line(p, with_status=True)}")
+        _counted_hint(store.counted_by([p.id for p in voided]), event)
         return
     row, counted_by = api.void_penalty(event, penalty_id, reason, judge)
     click.echo(f"voided {penalty_line(row)}")
+    _counted_hint(counted_by, event)
+
+
+def _counted_hint(counted_by: list[int], event: Path) -> None:
+    """The later rulings that counted a changed penalty, and the command that rules them again."""
     if counted_by:
         click.echo("  counted by the rulings of report " + ", ".join(f"#{r}" for r in counted_by)
                    + ": their penalties stand until a judge rules them again (`ppgcheck event rerule "
@@ -227,6 +234,8 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
     click.echo(f"report #{report_id} ruled again ({now}): " + _plural(len(changes), "penalty") + " amended")
     for old, new in changes:
         click.echo(f"  {penalty_line(old)}  →  {penalty_line(new)}")
+    later = api.open_event(event).counted_by([old.id for old, _ in changes])
+    _counted_hint([r for r in later if r != report_id], event)
 
 
 @event_group.command("amend")
@@ -254,6 +263,8 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
         raise UsageError("nothing to amend: give --penalty and/or --notes")
     row = api.amend_penalty(event, penalty_id, reason, judge, penalty, notes, rules)
     click.echo(f"amended #{penalty_id}: now {penalty_line(row)}")
+    if penalty is not None:     # another penalty: the later rulings that counted the old one
+        _counted_hint(api.open_event(event).counted_by([penalty_id]), event)
 
 
 @event_group.command("history")

@@ -159,10 +159,17 @@ class RecordChanges:
             raise StoreError(f"no penalty #{penalty_id} in `{self.path}`")
         return penalty_row(row)
 
-    @staticmethod
-    def _counted_by(db: sqlite3.Connection, penalty_id: int) -> list[int]:
-        """The reports in force whose rulings counted the penalty (a superseded version's does not matter)."""
-        return [r[0] for r in db.execute("SELECT g.report_id FROM counted c JOIN rulings g ON g.id = c.ruling_id "
-                                         "JOIN reports r ON r.id = g.report_id "
-                                         "WHERE c.penalty_id = ? AND r.status = 'in-force' ORDER BY g.report_id",
-                                         (penalty_id,))]
+    def counted_by(self, penalty_ids: list[int]) -> list[int]:
+        """The reports in force whose rulings counted any of these penalties."""
+        with self._read() as db:
+            return sorted({r for penalty_id in penalty_ids for r in self._counted_by(db, penalty_id)})
+
+    def _counted_by(self, db: sqlite3.Connection, penalty_id: int) -> list[int]:
+        """The reports in force whose rulings counted the penalty, or a row it replaced or that
+        replaced it (a ruling counts the row in force then); a superseded report's does not matter."""
+        chain = self._chain(db, penalty_id)
+        marks = ", ".join("?" for _ in chain)
+        return [r[0] for r in db.execute(
+            "SELECT DISTINCT g.report_id FROM counted c JOIN rulings g ON g.id = c.ruling_id JOIN reports r "
+            f"ON r.id = g.report_id WHERE c.penalty_id IN ({marks}) AND r.status = 'in-force' ORDER BY g.report_id",
+            chain)]
