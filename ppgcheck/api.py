@@ -249,8 +249,8 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     store = open_event(event) if isinstance(event, Path) else event
     text, source, policy_id = store.submitted(report_id)
     [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
-    return store.rerule(report_id, report, judge, reason,
-                        lambda r: rule_prepared([(r, policy_id)], rules)[0])
+    return store.rerule(report_id, report, judge, reason, lambda r: rule_prepared([(r, policy_id)], rules)[0],
+                        rules_version(policy_id, rules))
 
 
 def check_judge(judge: str) -> None:

@@ -111,6 +111,9 @@ def test_a_ruling_that_counted_a_voided_penalty_is_ruled_again(tmp_path):
     assert [line.split("  ", 1)[1].split(" (")[0] for line in history][-2:] == [
         "Bea: amend penalty #4 — penalty #2 was voided", "Ann: submit report #4"]
     assert ppgcheck("event", "check", "--event", event).startswith(f"{event}: ok")
+    [entry] = [e for e in json.loads(ppgcheck("event", "history", "--event", event, "--format", "json"))
+               if e["detail"].get("ruled_again") == 3]
+    assert entry["detail"]["counted"] == [1] and len(entry["detail"]["rules_version"]) >= 12
 
     voided_report = ppgcheck("event", "void", "--report", 3, "--reason", "wrong table", "--judge", "Bea",
                              "--event", event)

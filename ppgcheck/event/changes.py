@@ -74,13 +74,14 @@ class RecordChanges:
                                 **({"notes": [old.notes, notes]} if notes is not None else {})})
             return self._penalty_by_id(db, new_id)
 
-    def rerule(self, report_id: int, report: Report, judge: str, reason: str,
-               rule: Callable[[Report], RulingSet]) -> tuple[list[tuple[PenaltyRow, PenaltyRow]], list[PenaltyRow]]:
+    def rerule(self, report_id: int, report: Report, judge: str, reason: str, rule: Callable[[Report], RulingSet],
+               rules_version: str = "") -> tuple[list[tuple[PenaltyRow, PenaltyRow]], list[PenaltyRow]]:
         """Rule a report in force again (`report`, read back from its stored text) with its
         persons' penalties in force now, at its place in the event, and amend each of its live
         penalties the new ruling changes as `amend` does: a new row in force, the old one
         superseded, an audit entry each.  A penalty a judge chose stays where the new
-        ruling still permits it.  Returns (old, new) for each change ([]: the ruling stands)
+        ruling still permits it; the audit names the rules it was ruled with (`rules_version`).
+        Returns (old, new) for each change ([]: the ruling stands)
         and the penalties the new ruling counted.  A new ruling that issues other penalties,
         or gives the match another outcome, is refused: that is a new report."""
         with self._write() as db:
@@ -109,7 +110,8 @@ class RecordChanges:
                 db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (old.id,))
                 self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
                             detail={"replaces": old.id, "penalty": [old.penalty, new["penalty"]],
-                                    "ruled_again": report_id, "counted": [p.id for p in counted]})
+                                    "ruled_again": report_id, "counted": [p.id for p in counted],
+                                    "rules_version": rules_version})
                 out.append((old, self._penalty_by_id(db, new_id)))
             if out:     # what the ruling counts now, for a later void to name it
                 db.executemany("INSERT OR IGNORE INTO counted (ruling_id, penalty_id) VALUES (?, ?)",
