@@ -16,7 +16,8 @@ from ppgcheck.language.report import HistoryEntry, Report
 
 
 class RecordChanges:
-    """Void, amend and rule again (EventStore's: self._write, _audit, _history, _penalties_of)."""
+    """Void, amend and rule again (EventStore's: self._write, _read, _audit, _history, _chain,
+    _penalties_of)."""
 
     def void(self, penalty_id: int, reason: str, judge: str) -> tuple[PenaltyRow, list[int]]:
         """Void a penalty in force or pending.  Returns it and the reports whose rulings counted it."""
@@ -61,14 +62,8 @@ class RecordChanges:
                 raise StoreError(f"penalty #{penalty_id} is pending: choose its penalty with --penalty (one of "
                                  + ", ".join(f"`{p}`" for p in old.permitted) + ")")
             chosen_by = old.chosen_by if penalty is None or (penalty == old.penalty) else "judge"
-            new_id = db.execute(
-                "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
-                "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
-                "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, permitted, ?, "
-                "'in-force', observation, day, round, table_no, judge, recorded_at, ?, time_extension, source, id "
-                "FROM penalties WHERE id = ?",
-                (new_penalty, chosen_by, old.notes if notes is None else notes, penalty_id)).lastrowid
-            db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (penalty_id,))
+            new_id = self._replace(db, old, new_penalty, old.permitted, chosen_by, IN_FORCE,
+                                   old.notes if notes is None else notes)
             self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
                         detail={"replaces": penalty_id, "penalty": [old.penalty, new_penalty],
                                 **({"notes": [old.notes, notes]} if notes is not None else {})})
@@ -100,14 +95,8 @@ class RecordChanges:
             ruling_id = db.execute("SELECT id FROM rulings WHERE report_id = ?", (report_id,)).fetchone()[0]
             out = []
             for old, new in changes:
-                new_id = db.execute(
-                    "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
-                    "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
-                    "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, ?, ?, ?, "
-                    "observation, day, round, table_no, judge, recorded_at, notes, time_extension, source, id "
-                    "FROM penalties WHERE id = ?",
-                    (new["penalty"], json.dumps(new["permitted"]), new["chosen_by"], new["status"], old.id)).lastrowid
-                db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (old.id,))
+                new_id = self._replace(db, old, new["penalty"], new["permitted"], new["chosen_by"], new["status"],
+                                       old.notes)
                 self._audit(db, judge, "amend", reason=reason, penalty_id=new_id,
                             detail={"replaces": old.id, "penalty": [old.penalty, new["penalty"]],
                                     "ruled_again": report_id, "counted": [p.id for p in counted],
@@ -145,6 +134,21 @@ class RecordChanges:
             if (new["penalty"], new["permitted"], new["status"]) != (old.penalty, old.permitted, old.status):
                 changes.append((old, new))
         return changes
+
+    @staticmethod
+    def _replace(db: sqlite3.Connection, old: PenaltyRow, penalty: str | None, permitted: list[str],
+                 chosen_by: str, status: str, notes: str) -> int:
+        """A new row in place of a live penalty (the same person, report and place, `replaces`
+        naming it), the old one superseded; the new row's id."""
+        new_id = db.execute(
+            "INSERT INTO penalties (report_id, import_id, person_id, policy, infraction, penalty, permitted, "
+            "chosen_by, status, observation, day, round, table_no, judge, recorded_at, notes, time_extension, "
+            "source, replaces) SELECT report_id, import_id, person_id, policy, infraction, ?, ?, ?, ?, "
+            "observation, day, round, table_no, judge, recorded_at, ?, time_extension, source, id "
+            "FROM penalties WHERE id = ?",
+            (penalty, json.dumps(permitted), chosen_by, status, notes, old.id)).lastrowid
+        db.execute("UPDATE penalties SET status = 'superseded' WHERE id = ?", (old.id,))
+        return new_id
 
     def _live_penalty(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
         row = self._penalty_by_id(db, penalty_id)
