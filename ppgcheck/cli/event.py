@@ -226,7 +226,8 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
       ppgcheck event rerule 3 --reason "penalty #1 was voided" --judge Ann --event event.db
     """
     from ppgcheck import api
-    changes, counted = api.rerule_report(event, report_id, reason, judge, rules)
+    store = api.open_event(event)
+    changes, counted = api.rerule_report(store, report_id, reason, judge, rules)
     now = "counting " + (", ".join(f"#{p.id}" for p in counted) if counted else "no earlier penalty")
     if not changes:
         click.echo(f"report #{report_id} ruled again ({now}): its penalties stand")
@@ -234,7 +235,7 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
     click.echo(f"report #{report_id} ruled again ({now}): " + _plural(len(changes), "penalty") + " amended")
     for old, new in changes:
         click.echo(f"  {penalty_line(old)}  →  {penalty_line(new)}")
-    later = api.open_event(event).counted_by([old.id for old, _ in changes])
+    later = store.counted_by([old.id for old, _ in changes])
     _counted_hint([r for r in later if r != report_id], event)
 
 

@@ -12,12 +12,12 @@ from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.errors import StoreError
 from ppgcheck.event.records import PenaltyRow
 from ppgcheck.event.rows import IN_FORCE, LIVE, PENALTIES, PENALTY_COLUMNS, RESULTS, penalty_row
-from ppgcheck.language.report import HistoryEntry, Report
+from ppgcheck.language.report import Report
 
 
 class RecordChanges:
-    """Void, amend and rule again (EventStore's: self._write, _read, _audit, _history, _chain,
-    _penalties_of)."""
+    """Void, amend and rule again (EventStore's: self._write, _read, _audit, _history, _ruled,
+    _chain, _penalties_of)."""
 
     def void(self, penalty_id: int, reason: str, judge: str) -> tuple[PenaltyRow, list[int]]:
         """Void a penalty in force or pending.  Returns it and the reports whose rulings counted it."""
@@ -31,11 +31,7 @@ class RecordChanges:
     def void_report(self, report_id: int, reason: str, judge: str) -> list[PenaltyRow]:
         """Void a report in force (a report ruled by mistake) and every live penalty of it."""
         with self._write() as db:
-            row = db.execute("SELECT status FROM reports WHERE id = ?", (report_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no report #{report_id} in `{self.path}`")
-            if row["status"] != IN_FORCE:
-                raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be voided")
+            self._report_in_force(db, report_id, "voided")
             db.execute("UPDATE reports SET status = 'void' WHERE id = ?", (report_id,))
             voided = [r[0] for r in db.execute("SELECT id FROM penalties WHERE report_id = ? AND status IN (?, ?)",
                                                 (report_id, *LIVE))]
@@ -80,17 +76,9 @@ class RecordChanges:
         and the penalties the new ruling counted.  A new ruling that issues other penalties,
         or gives the match another outcome, is refused: that is a new report."""
         with self._write() as db:
-            row = db.execute("SELECT status, policy, position FROM reports WHERE id = ?", (report_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no report #{report_id} in `{self.path}`")
-            if row["status"] != IN_FORCE:
-                raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be ruled again")
+            row = self._report_in_force(db, report_id, "ruled again")
             counted = self._history(db, report, row["policy"], row["position"])
-            report.history = [HistoryEntry(p.player, p.penalty, p.infraction, p.day) for p in counted]
-            try:
-                rs = rule(report)
-            finally:
-                report.history = []
+            rs = self._ruled(report, counted, rule)
             changes = self._changed(db, report_id, self._penalties_of(rs, report, {}), rs)
             ruling_id = db.execute("SELECT id FROM rulings WHERE report_id = ?", (report_id,)).fetchone()[0]
             out = []
@@ -134,6 +122,15 @@ class RecordChanges:
             if (new["penalty"], new["permitted"], new["status"]) != (old.penalty, old.permitted, old.status):
                 changes.append((old, new))
         return changes
+
+    def _report_in_force(self, db: sqlite3.Connection, report_id: int, change: str) -> sqlite3.Row:
+        """The report's row (status, policy, place), which must be in force to be `change`d."""
+        row = db.execute("SELECT status, policy, position FROM reports WHERE id = ?", (report_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no report #{report_id} in `{self.path}`")
+        if row["status"] != IN_FORCE:
+            raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be {change}")
+        return row
 
     @staticmethod
     def _replace(db: sqlite3.Connection, old: PenaltyRow, penalty: str | None, permitted: list[str],

@@ -198,11 +198,7 @@ class EventStore(RecordChanges):
             else:
                 position = db.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM reports").fetchone()[0]
             counted = self._history(db, report, policy_id, position)
-            report.history = [HistoryEntry(p.player, p.penalty, p.infraction, p.day) for p in counted]
-            try:
-                rs = rule(report)
-            finally:
-                report.history = []
+            rs = self._ruled(report, counted, rule)
             rows = self._penalties_of(rs, report, choices or {})
             at = now()
             report_id = db.execute(
@@ -253,6 +249,15 @@ class EventStore(RecordChanges):
             f"AND p.policy = ? AND persons.name IN ({marks}) AND (p.report_id IS NULL OR r.position < ?) "
             "ORDER BY p.id", (policy_id, *names, position)).fetchall()
         return [penalty_row(row) for row in rows]
+
+    @staticmethod
+    def _ruled(report: Report, counted: list[PenaltyRow], rule: Callable[[Report], RulingSet]) -> RulingSet:
+        """The report ruled with these penalties as its history (the report is left without one)."""
+        report.history = [HistoryEntry(p.player, p.penalty, p.infraction, p.day) for p in counted]
+        try:
+            return rule(report)
+        finally:
+            report.history = []
 
     @staticmethod
     def _penalties_of(rs: RulingSet, report: Report, choices: dict[str, Choice]) -> list[dict]:
