@@ -81,14 +81,21 @@ async def ui_submit(request: Request) -> Response:
     return html(request, "submitted.html", submissions=[(s, card(s.ruling)) for s in await _submit(request)])
 
 
-async def api_void(request: Request) -> Response:
+async def _head_judge_change(request: Request, what: str) -> tuple[Station, str, str]:
+    """The station, the reason and the judge of a change only the Head Judge makes (`what`
+    names it in the refusal of an empty reason)."""
     station = _station(request)
     station.access.require(request, HEAD_JUDGE)
     data = await read_json(request)
     reason = field_of(data, "reason", str)
     judge = field_of(data, "judge", str)
     if not reason.strip():
-        raise RequestRefused(400, "a void needs a reason", "json")
+        raise RequestRefused(400, f"{what} needs a reason", "json")
+    return station, reason, judge
+
+
+async def api_void(request: Request) -> Response:
+    station, reason, judge = await _head_judge_change(request, "a void")
     penalty_id = int(request.path_params["penalty_id"])
     store = station.store()
 
@@ -103,13 +110,7 @@ async def api_void(request: Request) -> Response:
 async def api_rerule(request: Request) -> Response:
     """Rule a report again with the penalties in force now (Head Judge): after a void of a
     penalty its ruling counted (`counted_by_reports` of the void's answer)."""
-    station = _station(request)
-    station.access.require(request, HEAD_JUDGE)
-    data = await read_json(request)
-    reason = field_of(data, "reason", str)
-    judge = field_of(data, "judge", str)
-    if not reason.strip():
-        raise RequestRefused(400, "ruling a report again needs a reason", "json")
+    station, reason, judge = await _head_judge_change(request, "ruling a report again")
     report_id = int(request.path_params["report_id"])
 
     def rerule() -> dict:

@@ -6,6 +6,10 @@ _ERROR = {"description": "a JSON error: `{\"error\": {\"kind\", \"message\", ...
                          "parse adds `source`, `line`, `column`, `line_text`, `expected`, `suggestions`",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _JSON = {"content": {"application/json": {"schema": {"type": "object"}}}}
+# the body of a change only the Head Judge makes (void, rule again)
+_REASON_BODY = {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["reason", "judge"],
+    "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
 
 
 def _report_body(*extra: str) -> dict:
@@ -85,16 +89,12 @@ def document(version: str) -> dict:
                                                           errors=(404, 409), params=_path("report_id"))},
             "/api/event/penalties/{penalty_id}/void": {"post": _op(
                 "void a penalty: it stays in the record and stops counting", auth="the Head Judge token",
-                body={"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["reason", "judge"],
-                    "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}},
+                body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
             "/api/event/reports/{report_id}/rerule": {"post": _op(
                 "rule a report again with the penalties in force now (after a void of one its ruling counted), "
                 "amending each of its penalties the ruling changes", auth="the Head Judge token",
-                body={"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["reason", "judge"],
-                    "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}},
+                body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
             "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import",
                                              ok="text/csv", errors=(400, 404), params=_query("format"))},
