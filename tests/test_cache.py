@@ -268,11 +268,11 @@ def test_a_check_program_is_the_same_from_the_cache_and_new_for_an_edit(tmp_path
     from ppgcheck.engine.pack import find_packs
     pack = _copied_pack(tmp_path, "conflict")
     monkeypatch.setenv("PPGCHECK_CACHE", "off")
-    fresh = [(p.text, p.tags, p.lines) for p in _check_programs(pack)]
+    fresh = [(p.text, p.tags, p.lines, p.history_scope) for p in _check_programs(pack)]
     assert any(p[1] for p in fresh) and all("chk_" in p[0] for p in fresh)
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     for _ in range(2):                            # computed and stored, then read back
-        assert [(p.text, p.tags, p.lines) for p in _check_programs(pack)] == fresh
+        assert [(p.text, p.tags, p.lines, p.history_scope) for p in _check_programs(pack)] == fresh
     assert len(list((tmp_path / "cache").glob("check-*.json"))) == 2
     rule_file = next(f for f in pack.files if "late" in f.read_text())
     rule_file.write_text(rule_file.read_text().replace("late", "ate_late"))    # (an observation no form says)
@@ -286,7 +286,7 @@ def test_a_check_program_is_the_same_from_the_cache_and_new_for_an_edit(tmp_path
 def test_a_check_program_names_the_rule_file_in_clingos_messages() -> None:
     from ppgcheck.analysis.programs import CheckProgram
     program = CheckProgram("a.\nb :- a.\nc(X) :- b,\n  X = 1.\nd.\n", {}, set(),
-                           [(1, "core.lp", 7), (2, "pack.lp", 3), (3, "pack.lp", 9), (5, "pack.lp", 20)])
+                           [(1, "core.lp", 7), (2, "pack.lp", 3), (3, "pack.lp", 9), (5, "pack.lp", 20)], "")
     assert program.located("<string>:4:3-8: info: operation undefined") == "pack.lp:10: info: operation undefined"
     assert program.located("<string>:2:1-9: error: x") == "pack.lp:3: error: x"
     assert program.located("no place here") == "no place here"

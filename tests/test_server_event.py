@@ -65,6 +65,7 @@ def test_three_errors_upgrade_void_and_export(station):
 
     rerule = f"/api/event/reports/{third['report_id']}/rerule"
     assert write(station, rerule, {"reason": "#2 was voided", "judge": "Dana"}).status_code == 403
+    assert write(station, rerule, {"reason": " ", "judge": "Hana"}, token=HEAD_TOKEN).status_code == 400
     ruled = write(station, rerule, {"reason": "#2 was voided", "judge": "Hana"}, token=HEAD_TOKEN).json()
     (amended,) = ruled["amended"]                                         # one prior now: a Warning again
     assert (amended["old"]["id"], amended["new"]["penalty"]) == (third["recorded"][0]["id"], "warning")

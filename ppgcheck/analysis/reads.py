@@ -392,6 +392,12 @@ def read_pack_cached(pack: Pack) -> PackReads:
     from ppgcheck.language import facts, vocabulary
     files = [pack.core / "vocabulary.lp", *pack.files]
     code = [Path(__file__), Path(program.__file__), Path(vocabulary.__file__), Path(facts.__file__)]
-    data = cached_json(f"reads-clingo{clingo.__version__}", [*code, *files], lambda: read_pack(pack).to_json(),
-                       salt=repr([str(f) for f in files]))
+    fresh: list[PackReads] = []      # read here (a miss): used as it is
+
+    def read() -> dict | None:
+        fresh.append(read_pack(pack))
+        return fresh[0].to_json()
+    data = cached_json(f"reads-clingo{clingo.__version__}", [*code, *files], read, salt=repr([str(f) for f in files]))
+    if fresh:
+        return fresh[0]
     return read_pack(pack) if data is None else PackReads.from_json(data, pack.vocabulary)
