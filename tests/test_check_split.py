@@ -1,6 +1,6 @@
-"""`ppgcheck check` over parts of the scenario space (space.split_by_header)
-finds what it finds over the whole space: the same findings at the same
-RELs, each with a witness as small."""
+"""`ppgcheck check` over parts of the scenario space (space.split_by_header,
+space.split_by_kind) finds what it finds over the whole space: the same
+findings at the same RELs, each with a witness as small."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,7 @@ import ppgcheck.analysis.check as check
 import ppgcheck.analysis.dead_rules as dead_rules
 from ppgcheck import check_policy
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.scenarios import header_parts
+from ppgcheck.analysis.scenarios import header_parts, kind_parts
 from ppgcheck.resources import rules_dir
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
@@ -97,6 +97,7 @@ def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)     # large enough to try
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)     # no split by observation kind either
     monkeypatch.setattr(check, "scenario_space",
                         lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
     check_policy(policy="yugioh", monotonicity=False)
@@ -110,10 +111,44 @@ def test_a_small_pack_is_not_split(tmp_path, monkeypatch):
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)       # a split the share would take
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)     # no split by observation kind either
     monkeypatch.setattr(check, "scenario_space",
                         lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
     check_policy(path=pack, monotonicity=False)
     assert sizes == [1]
+
+
+@pytest.mark.parametrize("name", ["yugioh", "ffg"])
+def test_space_split_by_observation_kind_finds_what_the_whole_space_finds(name, monkeypatch):
+    """A pack reading many observation kinds has its one-observation space
+    searched in parts by kind (space.split_by_kind): the same findings, dead
+    rules included, at the same RELs, each with a witness as small."""
+    monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
+    where = {"policy": name}
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)
+    (whole,) = check_policy(**where, monotonicity=False)
+    sizes: list[int] = []
+    real_space = check.scenario_space
+    monkeypatch.setattr(check, "scenario_space",
+                        lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 2)
+    monkeypatch.setattr(tuning, "KIND_GROUPS", 3)
+    (split,) = check_policy(**where, monotonicity=False)
+    assert sizes and sizes[0] > 1, "the space was not split"
+    assert whole.complete and split.complete
+    assert summary(split) == summary(whole)
+    assert whole.findings
+
+
+def test_kind_parts_deal_every_kind_to_one_part():
+    facts = ("scen_max_obs(1).\nscen_obs_kind(a).\nscen_obs_kind(b).\nscen_obs_kind(c).\n"
+             "scen_obs_kind(d).\nscen_obs_kind(e).\nscen_value(minutes,3).\n")
+    for groups, expected in ((None, [["a"], ["b"], ["c"], ["d"], ["e"]]), (2, [["a", "c", "e"], ["b", "d"]]),
+                             (9, [["a"], ["b"], ["c"], ["d"], ["e"]])):
+        parts = kind_parts(facts, groups)
+        assert [[line[len("scen_obs_kind("):-2] for line in part.splitlines() if line.startswith("scen_obs_kind(")]
+                for part in parts] == expected
+        assert all("scen_max_obs(1)." in part and "scen_value(minutes,3)." in part for part in parts)
 
 
 def test_header_parts_are_disjoint_and_cover_the_space():

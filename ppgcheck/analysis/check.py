@@ -41,14 +41,14 @@ from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citat
 from ppgcheck.analysis.holes import other_holes
 from ppgcheck.analysis.monotonicity import forked_result, monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
-from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names, requires_rel
+from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
 from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
+from ppgcheck.analysis.traits import rel_program
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
 from ppgcheck.engine import isolation, overrun
 from ppgcheck.engine.pack import SCENARIO_CORE, Pack, find_packs, shown_path
-from ppgcheck.engine.program import Program
 
 T = TypeVar("T")
 
@@ -189,7 +189,7 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     held_targets = [{target(sym) for sym in part} for part in held_in]
     parts_of = {sym: [i for i, held in enumerate(held_targets) if sym in held] for _, sym in targets}
     ctx.say(f"{ctx.pack.id}: witnesses for {len(targets)} findings")
-    rels = rel_names(requires_rel(ctx.pack.program))
+    rels = rel_names(ctx.traits.requires_rel)
     seen = RelsSeen([sym for what, sym in targets if what == "finding" and sym.arguments[0].name != "scope"], rels)
     witnessed = across_parts(space, ctx.budget, parts_of, seen if seen.at else None)
     # the gaps' other holes before the RELs, whose part of the program (rel_project) would add
@@ -201,9 +201,8 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if seen.at and not ctx.budget.hit:
         ctx.say(f"{ctx.pack.id}: the RELs of {len(seen.at)} findings")
-        facts = Program.parse(scenario_facts(ctx.reads, 1))
-        rels_at = finding_rels(seen, Program.join([ctx.pack.core_program(), ctx.pack.program, facts]), space,
-                               parts_of, ctx.budget)
+        rels_at = finding_rels(seen, lambda: rel_program(ctx.pack, scenario_facts(ctx.reads, 1)), space,
+                               parts_of, ctx.budget, constrained=ctx.traits.rel_constrained)
     out: list[CheckFinding] = []
     for what, sym in shown:
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)

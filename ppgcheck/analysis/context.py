@@ -7,11 +7,12 @@ from functools import cached_property
 from pathlib import Path
 
 import clingo
-from clingo.ast import ASTType
 
 from ppgcheck.analysis.reads import PackReads, read_pack_cached
 from ppgcheck.analysis.search import Budget, ground
+from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.space import is_large
+from ppgcheck.analysis.traits import PackTraits, pack_traits
 from ppgcheck.engine.pack import Pack
 
 
@@ -34,7 +35,12 @@ class Context:
     @cached_property
     def large(self) -> bool:
         """A pack large enough for the strategies that pay only there (space.py, monotonicity.py)."""
-        return is_large(sum(1 for node in self.pack.program if node.ast_type == ASTType.Rule and node.body))
+        return is_large(self.traits.rules)
+
+    @cached_property
+    def traits(self) -> PackTraits:
+        """What the check reads of the pack's statements themselves (traits.py)."""
+        return pack_traits(self.pack, scenario_facts(self.reads, 1))
 
     def ground(self, ctl: clingo.Control, parts: list[tuple[str, list]] | None = None,
                what: str = "checking") -> clingo.Control:

@@ -47,7 +47,7 @@ def fired_with_two(ctx: Context, program: CheckProgram, space: Space, unfired: l
     """For each rule (tag) no one-observation scenario fires: whether one with
     two observations does (None: the search ran out of time)."""
     facts = scenario_facts(ctx.reads, 2)
-    if len(unfired) > tuning.MANY_UNFIRED * len(space.parts):
+    if len(unfired) > tuning.MANY_UNFIRED * space.splits:
         ctx.say(f"{ctx.pack.id}: two observations for {len(unfired)} rules")
         return _together(ctx, program, facts, space, unfired)
     ctl = ctx.ground(program.control(facts, ctx.messages))

@@ -58,14 +58,15 @@ class RelsSeen:
         return len(self.at[t]) < len(self.rels)
 
 
-def finding_rels(seen: RelsSeen, program: Program, space: Space, parts_of: dict[clingo.Symbol, list[int]],
-                 budget: Budget) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+def finding_rels(seen: RelsSeen, program: Callable[[], Program], space: Space, parts_of: dict[clingo.Symbol, list[int]],
+                 budget: Budget, constrained: bool = False) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """The RELs of each finding seen asks about, and whether that is proven
-    (every part holding it searched to the end).  program: the core, the
-    pack and the one-observation scenario facts, for `blind_to_rel`."""
+    (every part holding it searched to the end).  program(): the core, the
+    pack and the one-observation scenario facts, for `blind_to_rel`, unless
+    `constrained` (rel_constrained: no finding is blind to the REL)."""
     rels = seen.rels
     pending = [t for t in seen.at if seen.unseen_somewhere(t)]
-    blind = blind_to_rel(program, pending) if pending else set()
+    blind = blind_to_rel(program(), pending) if pending and not constrained else set()
     asked = [t for t in seen.at if t not in blind]
     searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asked}
     for i, (_, part_ctl) in enumerate(space.parts):
@@ -107,6 +108,12 @@ def _search_together(ctl: clingo.Control, budget: Budget, targets: list[clingo.S
     return solve_switched(ctl, budget, switch, record, until)
 
 
+def rel_constrained(program: Program) -> bool:
+    """Whether a constraint of the program reads the scenario's REL (or the slicer cannot
+    read the program): then no target is blind to it, whichever it is (blind_to_rel)."""
+    return _blindness(program) is None
+
+
 def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
     """The targets whose derivation never reads the scenario's REL: those a
     scenario holds at every REL and without one, with no search.  The REL is a
@@ -114,6 +121,26 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
     target is blind to it when the atoms it depends on (slicing.Slicer, told
     apart by their constants too, over the base program with its constraints)
     include neither rel/1 nor a header/2 that may be the REL's."""
+    blind = _blindness(program)
+    if blind is None:
+        return set()
+
+    # halves of a group that reads the REL, down to one target: a few closures where
+    # most targets are blind
+    def blind_among(group: list[clingo.Symbol]) -> set[clingo.Symbol]:
+        if blind(group):
+            return set(group)
+        if len(group) == 1:
+            return set()
+        middle = len(group) // 2
+        return blind_among(group[:middle]) | blind_among(group[middle:])
+    return blind_among(targets) if targets else set()
+
+
+def _blindness(program: Program) -> Callable[[list[clingo.Symbol]], bool] | None:
+    """Whether a group of targets is blind to the REL, as a test over the program's base
+    part; None where no target can be: a constraint reads the REL, or the slicer cannot
+    read the program."""
     statements = []
     part = "base"
     for st in program.statements:
@@ -122,8 +149,8 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
         elif part == "base" and st.kind not in _NO_ANSWER_CHANGE:
             statements.append(st)
     slicer = Slicer(Program.of(statements))
-    if slicer.whole:    # a form the slicer cannot read: every target is searched
-        return set()
+    if slicer.whole:
+        return None
     rel = clingo.Function("rel")
 
     def reads_rel(name: str, args: tuple) -> bool:
@@ -139,20 +166,7 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
         for key, patterns in (found[1] if found else {}).items():
             known.setdefault(key, set()).update(patterns)
         return found is not None
-
-    if not blind([]):   # a constraint of the pack reads the REL: nothing is blind to it
-        return set()
-
-    # halves of a group that reads the REL, down to one target: a few closures where
-    # most targets are blind
-    def blind_among(group: list[clingo.Symbol]) -> set[clingo.Symbol]:
-        if blind(group):
-            return set(group)
-        if len(group) == 1:
-            return set()
-        middle = len(group) // 2
-        return blind_among(group[:middle]) | blind_among(group[middle:])
-    return blind_among(targets) if targets else set()
+    return blind if blind([]) else None
 
 
 def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Symbol],

@@ -142,13 +142,15 @@ def header_parts(facts: str, header: str, named: set[str]) -> list[tuple[str | N
                                        for v in values if v in named]
 
 
-def kind_parts(facts: str) -> list[str]:
-    """The one-observation scenario facts split into disjoint parts, one per
-    observation kind (the observation of each part's scenarios is of that kind)."""
+def kind_parts(facts: str, groups: int | None = None) -> list[str]:
+    """The one-observation scenario facts split into disjoint parts by observation kind
+    (the observation of each part's scenarios is of one of its kinds): one part per kind,
+    or the kinds dealt in turn into `groups` parts."""
     lines = facts.splitlines()
     kinds = [line for line in lines if line.startswith("scen_obs_kind(")]
     rest = "".join(line + "\n" for line in lines if not line.startswith("scen_obs_kind("))
-    return [f"{rest}{kind}\n" for kind in kinds]
+    dealt = [kinds[i::groups] for i in range(min(groups, len(kinds)))] if groups else [[kind] for kind in kinds]
+    return [rest + "".join(kind + "\n" for kind in group) for group in dealt]
 
 
 def _representative_penalty(reads: PackReads) -> list[str]:

@@ -20,7 +20,7 @@ import clingo
 
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.reads import PackReads
-from ppgcheck.analysis.scenarios import header_parts
+from ppgcheck.analysis.scenarios import header_parts, kind_parts
 
 # Headers a monotonicity step changes (a stricter REL, a higher tier, a longer
 # ruling): the space is split only by another, so that each part is closed
@@ -38,6 +38,11 @@ class Space:
     parts: list[tuple[str, clingo.Control]]
     header: str | None = None
     named: frozenset[str] = frozenset()      # the header's values the pack names
+
+    @property
+    def splits(self) -> int:
+        """How many parts `split` makes of other scenario facts."""
+        return len(self.parts) if self.header is not None else 1
 
     def split(self, facts: str) -> list[str]:
         """Other scenario facts (the two-observation space) split as this space is."""
@@ -61,7 +66,19 @@ def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, 
     """The space of the scenario facts: split by a header when the pack is
     large and a header selects parts of its rules (each part grounded by
     `part`), else the whole space (grounded by `whole`)."""
-    return (large and split_by_header(reads, facts, part)) or Space([(facts, whole(facts))])
+    return ((large and split_by_header(reads, facts, part))
+            or (len(reads.observation_kinds) >= tuning.KIND_SPLIT_MIN_KINDS and split_by_kind(facts, part))
+            or Space([(facts, whole(facts))]))
+
+
+def split_by_kind(facts: str, ground: Ground) -> Space | None:
+    """The one-observation space in parts by observation kind (tuning.KIND_GROUPS), each
+    grounded on its own (None: fewer than two kinds).  The two-observation space is not
+    split so (its scenarios mix kinds): `split` leaves it whole."""
+    parts = kind_parts(facts, tuning.KIND_GROUPS)
+    if len(parts) < 2:
+        return None
+    return Space([(part, ground(part)) for part in parts])
 
 
 def split_by_header(reads: PackReads, facts: str, ground: Ground) -> Space | None:

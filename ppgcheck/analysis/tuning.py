@@ -29,6 +29,12 @@ LARGE_PACK_RULES = 600
 SPLIT_MIN_VALUES = 3
 SPLIT_SHARE = 1 / 3
 
+# A pack reading at least this many observation kinds, not split by a header, has its
+# one-observation space split into this many parts by kind (space.py): every solve
+# assigns each variable of its part, and the check makes ~100-200 of them.
+KIND_SPLIT_MIN_KINDS = 16
+KIND_GROUPS = 4
+
 # More than this many rules no one-observation scenario fires, for each part
 # of the space, are searched for with two observations together (one search
 # for a scenario firing any of them, within one time slice for all); fewer,
