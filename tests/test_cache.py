@@ -305,3 +305,35 @@ def test_what_a_pack_reads_is_the_same_from_the_cache(tmp_path: Path, monkeypatc
         assert read_pack_cached(pack) == fresh      # read back
         assert fresh.infractions and fresh.observation_kinds
     assert len(list((tmp_path / "cache").glob("reads-*.json"))) == len(packs)
+
+
+def test_a_packs_traits_and_blind_findings_are_the_same_from_the_cache(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the check reads of a pack's statements (analysis/traits.py) is kept with its bytes;
+    the findings blind to the REL are kept per set of findings asked about."""
+    import clingo
+
+    from ppgcheck.analysis import rels, traits
+    from ppgcheck.analysis.reads import read_pack
+    from ppgcheck.analysis.scenarios import scenario_facts
+    from ppgcheck.engine.pack import find_packs
+    pack = _copied_pack(tmp_path, "conflict")
+    facts = scenario_facts(read_pack(pack), 1)
+    # the conflict pack's one finding (blind to the REL), and an atom that is the REL
+    targets = [clingo.parse_term('chk_finding_any(conflict,error,("two base penalties for {}: {} and {}",'
+                                 'tardiness,game_loss,warning),"FIX 2")'), clingo.parse_term("rel(regular)")]
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
+    fresh_traits, fresh_blind = traits.pack_traits(pack), traits.blind_to_rel(pack, facts, targets)
+    assert fresh_traits.rules > 0 and fresh_traits.requires_rel
+    assert fresh_blind == rels.blind_to_rel(traits.rel_program(pack, facts), targets)
+    assert targets[0] in fresh_blind and targets[1] not in fresh_blind
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    for _ in range(2):                            # computed and stored, then read back
+        assert traits.pack_traits(pack) == fresh_traits
+        assert traits.blind_to_rel(pack, facts, targets) == fresh_blind
+    assert traits.blind_to_rel(pack, facts, targets[1:]) == set()       # other findings asked: not the same entry
+    assert len(list((tmp_path / "cache").glob("blind-*.json"))) == 2
+    rule_file = next(f for f in pack.files if "late" in f.read_text())
+    rule_file.write_text(rule_file.read_text() + "\nnote_late(P) :- observation(_, P, late).\n")
+    (edited,) = find_packs(None, pack.folder)
+    assert traits.pack_traits(edited).rules == fresh_traits.rules + 1

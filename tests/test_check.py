@@ -238,11 +238,12 @@ def test_gap_at_some_rels_names_them():
 
 
 @pytest.mark.parametrize("name", ["rel-gap", "gap", "conflict"])
-def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(name, monkeypatch):
+def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(name, monkeypatch, tmp_path):
     """A finding whose rules never read the REL is put at every REL without a
     search (rels.blind_to_rel); the REL searches, run for every finding, find
     exactly the same RELs."""
     monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))     # (the blind findings are kept there)
     import ppgcheck.analysis.rels as rels
     blind_calls: list[set] = []
     real_blind = rels.blind_to_rel
@@ -253,6 +254,7 @@ def test_rels_of_findings_whose_rules_never_read_the_rel_agree_with_the_search(n
     monkeypatch.setattr(rels, "blind_to_rel", spy)
     (analysed,) = check_policy(path=PACKS / name)
     monkeypatch.setattr(rels, "blind_to_rel", lambda *args: set())
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
     (searched,) = check_policy(path=PACKS / name)
     assert [(f.message, f.rels) for f in analysed.findings] == [(f.message, f.rels) for f in searched.findings]
     assert all(f.rels for f in searched.findings if f.kind != "dead-rule")

@@ -97,7 +97,7 @@ def test_a_pack_that_no_header_selects_parts_of_is_not_split(monkeypatch):
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(tuning, "LARGE_PACK_RULES", 0)     # large enough to try
-    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)     # no split by observation kind either
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", 10 ** 9)     # no split by observation kind either
     monkeypatch.setattr(check, "scenario_space",
                         lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
     check_policy(policy="yugioh", monotonicity=False)
@@ -111,7 +111,7 @@ def test_a_small_pack_is_not_split(tmp_path, monkeypatch):
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(tuning, "SPLIT_SHARE", 1.0)       # a split the share would take
-    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)     # no split by observation kind either
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", 10 ** 9)     # no split by observation kind either
     monkeypatch.setattr(check, "scenario_space",
                         lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
     check_policy(path=pack, monotonicity=False)
@@ -125,13 +125,13 @@ def test_space_split_by_observation_kind_finds_what_the_whole_space_finds(name, 
     rules included, at the same RELs, each with a witness as small."""
     monkeypatch.setenv("PPGCHECK_FORK", "off")   # the spy sees calls in this process only (a check is a forked job)
     where = {"policy": name}
-    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 10 ** 6)
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", 10 ** 9)
     (whole,) = check_policy(**where, monotonicity=False)
     sizes: list[int] = []
     real_space = check.scenario_space
     monkeypatch.setattr(check, "scenario_space",
                         lambda *a, **k: sizes.append(len(real_space(*a, **k).parts)) or real_space(*a, **k))
-    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_KINDS", 2)
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", 0)
     monkeypatch.setattr(tuning, "KIND_GROUPS", 3)
     (split,) = check_policy(**where, monotonicity=False)
     assert sizes and sizes[0] > 1, "the space was not split"

@@ -45,7 +45,7 @@ from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
 from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
-from ppgcheck.analysis.traits import rel_program
+from ppgcheck.analysis.traits import blind_to_rel
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
 from ppgcheck.engine import isolation, overrun
 from ppgcheck.engine.pack import SCENARIO_CORE, Pack, find_packs, shown_path
@@ -201,8 +201,9 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if seen.at and not ctx.budget.hit:
         ctx.say(f"{ctx.pack.id}: the RELs of {len(seen.at)} findings")
-        rels_at = finding_rels(seen, lambda: rel_program(ctx.pack, scenario_facts(ctx.reads, 1)), space,
-                               parts_of, ctx.budget, constrained=ctx.traits.rel_constrained)
+        facts = scenario_facts(ctx.reads, 1)
+        rels_at = finding_rels(seen, lambda targets: blind_to_rel(ctx.pack, facts, targets), space, parts_of,
+                               ctx.budget)
     out: list[CheckFinding] = []
     for what, sym in shown:
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)

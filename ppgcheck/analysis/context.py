@@ -10,7 +10,6 @@ import clingo
 
 from ppgcheck.analysis.reads import PackReads, read_pack_cached
 from ppgcheck.analysis.search import Budget, ground
-from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.space import is_large
 from ppgcheck.analysis.traits import PackTraits, pack_traits
 from ppgcheck.engine.pack import Pack
@@ -40,7 +39,7 @@ class Context:
     @cached_property
     def traits(self) -> PackTraits:
         """What the check reads of the pack's statements themselves (traits.py)."""
-        return pack_traits(self.pack, scenario_facts(self.reads, 1))
+        return pack_traits(self.pack)
 
     def ground(self, ctl: clingo.Control, parts: list[tuple[str, list]] | None = None,
                what: str = "checking") -> clingo.Control:

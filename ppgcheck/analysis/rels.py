@@ -58,15 +58,15 @@ class RelsSeen:
         return len(self.at[t]) < len(self.rels)
 
 
-def finding_rels(seen: RelsSeen, program: Callable[[], Program], space: Space, parts_of: dict[clingo.Symbol, list[int]],
-                 budget: Budget, constrained: bool = False) -> dict[clingo.Symbol, tuple[list[str], bool]]:
+def finding_rels(seen: RelsSeen, blind_among: Callable[[list[clingo.Symbol]], set[clingo.Symbol]], space: Space,
+                 parts_of: dict[clingo.Symbol, list[int]], budget: Budget) -> dict[clingo.Symbol, tuple[list[str], bool]]:
     """The RELs of each finding seen asks about, and whether that is proven
-    (every part holding it searched to the end).  program(): the core, the
-    pack and the one-observation scenario facts, for `blind_to_rel`, unless
-    `constrained` (rel_constrained: no finding is blind to the REL)."""
+    (every part holding it searched to the end).  blind_among(targets): those
+    blind to the REL (blind_to_rel over the core, the pack and the
+    one-observation scenario facts)."""
     rels = seen.rels
     pending = [t for t in seen.at if seen.unseen_somewhere(t)]
-    blind = blind_to_rel(program(), pending) if pending and not constrained else set()
+    blind = blind_among(pending) if pending else set()
     asked = [t for t in seen.at if t not in blind]
     searched: dict[clingo.Symbol, list[bool]] = {t: [] for t in asked}
     for i, (_, part_ctl) in enumerate(space.parts):
@@ -106,12 +106,6 @@ def _search_together(ctl: clingo.Control, budget: Budget, targets: list[clingo.S
                     backend.add_rule([], [pick, rel_literal[rel]])
         backend.add_project(picks)
     return solve_switched(ctl, budget, switch, record, until)
-
-
-def rel_constrained(program: Program) -> bool:
-    """Whether a constraint of the program reads the scenario's REL (or the slicer cannot
-    read the program): then no target is blind to it, whichever it is (blind_to_rel)."""
-    return _blindness(program) is None
 
 
 def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:

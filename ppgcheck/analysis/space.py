@@ -4,12 +4,15 @@ A search over the space is a search over each of its parts, and their
 results joined: brave consequences by union, a finding's witness the
 smallest of its parts' (a later part asked only for a strictly smaller one),
 the RELs part by part.  A small pack's space is one part, grounded once.
-The one other strategy, for a large pack (tuning.LARGE_PACK_RULES): a header
+For a large pack (tuning.LARGE_PACK_RULES), a header
 the pack compares with several values (copies of its rules for each round,
 say) splits the space into parts grounded one by one, so that the grounder
 leaves out the rules a part cannot fire and the history no infraction of the
 part reads (scen_hist_scoped): the searches then cost what the parts do
-rather than what the whole does.
+rather than what the whole does.  Else, where the whole space grounds to
+many atoms (tuning.KIND_SPLIT_MIN_ATOMS), it is searched in a few parts by
+observation kind: every solve assigns each variable of its grounding, and a
+check makes a hundred or more.
 """
 from __future__ import annotations
 
@@ -65,19 +68,23 @@ def is_large(rules: int) -> bool:
 def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, part: Ground) -> Space:
     """The space of the scenario facts: split by a header when the pack is
     large and a header selects parts of its rules (each part grounded by
-    `part`), else the whole space (grounded by `whole`)."""
-    return ((large and split_by_header(reads, facts, part))
-            or (len(reads.observation_kinds) >= tuning.KIND_SPLIT_MIN_KINDS and split_by_kind(facts, part))
-            or Space([(facts, whole(facts))]))
+    `part`), else the whole space (grounded by `whole`), unless that grounds to
+    so many atoms (tuning.KIND_SPLIT_MIN_ATOMS) that it is split by observation kind."""
+    split = large and split_by_header(reads, facts, part)
+    if split:
+        return split
+    grounded = whole(facts)
+    if len(reads.observation_kinds) > 1 and len(grounded.symbolic_atoms) >= tuning.KIND_SPLIT_MIN_ATOMS:
+        del grounded        # (its memory freed before the parts are grounded)
+        return split_by_kind(facts, part)
+    return Space([(facts, grounded)])
 
 
-def split_by_kind(facts: str, ground: Ground) -> Space | None:
+def split_by_kind(facts: str, ground: Ground) -> Space:
     """The one-observation space in parts by observation kind (tuning.KIND_GROUPS), each
-    grounded on its own (None: fewer than two kinds).  The two-observation space is not
-    split so (its scenarios mix kinds): `split` leaves it whole."""
+    grounded on its own.  The two-observation space is not split so (its scenarios mix
+    kinds): `split` leaves it whole."""
     parts = kind_parts(facts, tuning.KIND_GROUPS)
-    if len(parts) < 2:
-        return None
     return Space([(part, ground(part)) for part in parts])
 
 

@@ -1,10 +1,10 @@
 """What the check reads of a pack's statements besides what its rules read (reads.py): how
-many rules it has, whether it tells RELs apart, whether a constraint reads the REL.
+many rules it has, whether it tells RELs apart, and which findings are blind to the REL.
 
 Each is a pass over the parsed pack (the last one builds a slicer of the whole program:
-~0.6 s on dci), so they are kept in the cache (cache.py) under the pack's and the core's
-bytes, like the check's programs: on a warm cache the check's main process does not parse
-the pack at all.
+~0.5-0.7 s on each bundled pack), so they are kept in the cache (cache.py) under the pack's
+and the core's bytes, like the check's programs: on a warm cache the check's main process
+does not parse the pack at all.
 """
 from __future__ import annotations
 
@@ -27,23 +27,37 @@ _CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("rels.py"
 class PackTraits:
     rules: int                  # rules with a body (space.is_large)
     requires_rel: bool          # the pack tells RELs apart (rels.requires_rel)
-    rel_constrained: bool       # a constraint reads the REL: no finding is blind to it (rels.blind_to_rel)
 
 
-def pack_traits(pack: Pack, facts: str) -> PackTraits:
-    """The pack's traits over the one-observation scenario `facts`, from the cache where it holds them."""
-    files = pack.core_files(SCENARIO_CORE) + pack.files
-    data = cached_json(f"traits-clingo{clingo.__version__}", [*_CODE, *files], lambda: _read(pack, facts),
-                       salt=repr((facts, [str(f) for f in files])))
+def pack_traits(pack: Pack) -> PackTraits:
+    """The pack's traits, from the cache where it holds them."""
+    files = _files(pack)
+    data = cached_json(f"traits-clingo{clingo.__version__}", [*_CODE, *files], lambda: _read(pack),
+                       salt=repr([str(f) for f in files]))
     return PackTraits(**data)
 
 
-def _read(pack: Pack, facts: str) -> dict:
-    from ppgcheck.analysis.rels import rel_constrained, requires_rel
+def blind_to_rel(pack: Pack, facts: str, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
+    """rels.blind_to_rel over the pack and the one-observation scenario `facts`, from the
+    cache where it holds the answer for these targets."""
+    from ppgcheck.analysis import rels
+    files = _files(pack)
+    asked = sorted(str(t) for t in targets)
+    blind = set(cached_json(f"blind-clingo{clingo.__version__}", [*_CODE, *files],
+                            lambda: sorted(str(t) for t in rels.blind_to_rel(rel_program(pack, facts), targets)),
+                            salt=repr((facts, asked, [str(f) for f in files]))))
+    return {t for t in targets if str(t) in blind}
+
+
+def _files(pack: Pack) -> list[Path]:
+    return pack.core_files(SCENARIO_CORE) + pack.files
+
+
+def _read(pack: Pack) -> dict:
+    from ppgcheck.analysis.rels import requires_rel
     program = pack.program
     return {"rules": sum(1 for node in program if node.ast_type == ASTType.Rule and node.body),
-            "requires_rel": requires_rel(program),
-            "rel_constrained": rel_constrained(rel_program(pack, facts))}
+            "requires_rel": requires_rel(program)}
 
 
 def rel_program(pack: Pack, facts: str) -> Program:

@@ -29,10 +29,12 @@ LARGE_PACK_RULES = 600
 SPLIT_MIN_VALUES = 3
 SPLIT_SHARE = 1 / 3
 
-# A pack reading at least this many observation kinds, not split by a header, has its
-# one-observation space split into this many parts by kind (space.py): every solve
-# assigns each variable of its part, and the check makes ~100-200 of them.
-KIND_SPLIT_MIN_KINDS = 16
+# A one-observation space (not split by a header) grounding to at least this many atoms
+# is split into KIND_GROUPS parts by observation kind (space.py): every solve assigns each
+# variable of its part, and the check makes ~100-200 of them.  dci's (~20,000 atoms) pays
+# (its main process ~9 -> ~6 s); fab's, ffg's and yugioh's (5,000-11,000) did not: each part
+# finds again what every kind finds (bench/README.md).
+KIND_SPLIT_MIN_ATOMS = 15_000
 KIND_GROUPS = 4
 
 # More than this many rules no one-observation scenario fires, for each part
