@@ -224,11 +224,13 @@ def import_penalties(event: Path, path: Path, judge: str, rules: Path | None = N
     return open_event(event, create=True).import_rows(rows, str(path), fmt, key, judge)
 
 
-def amend_penalty(event: Path, penalty_id: int, reason: str, judge: str, penalty: str | None = None,
+def amend_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge: str, penalty: str | None = None,
                   notes: str | None = None, rules: Path | None = None):
-    """Replace a penalty in force or pending by another the guide permits (or other notes)."""
+    """Replace a penalty in force or pending by another the guide permits (or other notes), in
+    the event (a store, or its path)."""
     check_judge(judge)
-    return open_event(event).amend(penalty_id, reason, judge, penalty, notes,
+    store = open_event(event) if isinstance(event, Path) else event
+    return store.amend(penalty_id, reason, judge, penalty, notes,
                                    known_penalties=lambda policy_id: [
                                        p for p in engine(policy_id, rules).penalties if p != "none"])
 

@@ -333,6 +333,54 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
 
 
 @needs_event
+def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_station, browser):
+    """A penalty the guide leaves open (DCI 151: a Disqualification, with or without prizes)
+    is chosen in the event view; a Warning PPG 3.9 lets the judge lower is lowered, and the
+    later ruling that counted it is offered to be ruled again."""
+    import httpx2
+    csrf = httpx2.get(event_station + "/api/session").json()["csrf"]
+    reports = ["policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n"]
+    reports += [f"policy: fab\nrel: competitive\nround: {n}\ntable: 1\nplayer: Alice\nplayer: Bob\n"
+                "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n" for n in (1, 2)]
+    for n, text in enumerate(reports):
+        done = httpx2.post(event_station + "/api/event/reports", json={"report": text, "judge": "Dana", "source": f"r{n}"},
+                           headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+        assert done.status_code == 200, done.text
+    head = browser.new_context(viewport=PHONE).new_page()
+    errors: list[str] = []
+    head.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    head.goto(event_station + "/event?player=Carol")
+    assert head.inner_text("table.penalties tbody tr b") == "PENDING"
+    head.click("button.amend")
+    assert head.locator("#amend-penalty option").all_inner_texts() == [
+        "DISQUALIFICATION WITH PRIZES", "DISQUALIFICATION WITHOUT PRIZES"]
+    head.select_option("#amend-penalty", "disqualification-without-prizes")
+    head.fill("#amend-reason", "stalled on purpose")
+    with head.expect_navigation():
+        head.click("#amend-form button[type=submit]")
+    assert head.inner_text("table.penalties tbody tr b") == "disqualification-without-prizes"
+    assert head.locator("button.amend").count() == 1            # the permitted set is still offered
+
+    head.goto(event_station + "/event?player=Alice")
+    first = head.locator("button.amend").first
+    assert first.inner_text() == "change"
+    first.click()
+    assert head.locator("#amend-penalty option").all_inner_texts() == ["CAUTION"]     # not the issued Warning
+    head.fill("#amend-reason", "HJ: a Caution, as 3.9 allows")
+    head.click("#amend-form button[type=submit]")
+    head.wait_for_selector("#rerule-panel:not([hidden])")
+    assert head.inner_text("#rerule-what") == "Changed to CAUTION" and head.inner_text("#rerule-reports") == "#3"
+    with head.expect_navigation():
+        head.click("#rerule-skip")
+    # (the second ruling, which counted the Warning as a repeat, stands until it is ruled again)
+    assert sorted(b.lower() for b in head.locator("table.penalties tbody tr b").all_inner_texts()) == [
+        "caution", "intellect-penalty"]
+    assert errors == []
+    head.context.close()
+
+
+@needs_event
 def test_penalty_slip_prints(event_station, phone):
     open_as(phone, event_station, JUDGE_TOKEN)
     phone.fill("#report", HIDDEN_CARD.format(round=1, table=4))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import threading
 
 import pytest
@@ -152,3 +153,47 @@ def test_a_ruling_for_another_history_is_never_recorded(tmp_path):
     assert item.error is None
     assert len(item.result.counted) == 2
     assert item.result.ruling["rulings"][0]["penalty"] != "warning"      # the third one, upgraded
+
+
+STALE = ("policy: fab\nrel: competitive\nround: {round}\ntable: 1\nplayer: Alice\nplayer: Bob\n"
+         "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n")
+STALLED = "policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n"
+
+
+def test_the_head_judge_chooses_among_the_permitted_penalties(station):
+    """A penalty the guide leaves to the Head Judge (pending: no default) is chosen at the
+    station, and an issued one changed to another the ruling permits (PPG 3.9's Caution);
+    later rulings that counted a changed one are named, for ruling them again."""
+    stalled = submit(station, STALLED, "stalled")
+    (pending,) = stalled["recorded"]
+    assert (pending["status"], pending["penalty"]) == ("pending", None)
+    assert pending["permitted"] == ["disqualification-with-prizes", "disqualification-without-prizes"]
+    amend = f"/api/event/penalties/{pending['id']}/amend"
+    choice = {"penalty": "disqualification-without-prizes", "reason": "stalled on purpose", "judge": "Hana"}
+    assert write(station, amend, {**choice, "judge": "Dana"}).status_code == 403        # a judge may not
+    assert write(station, amend, {**choice, "reason": " "}, token=HEAD_TOKEN).status_code == 400
+    assert write(station, amend, {"reason": "r", "judge": "Hana"}, token=HEAD_TOKEN).status_code == 400
+    refused = write(station, amend, {**choice, "penalty": "warning"}, token=HEAD_TOKEN)
+    assert refused.status_code == 409 and "not a penalty the guide permits" in refused.json()["error"]["message"]
+    chosen = write(station, amend, choice, token=HEAD_TOKEN).json()
+    assert chosen["replaces"] == pending["id"] and chosen["counted_by_reports"] == []
+    assert (chosen["amended"]["penalty"], chosen["amended"]["status"], chosen["amended"]["chosen_by"]) == (
+        "disqualification-without-prizes", "in-force", "judge")
+    record = station.get("/api/event", params={"player": "Carol", "all": "1"}).json()["penalties"]
+    assert {(p["id"], p["status"]) for p in record} == {(pending["id"], "superseded"),
+                                                        (chosen["amended"]["id"], "in-force")}
+    gone = write(station, amend, choice, token=HEAD_TOKEN)
+    assert gone.status_code == 409                                        # superseded: not changed again
+
+    first = submit(station, STALE.format(round=1), "s1")
+    second = submit(station, STALE.format(round=2), "s2")
+    (warning,) = first["recorded"]
+    assert (warning["penalty"], warning["permitted"]) == ("warning", ["caution", "warning"])
+    assert [p["id"] for p in second["counted"]] == [warning["id"]]
+    page = station.get("/event").text
+    assert re.search(r'data-penalty="warning"\s+data-permitted="caution warning">change</button>', page)
+    lowered = write(station, f"/api/event/penalties/{warning['id']}/amend",
+                    {"penalty": "caution", "reason": "HJ: a Caution, as 3.9 allows", "judge": "Hana"},
+                    token=HEAD_TOKEN).json()
+    assert lowered["amended"]["penalty"] == "caution"
+    assert lowered["counted_by_reports"] == [second["report_id"]]

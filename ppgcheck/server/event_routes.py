@@ -1,5 +1,6 @@
 """The event over HTTP: submit a report (judge token), the record by player, round and
-table, void (Head Judge token), CSV/JSON export and a printable penalty slip.
+table, void, choose a penalty among those permitted and rule again (Head Judge token),
+CSV/JSON export and a printable penalty slip.
 Everything is the event store's (ppgcheck/event/); this module reads requests and renders."""
 from __future__ import annotations
 
@@ -81,9 +82,9 @@ async def ui_submit(request: Request) -> Response:
     return html(request, "submitted.html", submissions=[(s, card(s.ruling)) for s in await _submit(request)])
 
 
-async def _head_judge_change(request: Request, what: str) -> tuple[Station, str, str]:
-    """The station, the reason and the judge of a change only the Head Judge makes (`what`
-    names it in the refusal of an empty reason)."""
+async def _head_judge_change(request: Request, what: str) -> tuple[Station, str, str, dict]:
+    """The station, the reason, the judge and the whole body of a change only the Head Judge
+    makes (`what` names it in the refusal of an empty reason)."""
     station = _station(request)
     station.access.require(request, HEAD_JUDGE)
     data = await read_json(request)
@@ -91,11 +92,11 @@ async def _head_judge_change(request: Request, what: str) -> tuple[Station, str,
     judge = field_of(data, "judge", str)
     if not reason.strip():
         raise RequestRefused(400, f"{what} needs a reason", "json")
-    return station, reason, judge
+    return station, reason, judge, data
 
 
 async def api_void(request: Request) -> Response:
-    station, reason, judge = await _head_judge_change(request, "a void")
+    station, reason, judge, _ = await _head_judge_change(request, "a void")
     penalty_id = int(request.path_params["penalty_id"])
     store = station.store()
 
@@ -107,10 +108,25 @@ async def api_void(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(void))
 
 
+async def api_amend(request: Request) -> Response:
+    """Choose a penalty's penalty among those the guide permits (Head Judge): a pending one's,
+    or another than the one issued (an option the ruling names).  The old row stays, superseded."""
+    station, reason, judge, data = await _head_judge_change(request, "a change of penalty")
+    penalty = field_of(data, "penalty", str)
+    penalty_id = int(request.path_params["penalty_id"])
+    store = station.store()
+
+    def amend() -> dict:
+        from ppgcheck.event.records import penalty_dict
+        row = api.amend_penalty(store, penalty_id, reason, judge, penalty)
+        return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": store.counted_by([row.id])}
+    return JSONResponse(await run_in_threadpool(amend))
+
+
 async def api_rerule(request: Request) -> Response:
     """Rule a report again with the penalties in force now (Head Judge): after a void of a
     penalty its ruling counted (`counted_by_reports` of the void's answer)."""
-    station, reason, judge = await _head_judge_change(request, "ruling a report again")
+    station, reason, judge, _ = await _head_judge_change(request, "ruling a report again")
     report_id = int(request.path_params["report_id"])
 
     def rerule() -> dict:
@@ -160,6 +176,7 @@ def routes() -> list[Route]:
         Route("/api/event/reports", api_submit, methods=["POST"]),
         Route("/api/event/reports/{report_id:int}", api_report),
         Route("/api/event/penalties/{penalty_id:int}/void", api_void, methods=["POST"]),
+        Route("/api/event/penalties/{penalty_id:int}/amend", api_amend, methods=["POST"]),
         Route("/api/event/reports/{report_id:int}/rerule", api_rerule, methods=["POST"]),
         Route("/api/event/export", api_export),
     ]

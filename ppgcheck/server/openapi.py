@@ -6,10 +6,15 @@ _ERROR = {"description": "a JSON error: `{\"error\": {\"kind\", \"message\", ...
                          "parse adds `source`, `line`, `column`, `line_text`, `expected`, `suggestions`",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _JSON = {"content": {"application/json": {"schema": {"type": "object"}}}}
-# the body of a change only the Head Judge makes (void, rule again)
+# the body of a change only the Head Judge makes (void, rule again; choosing a penalty adds the penalty)
 _REASON_BODY = {"required": True, "content": {"application/json": {"schema": {
     "type": "object", "required": ["reason", "judge"],
     "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
+
+_AMEND_BODY = {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["penalty", "reason", "judge"],
+    "properties": {"penalty": {"type": "string", "description": "one of the penalty's `permitted`"},
+                   "reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
 
 
 def _report_body(*extra: str) -> dict:
@@ -91,6 +96,10 @@ def document(version: str) -> dict:
                 "void a penalty: it stays in the record and stops counting", auth="the Head Judge token",
                 body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
+            "/api/event/penalties/{penalty_id}/amend": {"post": _op(
+                "choose a penalty's penalty among those the guide permits (a pending one's, or another "
+                "than the one issued): the old row stays, superseded", auth="the Head Judge token",
+                body=_AMEND_BODY, errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
             "/api/event/reports/{report_id}/rerule": {"post": _op(
                 "rule a report again with the penalties in force now (after a void of one its ruling counted), "
                 "amending each of its penalties the ruling changes", auth="the Head Judge token",

@@ -529,37 +529,87 @@
     initBuilder().catch((err) => showError(err));
   }
 
-  // --- the event view: void with the Head Judge token ---------------------------------------
+  // --- the event view: void, or choose among the permitted penalties, with the Head Judge token
   function initEventPage() {
     const form = $("#void-form");
+    const amendForm = $("#amend-form");
     for (const button of document.querySelectorAll("button.void")) {
       button.addEventListener("click", () => {
+        amendForm.hidden = true;
         form.hidden = false;
         form.dataset.penaltyId = button.dataset.penaltyId;
         $("#void-id").textContent = button.dataset.penaltyId;
         $("#void-status").textContent = "";
+        $("#void-status").className = "status";
         $("#void-reason").focus();
       });
     }
+    for (const button of document.querySelectorAll("button.amend")) {
+      button.addEventListener("click", () => {
+        form.hidden = true;
+        amendForm.hidden = false;
+        amendForm.dataset.penaltyId = button.dataset.penaltyId;
+        $("#amend-id").textContent = button.dataset.penaltyId;
+        $("#amend-infraction").textContent = button.dataset.infraction;
+        amendForm.querySelector("button[type=submit]").textContent = button.dataset.penalty ? "Change" : "Choose";
+        const select = $("#amend-penalty");
+        select.replaceChildren();
+        for (const penalty of button.dataset.permitted.split(" ")) {
+          if (penalty === button.dataset.penalty) continue;      // (the one issued: nothing to change)
+          const option = document.createElement("option");
+          option.value = penalty;
+          option.textContent = penalty.toUpperCase().replaceAll("-", " ");
+          select.append(option);
+        }
+        $("#amend-status").textContent = "";
+        $("#amend-status").className = "status";
+        $("#amend-reason").focus();
+      });
+    }
     $("#void-cancel").addEventListener("click", () => { form.hidden = true; });
+    $("#amend-cancel").addEventListener("click", () => { amendForm.hidden = true; });
+
+    // later rulings counted what changed: offer to rule them again with the penalties in force now
+    function offerRerule(later, what, reason) {
+      if (!later.length) { location.reload(); return; }
+      form.hidden = true;
+      amendForm.hidden = true;
+      const panel = $("#rerule-panel");
+      panel.hidden = false;
+      panel.dataset.reports = later.join(",");
+      panel.dataset.reason = reason;
+      $("#rerule-what").textContent = what;
+      $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
+    }
+
+    async function change(statusSelector, url, body) {
+      const status = $(statusSelector);
+      if (!judge()) { openSettings("#judge-name"); status.textContent = "enter your name under Judge first"; return null; }
+      try {
+        return await send(url, { ...body, judge: judge() }, { write: true });
+      } catch (err) {
+        status.textContent = err.message;
+        status.className = "status bad";
+        return null;
+      }
+    }
+
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      if (!judge()) { openSettings("#judge-name"); $("#void-status").textContent = "enter your name under Judge first"; return; }
-      try {
-        const voided = await send(`/api/event/penalties/${form.dataset.penaltyId}/void`,
-          { reason: $("#void-reason").value, judge: judge() }, { write: true });
-        const later = voided.counted_by_reports || [];
-        if (!later.length) { location.reload(); return; }
-        // later rulings counted it: offer to rule them again with the penalties in force now
-        form.hidden = true;
-        const panel = $("#rerule-panel");
-        panel.hidden = false;
-        panel.dataset.reports = later.join(",");
-        panel.dataset.reason = `penalty #${form.dataset.penaltyId} voided: ${$("#void-reason").value}`;
-        $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
-      } catch (err) {
-        $("#void-status").textContent = err.message;
-        $("#void-status").className = "status bad";
+      const id = form.dataset.penaltyId;
+      const reason = $("#void-reason").value;
+      const voided = await change("#void-status", `/api/event/penalties/${id}/void`, { reason });
+      if (voided) offerRerule(voided.counted_by_reports || [], "Voided", `penalty #${id} voided: ${reason}`);
+    });
+    amendForm.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const id = amendForm.dataset.penaltyId;
+      const reason = $("#amend-reason").value;
+      const penalty = $("#amend-penalty").value;
+      const amended = await change("#amend-status", `/api/event/penalties/${id}/amend`, { penalty, reason });
+      if (amended) {
+        offerRerule(amended.counted_by_reports || [], `Changed to ${penalty.toUpperCase().replaceAll("-", " ")}`,
+          `penalty #${id} changed to ${penalty}: ${reason}`);
       }
     });
     $("#rerule-skip").addEventListener("click", () => location.reload());
