@@ -29,8 +29,8 @@ def test_rels_are_the_same_without_what_the_witnesses_saw(monkeypatch):
     packs = ["rel-gap", "conflict", "gap"]
     seeded = {name: findings(name) for name in packs}
     plain = witnesses.optimum
-    monkeypatch.setattr(witnesses, "optimum", lambda ctl, budget, target, on_scenario=None, below=None:
-                        plain(ctl, budget, target, below=below))     # the witnesses' scenarios tell nothing
+    monkeypatch.setattr(witnesses, "optimum", lambda ctl, budget, target, on_scenario=None, below=None, read=None:
+                        plain(ctl, budget, target, below=below, read=read))     # the witnesses' scenarios tell nothing
     assert {name: findings(name) for name in packs} == seeded
     assert any(f["rels"] and len(f["rels"]) < len(rel_names()) for f in seeded["rel-gap"])
 

@@ -198,6 +198,26 @@ def test_a_bounded_witness_search_finds_only_a_strictly_smaller_scenario():
         assert proven and (cost or None) == found, below
 
 
+def test_a_witness_is_read_as_its_shown_atoms_and_what_a_scenario_says():
+    """search.scenario_atoms: of a model, the shown atoms and those of the inputs, of what
+    is committed and of the generic target, never a helper atom."""
+    from ppgcheck.analysis.search import SCENARIO_SIGNATURES, scenario_atoms
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "{ person(1,player); observation(1,1,late) }. committed(1,1,x) :- observation(1,1,late)."
+                        " helper :- person(1,player). chk_finding(a) :- helper."
+                        " chk_finding_any(a,b,c,d) :- committed(1,1,x). #show chk_finding/1.")
+    ctl.ground([("base", [])])
+    ctl.configuration.solve.models = 0
+    models: list[tuple] = []
+    ctl.solve(on_model=lambda m: models.append((sorted(scenario_atoms(ctl)(m)), sorted(m.symbols(atoms=True)),
+                                                sorted(m.symbols(shown=True)))))
+    assert len(models) == 4
+    for read, every, shown in models:
+        assert read == sorted({*shown, *(a for a in every if (a.name, len(a.arguments)) in SCENARIO_SIGNATURES)})
+        assert clingo.Function("helper") not in read
+    assert any(clingo.parse_term("chk_finding_any(a,b,c,d)") in read for read, _, _ in models)
+
+
 @pytest.mark.parametrize("gated", [False, True])
 def test_rules_two_observations_fire_are_found_together_as_one_by_one(gated, twice_pack, tmp_path, monkeypatch):
     """Many rules no one-observation scenario fires are searched for with two

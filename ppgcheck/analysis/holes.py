@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import clingo
 
 from ppgcheck.analysis import tuning
-from ppgcheck.analysis.search import Budget, add_picks, configured, optimum, solve_switched
+from ppgcheck.analysis.search import Budget, add_picks, configured, optimum, scenario_atoms, solve_switched
 from ppgcheck.analysis.witnesses import Witness
 
 
@@ -64,7 +64,8 @@ def other_holes(ctl: clingo.Control, budget: Budget, gaps: list[tuple[clingo.Sym
             if count.shown in run or budget.hit:
                 continue
             first = clingo.Function("count", [count.o, count.key, run[0]])
-            found, proven, cost = optimum(ctl, budget, count.target, assumptions=[(first, True)])
+            found, proven, cost = optimum(ctl, budget, count.target, assumptions=[(first, True)],
+                                          read=scenario_atoms(ctl))
             if found is not None:
                 out[count.target].append(Hole(count.key.name, [n.number for n in run], run[-1] == count.domain[-1],
                                               (found, proven, cost)))

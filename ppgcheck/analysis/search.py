@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 
 import clingo
 
 from ppgcheck.engine.isolation import solve_interrupted
 from ppgcheck.errors import PolicyError
+from ppgcheck.language.facts import INPUT_SIGNATURES
 
 Assumptions = Iterable[tuple[clingo.Symbol, bool] | int]     # (an int: a literal of the grounding)
 
@@ -142,11 +144,36 @@ def solve_switched(ctl: clingo.Control, budget: Budget, switch: int, on_model: C
         ctl.release_external(switch)
 
 
+ReadAtoms = Callable[[clingo.Model], list[clingo.Symbol]]
+
+# what a scenario of the main searches is read from, besides the shown atoms: its inputs (the
+# report), what it commits (the findings' sections) and the target a generic finding is sought as
+SCENARIO_SIGNATURES = sorted(INPUT_SIGNATURES | {("committed", 3), ("chk_finding_any", 4)})
+_SCENARIO_READERS: "weakref.WeakKeyDictionary[clingo.Control, ReadAtoms]" = weakref.WeakKeyDictionary()
+
+
+def scenario_atoms(ctl: clingo.Control) -> ReadAtoms:
+    """Reads a model of this control as far as a witness needs: its shown atoms and those
+    of SCENARIO_SIGNATURES, asked by literal (found once per control).  Reading every atom
+    of a model (thousands, each name a call into clingo) cost ~1 s of dci's check."""
+    reader = _SCENARIO_READERS.get(ctl)
+    if reader is None:
+        atoms = ctl.symbolic_atoms
+        wanted = [(a.symbol, a.literal) for name, arity in SCENARIO_SIGNATURES
+                  for a in atoms.by_signature(name, arity)]
+
+        def reader(model: clingo.Model) -> list[clingo.Symbol]:
+            return [*model.symbols(shown=True), *(sym for sym, literal in wanted if model.is_true(literal))]
+        _SCENARIO_READERS[ctl] = reader
+    return reader
+
+
 def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (),
-               until: float | None = None, *, atoms: bool = False,
+               until: float | None = None, *, atoms: bool | ReadAtoms = False,
                each: Callable[[clingo.Model], None] | None = None
                ) -> tuple[bool, list[clingo.Symbol] | None, list[int]]:
-    """(finished, the last model's shown atoms (all of them with `atoms`; None: no model),
+    """(finished, the last model's shown atoms (all of them with `atoms`, or what `atoms`
+    reads of it; None: no model),
     its cost) of one solve under the control's configuration (brave: the last model holds
     every brave atom found; optimising: the last is the best), within the budget and before
     `until`; each(model) sees every model on the way.  A synchronous solve, its last model
@@ -166,7 +193,8 @@ def last_model(ctl: clingo.Control, budget: Budget, assumptions: Assumptions = (
         return not stopped[0]
 
     def keep(model: clingo.Model) -> None:
-        last[:] = [model.symbols(atoms=True) if atoms else model.symbols(shown=True)]
+        last[:] = [atoms(model) if callable(atoms) else model.symbols(atoms=True) if atoms
+                   else model.symbols(shown=True)]
         cost[:] = model.cost
     limit = budget.remaining() if until is None else min(budget.remaining(), until - time.monotonic())
     result = solve_interrupted(ctl, max(limit, 0.01), assumptions=list(assumptions), on_model=counted, on_last=keep)
@@ -195,11 +223,12 @@ def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *
 def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
             on_scenario: Callable[[clingo.Model], None] | None = None,
             below: list[int] | None = None,
-            assumptions: Assumptions = ()) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
+            assumptions: Assumptions = (), read: ReadAtoms | None = None
+            ) -> tuple[list[clingo.Symbol] | None, bool, list[int]]:
     """The smallest model holding target (by the program's #minimize): (its
-    atoms, proven minimal, its cost); only one costing less than `below` when
-    given (none: (None, True, [])), and holding the assumptions.  on_scenario
-    sees every model the search passes through."""
+    atoms (what `read` reads of it where given), proven minimal, its cost); only
+    one costing less than `below` when given (none: (None, True, [])), and
+    holding the assumptions.  on_scenario sees every model the search passes through."""
     if below is None:
         opt = "opt"
     else:
@@ -209,7 +238,8 @@ def optimum(ctl: clingo.Control, budget: Budget, target: clingo.Symbol,
         opt = "opt," + ",".join(map(str, bound))
     # the Domain heuristic leaves the scenario's optional inputs out first (scenarios.lp)
     with configured(ctl, opt=opt, heuristic="Domain"):
-        finished, best, cost = last_model(ctl, budget, [(target, True), *assumptions], atoms=True, each=on_scenario)
+        finished, best, cost = last_model(ctl, budget, [(target, True), *assumptions], atoms=read or True,
+                                          each=on_scenario)
     return best, finished, cost
 
 

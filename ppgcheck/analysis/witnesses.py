@@ -19,7 +19,7 @@ import clingo
 from ppgcheck.analysis.findings import CORE_FINDINGS, Cap, CheckFinding, Citation, Location
 from ppgcheck.analysis.reads import PackReads
 from ppgcheck.analysis.scenarios import INPUT_NAMES, scenario_report
-from ppgcheck.analysis.search import Budget, optimum
+from ppgcheck.analysis.search import Budget, optimum, scenario_atoms
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine.pack import shown_path
 from ppgcheck.language.facts import constant_to_slug
@@ -71,7 +71,7 @@ def witnesses(ctl: clingo.Control, budget: Budget, targets: list[clingo.Symbol],
         group = [] if first in out else [first]
         while group:
             if len(group) == 1:   # the target itself is the simpler assumption
-                atoms, proven, cost = optimum(ctl, budget, group[0], on_scenario)
+                atoms, proven, cost = optimum(ctl, budget, group[0], on_scenario, read=scenario_atoms(ctl))
             else:
                 atoms, proven, cost = _open_witness(ctl, budget, group, on_scenario)
             if atoms is None:
@@ -92,7 +92,8 @@ def _open_witness(ctl: clingo.Control, budget: Budget, group: list[clingo.Symbol
     for atom in opened:
         ctl.assign_external(atom, True)
     try:
-        return optimum(ctl, budget, clingo.Function("chk_open_held"), on_scenario, below=below)
+        return optimum(ctl, budget, clingo.Function("chk_open_held"), on_scenario, below=below,
+                       read=scenario_atoms(ctl))
     finally:
         for atom in opened:
             ctl.assign_external(atom, False)
