@@ -140,6 +140,31 @@ def test_space_split_by_observation_kind_finds_what_the_whole_space_finds(name, 
     assert whole.findings
 
 
+@pytest.mark.parametrize("threshold, parts", [(3, 2), (100, 1)])
+def test_the_whole_space_is_ground_to_be_measured_once(threshold, parts, tmp_path, monkeypatch):
+    """The whole space's size decides the split by kind; it is kept in the cache, so a space
+    split by kind is not ground whole again, and one that is not is ground once a check."""
+    from ppgcheck.analysis.reads import PackReads
+    from ppgcheck.analysis.space import scenario_space
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", threshold)
+    facts = "scen_obs_kind(a).\nscen_obs_kind(b).\n"
+    grounded: list[str] = []
+
+    def ground(text: str) -> clingo.Control:
+        grounded.append(text)
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], text + "x(1..5).")
+        ctl.ground([("base", [])])
+        return ctl
+    for check in range(2):
+        grounded.clear()
+        space = scenario_space(PackReads(observation_kinds={"a", "b"}), facts, large=False, whole=ground, part=ground,
+                               program="the program's text")
+        assert len(space.parts) == parts
+        assert grounded.count(facts) == (1 if check == 0 or parts == 1 else 0)
+
+
 def test_kind_parts_deal_every_kind_to_one_part():
     facts = ("scen_max_obs(1).\nscen_obs_kind(a).\nscen_obs_kind(b).\nscen_obs_kind(c).\n"
              "scen_obs_kind(d).\nscen_obs_kind(e).\nscen_value(minutes,3).\n")

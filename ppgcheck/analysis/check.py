@@ -113,7 +113,8 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
                             wanted={"chk_open_held", "chk_rel_at", "chk_wakes_unfired"}, fired=True)
     space = scenario_space(ctx.reads, scenario_facts(ctx.reads, 1), large=ctx.large,
                            whole=lambda facts: ctx.ground(program.control(facts, ctx.messages)),
-                           part=lambda facts: ctx.ground(program.control(facts, ctx.messages, scoped=True)))
+                           part=lambda facts: ctx.ground(program.control(facts, ctx.messages, scoped=True)),
+                           program=program.text)
     say(f"{pack.id}: searching every one-observation scenario")
     held_in, result.complete = _brave_pass(ctx, space)
     found = set().union(*held_in)

@@ -24,6 +24,7 @@ import clingo
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.reads import PackReads
 from ppgcheck.analysis.scenarios import header_parts, kind_parts
+from ppgcheck.cache import cached_json
 
 # Headers a monotonicity step changes (a stricter REL, a higher tier, a longer
 # ruling): the space is split only by another, so that each part is closed
@@ -65,19 +66,28 @@ def is_large(rules: int) -> bool:
     return rules >= tuning.LARGE_PACK_RULES
 
 
-def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, part: Ground) -> Space:
+def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, part: Ground,
+                   program: str | None = None) -> Space:
     """The space of the scenario facts: split by a header when the pack is
     large and a header selects parts of its rules (each part grounded by
     `part`), else the whole space (grounded by `whole`), unless that grounds to
-    so many atoms (tuning.KIND_SPLIT_MIN_ATOMS) that it is split by observation kind."""
+    so many atoms (tuning.KIND_SPLIT_MIN_ATOMS) that it is split by observation
+    kind.  With the text of the `program` grounded, the whole space's size is
+    kept in the cache: a space split by kind is not grounded whole again."""
     split = large and split_by_header(reads, facts, part)
     if split:
         return split
-    grounded = whole(facts)
-    if len(reads.observation_kinds) > 1 and len(grounded.symbolic_atoms) >= tuning.KIND_SPLIT_MIN_ATOMS:
-        del grounded        # (its memory freed before the parts are grounded)
+    grounded: list[clingo.Control] = []
+
+    def size() -> int:
+        grounded.append(whole(facts))
+        return len(grounded[0].symbolic_atoms)
+    atoms = size() if program is None else cached_json(f"space-clingo{clingo.__version__}", [], size,
+                                                       salt=f"{program}\0{facts}")
+    if len(reads.observation_kinds) > 1 and atoms >= tuning.KIND_SPLIT_MIN_ATOMS:
+        grounded.clear()        # (its memory freed before the parts are grounded)
         return split_by_kind(facts, part)
-    return Space([(facts, grounded)])
+    return Space([(facts, grounded[0] if grounded else whole(facts))])
 
 
 def split_by_kind(facts: str, ground: Ground) -> Space:
