@@ -165,6 +165,31 @@ def test_the_whole_space_is_ground_to_be_measured_once(threshold, parts, tmp_pat
         assert grounded.count(facts) == (1 if check == 0 or parts == 1 else 0)
 
 
+def test_a_header_refused_for_a_split_is_not_tried_again(tmp_path, monkeypatch):
+    """The sizes of the two parts a header split is judged by are kept in the cache: a
+    header refused (its parts ground to nearly the whole) is not ground to be tried again."""
+    from ppgcheck.analysis.reads import PackReads
+    from ppgcheck.analysis.space import scenario_space
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", 10 ** 9)
+    facts = "".join(f"scen_header_value(round,{n}).\n" for n in (1, 2, 3)) + "scen_obs_kind(a).\n"
+    reads = PackReads(observation_kinds={"a"}, header_constants={"round": {1, 2, 3}})
+    grounded: list[str] = []
+
+    def ground(text: str) -> clingo.Control:
+        grounded.append(text)
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], text + "x(1..50).")
+        ctl.ground([("base", [])])
+        return ctl
+    for check in range(2):
+        grounded.clear()
+        space = scenario_space(reads, facts, large=True, whole=ground, part=ground, program="the program's text")
+        assert space.header is None and len(space.parts) == 1
+        assert grounded == ([*(part for _, part in header_parts(facts, "round", {"1", "2", "3"})[:2]), facts]
+                            if check == 0 else [facts])
+
+
 def test_kind_parts_deal_every_kind_to_one_part():
     facts = ("scen_max_obs(1).\nscen_obs_kind(a).\nscen_obs_kind(b).\nscen_obs_kind(c).\n"
              "scen_obs_kind(d).\nscen_obs_kind(e).\nscen_value(minutes,3).\n")

@@ -72,9 +72,10 @@ def scenario_space(reads: PackReads, facts: str, *, large: bool, whole: Ground, 
     large and a header selects parts of its rules (each part grounded by
     `part`), else the whole space (grounded by `whole`), unless that grounds to
     so many atoms (tuning.KIND_SPLIT_MIN_ATOMS) that it is split by observation
-    kind.  With the text of the `program` grounded, the whole space's size is
-    kept in the cache: a space split by kind is not grounded whole again."""
-    split = large and split_by_header(reads, facts, part)
+    kind.  With the text of the `program` grounded, the sizes that decide are
+    kept in the cache: a space split by kind is not grounded whole again, nor a
+    header refused tried again."""
+    split = large and split_by_header(reads, facts, part, program)
     if split:
         return split
     grounded: list[clingo.Control] = []
@@ -98,7 +99,7 @@ def split_by_kind(facts: str, ground: Ground) -> Space:
     return Space([(part, ground(part)) for part in parts])
 
 
-def split_by_header(reads: PackReads, facts: str, ground: Ground) -> Space | None:
+def split_by_header(reads: PackReads, facts: str, ground: Ground, program: str | None = None) -> Space | None:
     """The space split by a header the pack compares with several values,
     when it selects parts of the rules: the space without the header and the
     space at each value tried for it, each grounded on its own.  The values
@@ -106,15 +107,21 @@ def split_by_header(reads: PackReads, facts: str, ground: Ground) -> Space | Non
     part at the first value the pack names grounds to under a share
     (tuning.SPLIT_SHARE) of the whole, estimated as the part without the
     header plus what the part at each value the pack names adds to it.  None
-    when no header is."""
+    when no header is.  With the text of the `program` grounded, the two
+    parts' sizes are kept in the cache: a header refused is not tried again."""
     for header in split_candidates(reads):
         named = {str(v) for v in reads.header_constants[header]}
         parts = header_parts(facts, header, named)
         if len(parts) < 2:
             continue
         probe_at = 1
-        grounded = {i: ground(parts[i][1]) for i in (0, probe_at)}
-        without, probe = (len(grounded[i].symbolic_atoms) for i in (0, probe_at))
+        grounded: dict[int, clingo.Control] = {}
+
+        def sizes() -> list[int]:
+            grounded.update((i, ground(parts[i][1])) for i in (0, probe_at))
+            return [len(grounded[i].symbolic_atoms) for i in (0, probe_at)]
+        without, probe = sizes() if program is None else cached_json(
+            f"split-clingo{clingo.__version__}", [], sizes, salt=f"{program}\0{facts}\0{header}")
         whole = without + (len(parts) - 1) * max(probe - without, 0)
         if probe >= tuning.SPLIT_SHARE * whole:
             continue
