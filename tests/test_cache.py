@@ -337,3 +337,27 @@ def test_a_packs_traits_and_blind_findings_are_the_same_from_the_cache(tmp_path:
     rule_file.write_text(rule_file.read_text() + "\nnote_late(P) :- observation(_, P, late).\n")
     (edited,) = find_packs(None, pack.folder)
     assert traits.pack_traits(edited).rules == fresh_traits.rules + 1
+
+
+def test_the_monotonicity_proofs_slice_is_the_same_from_the_cache(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large pack's monotonicity proof runs on a slice of the two copies (renamed and sliced
+    in Python: seconds on a large pack), kept in the cache with the pack's bytes."""
+    from ppgcheck.analysis.context import Context
+    from ppgcheck.analysis.monotonicity import _proof_slice
+    from ppgcheck.analysis.scenarios import scenario_facts
+    from ppgcheck.engine.pack import find_packs
+    pack = _copied_pack(tmp_path, "monotonicity")
+    facts = scenario_facts(Context.of(pack).reads, 1)
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")
+    text, scope = _proof_slice(Context.of(pack), facts)
+    assert "mono_violation" in text and "b__" in text
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    for _ in range(2):                            # computed and stored, then read back
+        assert _proof_slice(Context.of(pack), facts) == (text, scope)
+    assert len(list((tmp_path / "cache").glob("slice-*.json"))) == 1
+    rule_file = next(f for f in pack.files if "late" in f.read_text())
+    rule_file.write_text(rule_file.read_text() + "\n% an edit\n")
+    (edited,) = find_packs(None, pack.folder)
+    assert _proof_slice(Context.of(edited), facts) == (text, scope)
+    assert len(list((tmp_path / "cache").glob("slice-*.json"))) == 2

@@ -157,12 +157,12 @@ def test_the_whole_space_is_ground_to_be_measured_once(threshold, parts, tmp_pat
         ctl.add("base", [], text + "x(1..5).")
         ctl.ground([("base", [])])
         return ctl
-    for check in range(2):
+    for run in range(2):
         grounded.clear()
         space = scenario_space(PackReads(observation_kinds={"a", "b"}), facts, large=False, whole=ground, part=ground,
                                program="the program's text")
         assert len(space.parts) == parts
-        assert grounded.count(facts) == (1 if check == 0 or parts == 1 else 0)
+        assert grounded.count(facts) == (1 if run == 0 or parts == 1 else 0)
 
 
 def test_a_header_refused_for_a_split_is_not_tried_again(tmp_path, monkeypatch):
@@ -182,12 +182,12 @@ def test_a_header_refused_for_a_split_is_not_tried_again(tmp_path, monkeypatch):
         ctl.add("base", [], text + "x(1..50).")
         ctl.ground([("base", [])])
         return ctl
-    for check in range(2):
+    for run in range(2):
         grounded.clear()
         space = scenario_space(reads, facts, large=True, whole=ground, part=ground, program="the program's text")
         assert space.header is None and len(space.parts) == 1
         assert grounded == ([*(part for _, part in header_parts(facts, "round", {"1", "2", "3"})[:2]), facts]
-                            if check == 0 else [facts])
+                            if run == 0 else [facts])
 
 
 def test_kind_parts_deal_every_kind_to_one_part():

@@ -29,13 +29,15 @@ from clingo import ast
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
-from ppgcheck.analysis.heaviest import CHOICES, heaviest_breaks
-from ppgcheck.analysis.programs import PREFIX, check_program, history_scope_facts
+from ppgcheck.analysis.heaviest import heaviest_breaks
+from ppgcheck.analysis.programs import PREFIX, as_text, check_program, history_scope_facts
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
+from ppgcheck.cache import cached_json
+from ppgcheck.engine.pack import SCENARIO_CORE
 from ppgcheck.engine.program import Program, renamed
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import print_report
@@ -45,11 +47,6 @@ STEP_TEXT = {"on_purpose": "adding `on purpose`", "stricter_rel": "a stricter RE
              "one_more_prior_offense": "one more prior offense"}
 VIOLATION = clingo.Function("mono_violation")
 _NOT_SLICED = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast.ASTType.Minimize)
-
-
-def _leaves_choices(pack) -> bool:
-    """Whether a rule of the pack derives one of the CHOICES (has_choices asks a grounding)."""
-    return any(a.signature in CHOICES for st in pack.program.statements for a in st.heads)
 
 
 def _until(budget: Budget) -> float:
@@ -66,9 +63,9 @@ _MONOTONE = [("base", []), ("monotone", [])]
 _GROUNDS_FOR = "the monotonicity check"
 
 
-def _grounded(ctx: Context, program: Program, extra: str) -> clingo.Control:
+def _grounded(ctx: Context, program: str, extra: str) -> clingo.Control:
     ctl = clingo.Control(["--warn=none"], logger=messages_logger(ctx.messages))
-    program.add_to(ctl)
+    ctl.add("base", [], program)
     ctl.add("base", [], extra)
     return ctx.ground(ctl, _MONOTONE, _GROUNDS_FOR)
 
@@ -79,13 +76,9 @@ def refuted(ctx: Context) -> bool:
     the space when it is split (by a header, or by observation kind).  False
     when some subject's part holds a violation, or the proof ran out of its
     time: the full search then runs."""
-    pack, reads, budget = ctx.pack, ctx.reads, ctx.budget
-    core = pack.core_program().where(lambda st: st.kind not in _NOT_SLICED)
+    reads, budget = ctx.reads, ctx.budget
     whole_facts = scenario_facts(reads, 1)
-    facts = Program.parse(whole_facts)
-    copy = renamed(core.where(lambda st: Path(st.file).name != "scenarios.lp") + pack.program, PREFIX)
-    keep = Slicer(Program.join([core, pack.program, copy, facts])).rules(
-        [(name, (ANY,) * arity) for name, arity in pack.inputs] + [("mono_violation", ())])
+    rules, scope = _proof_slice(ctx, whole_facts)
     until = _until(budget)
     kinds = sorted(reads.observation_kinds)
 
@@ -94,16 +87,13 @@ def refuted(ctx: Context) -> bool:
         with configured(ctl, models=1, heuristic=tuning.HEURISTIC):
             return solve(ctl, budget, other + [(VIOLATION, True)], until=until)
 
-    fact_statements = {id(st) for st in facts.statements}
-    rules = keep.where(lambda st: id(st) not in fact_statements)
-    scope = history_scope_facts(rules, {"mono_violation"})
     # a header that splits the space, else (where only the history of what is
     # committed counts) a part per observation kind, each grounded without most
     # of the history: no step changes either
 
     def ground_part(part: str) -> clingo.Control:
         return _grounded(ctx, rules, part + scope)
-    split = split_by_header(reads, whole_facts, ground_part)
+    split = split_by_header(reads, whole_facts, ground_part, program=f"{rules}\0{scope}")
     parts = split.parts if split else None
     if parts is None and scope:
         parts = [(part, None) for part in kind_parts(whole_facts)]
@@ -115,7 +105,34 @@ def refuted(ctx: Context) -> bool:
                 if sat or not done:
                     return False
         return True
-    return _both_subjects(proof, _grounded(ctx, keep, ""))
+    return _both_subjects(proof, _grounded(ctx, rules, whole_facts))
+
+
+# the code that writes the proof's slice (its cache key)
+_SLICE_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in (
+    "slicing.py", "programs.py", "history_scope.py", "scenarios.py")),
+    Path(__file__).parent.parent / "engine" / "program.py"]
+
+
+def _proof_slice(ctx: Context, whole_facts: str) -> tuple[str, str]:
+    """The slice of the two copies mono_violation depends on (the pack's inputs and the
+    scenario facts), as clingo reads it, and its history scope; kept in the cache with the
+    pack's bytes: renaming and slicing a large pack's program took seconds of Python."""
+    pack = ctx.pack
+
+    def write() -> dict:
+        core = pack.core_program().where(lambda st: st.kind not in _NOT_SLICED)
+        facts = Program.parse(whole_facts)
+        copy = renamed(core.where(lambda st: Path(st.file).name != "scenarios.lp") + pack.program, PREFIX)
+        keep = Slicer(Program.join([core, pack.program, copy, facts])).rules(
+            [(name, (ANY,) * arity) for name, arity in pack.inputs] + [("mono_violation", ())])
+        fact_statements = {id(st) for st in facts.statements}
+        rules = keep.where(lambda st: id(st) not in fact_statements)
+        return {"text": as_text(rules)[0], "scope": history_scope_facts(rules, {"mono_violation"})}
+    files = pack.core_files(SCENARIO_CORE) + pack.files
+    data = cached_json(f"slice-clingo{clingo.__version__}", [*_SLICE_CODE, *files], write,
+                       salt=repr((whole_facts, [str(f) for f in files])))
+    return data["text"], data["scope"]
 
 
 def _both_subjects(proof: Callable[[clingo.Control, int], tuple[bool, bool]], ctl: clingo.Control) -> bool:
@@ -149,7 +166,7 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
     pack, reads, budget, say = ctx.pack, ctx.reads, ctx.budget, ctx.say
     if ctx.large:
         if refuted(ctx) or budget.hit:
-            if not budget.hit and _leaves_choices(pack):
+            if not budget.hit and ctx.traits.leaves_choices:
                 notes.append("the heaviest permitted penalty's monotonicity is not searched for a pack this "
                              "large (only the default penalty's is proven)")
             return []

@@ -102,7 +102,7 @@ class CheckProgram:
 _IN_TEXT = re.compile(r"<string>:(\d+):[\d:-]*")
 
 
-def _as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
+def as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
     """The statements' text, one a line (comments left out), with where each came from."""
     out: list[str] = []
     lines: list[tuple[int, str, int]] = []
@@ -144,6 +144,6 @@ def _written(pack: Pack, root: Path, shown: set[str], wanted: set[str], fired: b
     if renamed_copy:
         parts.append(renamed(pack.core_program(RUNTIME_CORE) + pack_program, PREFIX))
     program = needed_only(Program.join(parts), wanted)
-    text, lines = _as_text(program)
+    text, lines = as_text(program)
     # (the history scope read here, from the statements already read: from the text it is ~8x slower)
     return {"text": text, "tags": tags, "lines": lines, "history_scope": history_scope_facts(program, wanted)}

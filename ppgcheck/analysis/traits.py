@@ -1,5 +1,6 @@
 """What the check reads of a pack's statements besides what its rules read (reads.py): how
-many rules it has, whether it tells RELs apart, and which findings are blind to the REL.
+many rules it has, whether it tells RELs apart, whether it leaves the judge a choice, and
+which findings are blind to the REL.
 
 Each is a pass over the parsed pack (the last one builds a slicer of the whole program:
 ~0.5-0.7 s on each bundled pack), so they are kept in the cache (cache.py) under the pack's
@@ -19,7 +20,7 @@ from ppgcheck.engine.pack import SCENARIO_CORE, Pack
 from ppgcheck.engine.program import Program
 
 # the code that reads the traits (their cache key)
-_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("rels.py", "slicing.py")),
+_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("rels.py", "slicing.py", "heaviest.py")),
          Path(__file__).parent.parent / "engine" / "program.py"]
 
 
@@ -27,6 +28,7 @@ _CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("rels.py"
 class PackTraits:
     rules: int                  # rules with a body (space.is_large)
     requires_rel: bool          # the pack tells RELs apart (rels.requires_rel)
+    leaves_choices: bool        # a rule derives one of heaviest.CHOICES (has_choices asks a grounding)
 
 
 def pack_traits(pack: Pack) -> PackTraits:
@@ -54,10 +56,12 @@ def _files(pack: Pack) -> list[Path]:
 
 
 def _read(pack: Pack) -> dict:
+    from ppgcheck.analysis.heaviest import CHOICES
     from ppgcheck.analysis.rels import requires_rel
     program = pack.program
     return {"rules": sum(1 for node in program if node.ast_type == ASTType.Rule and node.body),
-            "requires_rel": requires_rel(program)}
+            "requires_rel": requires_rel(program),
+            "leaves_choices": any(a.signature in CHOICES for st in program.statements for a in st.heads)}
 
 
 def rel_program(pack: Pack, facts: str) -> Program:
