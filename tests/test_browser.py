@@ -314,6 +314,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     # the amended third report's ruling counted it: ruled again, its upgrade goes
     head.wait_for_selector("#rerule-panel:not([hidden])")
     assert head.inner_text("#rerule-reports") == "#4"
+    assert head.locator(f"tr[data-penalty-id='{voided_id}']").count() == 0     # gone before the reload
     with head.expect_navigation():
         head.click("#rerule")
     assert head.locator(f"tr[data-penalty-id='{voided_id}']").count() == 0     # live penalties only
@@ -371,6 +372,7 @@ def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_stati
     head.click("#amend-form button[type=submit]")
     head.wait_for_selector("#rerule-panel:not([hidden])")
     assert head.inner_text("#rerule-what") == "Changed to CAUTION" and head.inner_text("#rerule-reports") == "#3"
+    assert head.locator("table.penalties tbody tr b").first.inner_text() == "caution"      # shown before the reload
     with head.expect_navigation():
         head.click("#rerule-skip")
     # (the second ruling, which counted the Warning as a repeat, stands until it is ruled again)

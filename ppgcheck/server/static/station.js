@@ -570,8 +570,11 @@
     $("#amend-cancel").addEventListener("click", () => { amendForm.hidden = true; });
 
     // later rulings counted what changed: offer to rule them again with the penalties in force now
-    function offerRerule(later, what, reason) {
+    // (the changed row shows its change at once: a voided one leaves the live penalties)
+    function offerRerule(later, what, reason, row, penalty) {
       if (!later.length) { location.reload(); return; }
+      if (penalty) row.querySelector("b").textContent = penalty;
+      else row.remove();
       form.hidden = true;
       amendForm.hidden = true;
       const panel = $("#rerule-panel");
@@ -599,7 +602,10 @@
       const id = form.dataset.penaltyId;
       const reason = $("#void-reason").value;
       const voided = await change("#void-status", `/api/event/penalties/${id}/void`, { reason });
-      if (voided) offerRerule(voided.counted_by_reports || [], "Voided", `penalty #${id} voided: ${reason}`);
+      if (voided) {
+        offerRerule(voided.counted_by_reports || [], "Voided", `penalty #${id} voided: ${reason}`,
+          document.querySelector(`tr[data-penalty-id="${id}"]`), null);
+      }
     });
     amendForm.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -609,7 +615,8 @@
       const amended = await change("#amend-status", `/api/event/penalties/${id}/amend`, { penalty, reason });
       if (amended) {
         offerRerule(amended.counted_by_reports || [], `Changed to ${penalty.toUpperCase().replaceAll("-", " ")}`,
-          `penalty #${id} changed to ${penalty}: ${reason}`);
+          `penalty #${id} changed to ${penalty}: ${reason}`, document.querySelector(`tr[data-penalty-id="${id}"]`),
+          penalty);
       }
     });
     $("#rerule-skip").addEventListener("click", () => location.reload());
