@@ -140,6 +140,17 @@ def test_space_split_by_observation_kind_finds_what_the_whole_space_finds(name, 
     assert whole.findings
 
 
+def _noting_ground(grounded: list[str], atoms: int):
+    """A space's grounding: the scenario facts and `atoms` atoms more, each text it grounds noted."""
+    def ground(text: str) -> clingo.Control:
+        grounded.append(text)
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], f"{text}x(1..{atoms}).")
+        ctl.ground([("base", [])])
+        return ctl
+    return ground
+
+
 @pytest.mark.parametrize("threshold, parts", [(3, 2), (100, 1)])
 def test_the_whole_space_is_ground_to_be_measured_once(threshold, parts, tmp_path, monkeypatch):
     """The whole space's size decides the split by kind; it is kept in the cache, so a space
@@ -150,13 +161,7 @@ def test_the_whole_space_is_ground_to_be_measured_once(threshold, parts, tmp_pat
     monkeypatch.setattr(tuning, "KIND_SPLIT_MIN_ATOMS", threshold)
     facts = "scen_obs_kind(a).\nscen_obs_kind(b).\n"
     grounded: list[str] = []
-
-    def ground(text: str) -> clingo.Control:
-        grounded.append(text)
-        ctl = clingo.Control(["--warn=none"])
-        ctl.add("base", [], text + "x(1..5).")
-        ctl.ground([("base", [])])
-        return ctl
+    ground = _noting_ground(grounded, 5)
     for run in range(2):
         grounded.clear()
         space = scenario_space(PackReads(observation_kinds={"a", "b"}), facts, large=False, whole=ground, part=ground,
@@ -175,13 +180,7 @@ def test_a_header_refused_for_a_split_is_not_tried_again(tmp_path, monkeypatch):
     facts = "".join(f"scen_header_value(round,{n}).\n" for n in (1, 2, 3)) + "scen_obs_kind(a).\n"
     reads = PackReads(observation_kinds={"a"}, header_constants={"round": {1, 2, 3}})
     grounded: list[str] = []
-
-    def ground(text: str) -> clingo.Control:
-        grounded.append(text)
-        ctl = clingo.Control(["--warn=none"])
-        ctl.add("base", [], text + "x(1..50).")
-        ctl.ground([("base", [])])
-        return ctl
+    ground = _noting_ground(grounded, 50)
     for run in range(2):
         grounded.clear()
         space = scenario_space(reads, facts, large=True, whole=ground, part=ground, program="the program's text")

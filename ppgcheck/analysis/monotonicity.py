@@ -30,14 +30,12 @@ from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.heaviest import heaviest_breaks
-from ppgcheck.analysis.programs import PREFIX, as_text, check_program, history_scope_facts
+from ppgcheck.analysis.programs import PREFIX, as_text, cached_for_pack, check_program, history_scope_facts
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
-from ppgcheck.cache import cached_json
-from ppgcheck.engine.pack import SCENARIO_CORE
 from ppgcheck.engine.program import Program, renamed
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import print_report
@@ -129,9 +127,7 @@ def _proof_slice(ctx: Context, whole_facts: str) -> tuple[str, str]:
         fact_statements = {id(st) for st in facts.statements}
         rules = keep.where(lambda st: id(st) not in fact_statements)
         return {"text": as_text(rules)[0], "scope": history_scope_facts(rules, {"mono_violation"})}
-    files = pack.core_files(SCENARIO_CORE) + pack.files
-    data = cached_json(f"slice-clingo{clingo.__version__}", [*_SLICE_CODE, *files], write,
-                       salt=repr((whole_facts, [str(f) for f in files])))
+    data = cached_for_pack("slice", pack, _SLICE_CODE, write, whole_facts)
     return data["text"], data["scope"]
 
 

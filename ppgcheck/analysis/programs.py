@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import clingo
 from clingo import ast
@@ -117,6 +118,15 @@ def as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
     return "\n".join(out) + "\n", lines
 
 
+def cached_for_pack(kind: str, pack: Pack, code: list[Path], compute: Callable[[], Any], *asked: object) -> Any:
+    """compute(), kept in the cache (cache.py) under the bytes of the pack and its scenario core,
+    where they are, the `code` that computes it, clingo's version and what else it depends on
+    (`asked`): what the check derives from a pack alone, read again only when one of them changes."""
+    files = pack.core_files(SCENARIO_CORE) + pack.files
+    return cached_json(f"{kind}-clingo{clingo.__version__}", [*code, *files], compute,
+                       salt=repr((*asked, [str(f) for f in files])))
+
+
 def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[str] = (),
                   fired: bool = False, renamed_copy: bool = False) -> CheckProgram:
     """The pack over the scenario space, showing only the `shown` chk_* atoms:
@@ -127,10 +137,8 @@ def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[s
     wanted = set(wanted) | INPUT_NAMES
     if renamed_copy:
         wanted |= {PREFIX + name for name in INPUT_NAMES}
-    files = pack.core_files(SCENARIO_CORE) + pack.files
-    asked = repr((sorted(shown), sorted(wanted), fired, renamed_copy, str(root), [str(f) for f in files]))
-    data = cached_json(f"check-clingo{clingo.__version__}", [*_CODE, *files],
-                       lambda: _written(pack, root, shown, wanted, fired, renamed_copy), salt=asked)
+    data = cached_for_pack("check", pack, _CODE, lambda: _written(pack, root, shown, wanted, fired, renamed_copy),
+                           sorted(shown), sorted(wanted), fired, renamed_copy, str(root))
     return CheckProgram(data["text"], {tag: tuple(at) for tag, at in data["tags"].items()}, wanted,
                         [tuple(line) for line in data["lines"]], data["history_scope"])
 

@@ -115,26 +115,6 @@ def blind_to_rel(program: Program, targets: list[clingo.Symbol]) -> set[clingo.S
     target is blind to it when the atoms it depends on (slicing.Slicer, told
     apart by their constants too, over the base program with its constraints)
     include neither rel/1 nor a header/2 that may be the REL's."""
-    blind = _blindness(program)
-    if blind is None:
-        return set()
-
-    # halves of a group that reads the REL, down to one target: a few closures where
-    # most targets are blind
-    def blind_among(group: list[clingo.Symbol]) -> set[clingo.Symbol]:
-        if blind(group):
-            return set(group)
-        if len(group) == 1:
-            return set()
-        middle = len(group) // 2
-        return blind_among(group[:middle]) | blind_among(group[middle:])
-    return blind_among(targets) if targets else set()
-
-
-def _blindness(program: Program) -> Callable[[list[clingo.Symbol]], bool] | None:
-    """Whether a group of targets is blind to the REL, as a test over the program's base
-    part; None where no target can be: a constraint reads the REL, or the slicer cannot
-    read the program."""
     statements = []
     part = "base"
     for st in program.statements:
@@ -143,8 +123,8 @@ def _blindness(program: Program) -> Callable[[list[clingo.Symbol]], bool] | None
         elif part == "base" and st.kind not in _NO_ANSWER_CHANGE:
             statements.append(st)
     slicer = Slicer(Program.of(statements))
-    if slicer.whole:
-        return None
+    if slicer.whole:    # a form the slicer cannot read: every target is searched
+        return set()
     rel = clingo.Function("rel")
 
     def reads_rel(name: str, args: tuple) -> bool:
@@ -160,7 +140,20 @@ def _blindness(program: Program) -> Callable[[list[clingo.Symbol]], bool] | None
         for key, patterns in (found[1] if found else {}).items():
             known.setdefault(key, set()).update(patterns)
         return found is not None
-    return blind if blind([]) else None
+
+    if not blind([]):   # a constraint of the pack reads the REL: nothing is blind to it
+        return set()
+
+    # halves of a group that reads the REL, down to one target: a few closures where
+    # most targets are blind
+    def blind_among(group: list[clingo.Symbol]) -> set[clingo.Symbol]:
+        if blind(group):
+            return set(group)
+        if len(group) == 1:
+            return set()
+        middle = len(group) // 2
+        return blind_among(group[:middle]) | blind_among(group[middle:])
+    return blind_among(targets) if targets else set()
 
 
 def _search(ctl: clingo.Control | None, budget: Budget, targets: list[clingo.Symbol],

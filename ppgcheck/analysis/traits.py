@@ -15,8 +15,8 @@ from pathlib import Path
 import clingo
 from clingo.ast import ASTType
 
-from ppgcheck.cache import cached_json
-from ppgcheck.engine.pack import SCENARIO_CORE, Pack
+from ppgcheck.analysis.programs import cached_for_pack
+from ppgcheck.engine.pack import Pack
 from ppgcheck.engine.program import Program
 
 # the code that reads the traits (their cache key)
@@ -33,26 +33,17 @@ class PackTraits:
 
 def pack_traits(pack: Pack) -> PackTraits:
     """The pack's traits, from the cache where it holds them."""
-    files = _files(pack)
-    data = cached_json(f"traits-clingo{clingo.__version__}", [*_CODE, *files], lambda: _read(pack),
-                       salt=repr([str(f) for f in files]))
-    return PackTraits(**data)
+    return PackTraits(**cached_for_pack("traits", pack, _CODE, lambda: _read(pack)))
 
 
 def blind_to_rel(pack: Pack, facts: str, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
     """rels.blind_to_rel over the pack and the one-observation scenario `facts`, from the
     cache where it holds the answer for these targets."""
     from ppgcheck.analysis import rels
-    files = _files(pack)
-    asked = sorted(str(t) for t in targets)
-    blind = set(cached_json(f"blind-clingo{clingo.__version__}", [*_CODE, *files],
-                            lambda: sorted(str(t) for t in rels.blind_to_rel(rel_program(pack, facts), targets)),
-                            salt=repr((facts, asked, [str(f) for f in files]))))
+    blind = set(cached_for_pack("blind", pack, _CODE,
+                                lambda: sorted(str(t) for t in rels.blind_to_rel(rel_program(pack, facts), targets)),
+                                facts, sorted(str(t) for t in targets)))
     return {t for t in targets if str(t) in blind}
-
-
-def _files(pack: Pack) -> list[Path]:
-    return pack.core_files(SCENARIO_CORE) + pack.files
 
 
 def _read(pack: Pack) -> dict:
