@@ -168,6 +168,11 @@ def open_event(path: Path, create: bool = False) -> EventStore:
     return EventStore(path, create=create)
 
 
+def _store(event: Path | EventStore) -> EventStore:
+    """The event store given, or the one at the path given."""
+    return open_event(event) if isinstance(event, Path) else event
+
+
 def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: str, rules: Path | None = None,
                     amend: bool = False, choices: dict[str, str] | None = None,
                     questions: bool = False, rule: Callable[[Report], RulingSet] | None = None) -> Submission:
@@ -229,10 +234,9 @@ def amend_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge:
     """Replace a penalty in force or pending by another the guide permits (or other notes), in
     the event (a store, or its path)."""
     check_judge(judge)
-    store = open_event(event) if isinstance(event, Path) else event
-    return store.amend(penalty_id, reason, judge, penalty, notes,
-                                   known_penalties=lambda policy_id: [
-                                       p for p in engine(policy_id, rules).penalties if p != "none"])
+    return _store(event).amend(penalty_id, reason, judge, penalty, notes,
+                               known_penalties=lambda policy_id: [
+                                   p for p in engine(policy_id, rules).penalties if p != "none"])
 
 
 def void_penalty(event: Path, penalty_id: int, reason: str, judge: str):
@@ -248,7 +252,7 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     penalties that ruling changes.  Returns (old, new) for each change ([]: the ruling
     stands) and the penalties the ruling counted now."""
     check_judge(judge)
-    store = open_event(event) if isinstance(event, Path) else event
+    store = _store(event)
     text, source, policy_id = store.submitted(report_id)
     [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
     return store.rerule(report_id, report, judge, reason, lambda r: rule_prepared([(r, policy_id)], rules)[0],

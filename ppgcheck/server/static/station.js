@@ -533,23 +533,26 @@
   function initEventPage() {
     const form = $("#void-form");
     const amendForm = $("#amend-form");
+    const shownPenalty = (penalty) => penalty.toUpperCase().replaceAll("-", " ");
+    // one form at a time, for the penalty of the row clicked (`name`: void or amend)
+    function openForm(name, button) {
+      const [shown, other] = name === "void" ? [form, amendForm] : [amendForm, form];
+      other.hidden = true;
+      shown.hidden = false;
+      shown.dataset.penaltyId = button.dataset.penaltyId;
+      $(`#${name}-id`).textContent = button.dataset.penaltyId;
+      $(`#${name}-status`).textContent = "";
+      $(`#${name}-status`).className = "status";
+    }
     for (const button of document.querySelectorAll("button.void")) {
       button.addEventListener("click", () => {
-        amendForm.hidden = true;
-        form.hidden = false;
-        form.dataset.penaltyId = button.dataset.penaltyId;
-        $("#void-id").textContent = button.dataset.penaltyId;
-        $("#void-status").textContent = "";
-        $("#void-status").className = "status";
+        openForm("void", button);
         $("#void-reason").focus();
       });
     }
     for (const button of document.querySelectorAll("button.amend")) {
       button.addEventListener("click", () => {
-        form.hidden = true;
-        amendForm.hidden = false;
-        amendForm.dataset.penaltyId = button.dataset.penaltyId;
-        $("#amend-id").textContent = button.dataset.penaltyId;
+        openForm("amend", button);
         $("#amend-infraction").textContent = button.dataset.infraction;
         amendForm.querySelector("button[type=submit]").textContent = button.dataset.penalty ? "Change" : "Choose";
         const select = $("#amend-penalty");
@@ -558,11 +561,9 @@
           if (penalty === button.dataset.penalty) continue;      // (the one issued: nothing to change)
           const option = document.createElement("option");
           option.value = penalty;
-          option.textContent = penalty.toUpperCase().replaceAll("-", " ");
+          option.textContent = shownPenalty(penalty);
           select.append(option);
         }
-        $("#amend-status").textContent = "";
-        $("#amend-status").className = "status";
         $("#amend-reason").focus();
       });
     }
@@ -614,7 +615,7 @@
       const penalty = $("#amend-penalty").value;
       const amended = await change("#amend-status", `/api/event/penalties/${id}/amend`, { penalty, reason });
       if (amended) {
-        offerRerule(amended.counted_by_reports || [], `Changed to ${penalty.toUpperCase().replaceAll("-", " ")}`,
+        offerRerule(amended.counted_by_reports || [], `Changed to ${shownPenalty(penalty)}`,
           `penalty #${id} changed to ${penalty}: ${reason}`, document.querySelector(`tr[data-penalty-id="${id}"]`),
           penalty);
       }
