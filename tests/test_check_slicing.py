@@ -94,6 +94,23 @@ def test_a_fact_join_binds_the_other_constant_or_drops_the_rule():
     assert not any(h.startswith(("superseded", "infraction")) for h in kept)    # nothing supersedes slow_play
 
 
+def test_a_fact_naming_a_const_joins_under_the_const_value():
+    # dci cites its sections as #const names (`repeat_path_citation(standard, upg40)`): the
+    # join binds the section to the string the grounder derives, and the fact must match it
+    program = PROGRAM + """
+#const sec = "UPG 1".
+cited(tardiness, sec).
+section(O, P, I, S) :- infraction(O, P, I), cited(I, S).
+"""
+    wanted = INPUTS + [("section", (ANY, ANY, ANY, ANY))]
+    stmts = sliced(statements(program), wanted)
+    assert "cited(tardiness,sec)" in {str(st.head) for st in stmts if st.ast_type == ast.ASTType.Rule}
+    shown = "#show section/4. #show observation/3. #show modifier/2."
+    rows = answers(stmts, shown)
+    assert rows == answers(statements(program), shown)
+    assert any('section(1,1,tardiness,"UPG 1")' in row for row in rows)
+
+
 def test_wanted_atoms_hold_in_the_same_answers():
     shown = "#show penalty/4. #show observation/3. #show modifier/2."
     for inf in ("tardiness", "slow_play", "conduct"):

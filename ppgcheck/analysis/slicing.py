@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 import clingo
 from clingo import ast
 
-from ppgcheck.engine.program import Program, Term, as_program, ground_facts, reachable
+from ppgcheck.engine.program import Program, Term, as_program, compile_term, ground_facts, reachable
 
 ANY = None
 
@@ -49,8 +49,31 @@ def statement_parts(program: Program | list[ast.AST]) -> list[tuple[list, list, 
     statements = as_program(program).statements
     if any(st.unsupported for st in statements):
         return None
-    return [([(a.name, a.args) for a in st.heads], [(a.name, a.args) for a in st.read_atoms()], st.pooled)
-            for st in statements]
+    values = constants(statements)
+
+    def atoms(found) -> list:
+        return [(a.name, tuple(with_constants(t, values) for t in a.args)) for a in found]
+    return [(atoms(st.heads), atoms(st.read_atoms()), st.pooled) for st in statements]
+
+
+def constants(statements) -> dict[str, Term]:
+    """The value of each `#const` name, compiled."""
+    return {st.node.name: compile_term(st.node.value) for st in statements if st.kind == ast.ASTType.Definition}
+
+
+def with_constants(term: Term, values: dict[str, Term]) -> Term:
+    """The compiled term with each `#const` name as its value: a fact `p(upg40)` under
+    `#const upg40 = "UPG 40".` is the atom the grounder derives, p("UPG 40")."""
+    if not values:
+        return term
+    tag = term[0]
+    if tag == "s" and term[1].type == clingo.SymbolType.Function and not term[1].arguments:
+        return values.get(term[1].name, term)
+    if tag == "f":
+        if not term[2] and term[1] in values:
+            return values[term[1]]
+        return ("f", term[1], tuple(with_constants(a, values) for a in term[2]))
+    return term
 
 
 def _term_pattern(term: Term, binding: dict):
@@ -144,7 +167,8 @@ class Slicer:
                              + [st for st in self.statements if st.ast_type == ast.ASTType.Definition])
         self.facts = {key: facts.get(key, []) for key, only in only_facts.items() if only}
         # the positive body atoms of each rule over predicates only facts define (or none defines)
-        self.joins = [[(r.atom.name, r.atom.args) for r in st.reads
+        values = constants(program.statements)
+        self.joins = [[(r.atom.name, tuple(with_constants(t, values) for t in r.atom.args)) for r in st.reads
                        if r.where == "body" and r.positive and not r.atom.pooled
                        and (r.atom.signature in self.facts or r.atom.signature not in self.by_head)]
                       if st.kind == ast.ASTType.Rule else [] for st in program.statements]
