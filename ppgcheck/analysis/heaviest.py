@@ -92,8 +92,6 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
     if not has_choices(ctl):
         return []
     courses = _Courses(ctl)
-    if not any(True for _ in ctl.symbolic_atoms.by_signature("mono_kind", 2)):
-        ctl.ground([("mono_detail", [])])       # (heaviest_seen reads the steps' kinds)
     budget = ctx.budget
     found: dict[tuple, Monotonicity] = {}
     grounded: set[tuple] = set()        # the parametrised parts grounded so far
@@ -197,6 +195,10 @@ def _ground_once(ctl: clingo.Control, grounded: set[tuple], part: str, arguments
     far): two breaks may share them, and grounding it again would define its atoms twice."""
     key = (part, *map(str, arguments))
     if key not in grounded:
+        if not grounded and not any(True for _ in ctl.symbolic_atoms.by_signature("mono_kind", 2)):
+            # the parts read the steps' kinds (scenarios.lp, mono_kinds): grounded only
+            # now, each new part of the grounding slowing every later search
+            ctl.ground([("mono_kinds", [])])
         grounded.add(key)
         ctl.ground([(part, arguments)])
 

@@ -175,7 +175,7 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
     violated, finished = _violated(ctl, budget, sorted(reads.observation_kinds), until)
     found: set[clingo.Symbol] = set()
     if violated:
-        ctl.ground([("mono_detail", [])])
+        ctl.ground([("mono_kinds", []), ("mono_detail", [])])
     for obs in violated:
         part, done = brave(ctl, budget, until, [(obs, True), (VIOLATION, True)], heuristic=tuning.HEURISTIC)
         found |= part
