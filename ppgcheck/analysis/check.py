@@ -134,6 +134,8 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     if ctx.budget.hit:
         result.complete = False
         result.notes.append(ctx.budget.hit)
+    for _, part_ctl in space.parts:
+        isolation.keep_until_exit(part_ctl, beside=True)
     result.models = ctx.budget.models
     result.seconds = time.monotonic() - started
     result.sort()

@@ -21,6 +21,7 @@ from ppgcheck.analysis.programs import CheckProgram
 from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import configured, satisfiable, solve
 from ppgcheck.analysis.space import Space
+from ppgcheck.engine import isolation
 from ppgcheck.engine.pack import shown_path
 
 def dead_rules(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol]) -> list[DeadRule]:
@@ -51,6 +52,7 @@ def fired_with_two(ctx: Context, program: CheckProgram, space: Space, unfired: l
         ctx.say(f"{ctx.pack.id}: two observations for {len(unfired)} rules")
         return _together(ctx, program, facts, space, unfired)
     ctl = ctx.ground(program.control(facts, ctx.messages))
+    isolation.keep_until_exit(ctl, beside=True)
     budget = ctx.budget
     two_obs: dict[str, bool | None] = {}
     for tag in unfired:
@@ -79,6 +81,7 @@ def _together(ctx: Context, program: CheckProgram, facts: str, space: Space,
     wakes = clingo.Function("chk_wakes_unfired")
     for part in space.split(facts):
         ctl = ctx.ground(program.control(part, ctx.messages, scoped=space.header is not None))
+        isolation.keep_until_exit(ctl, beside=True)
         still = {tag: clingo.Function("chk_still_unfired", [clingo.String(tag)]) for tag in unfired
                  if tag not in fired}
         for atom in still.values():

@@ -36,6 +36,7 @@ from ppgcheck.analysis.search import Budget, brave, configured, messages_logger,
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
+from ppgcheck.engine import isolation
 from ppgcheck.engine.program import Program, renamed
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import print_report
@@ -170,6 +171,7 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
     program = check_program(pack, ctx.root, shown={"chk_mono"}, wanted={"mono_violation", "mono_like"},
                             renamed_copy=True)
     ctl = ctx.ground(program.control(scenario_facts(reads, 1), ctx.messages), _MONOTONE, _GROUNDS_FOR)
+    isolation.keep_until_exit(ctl, beside=True)
     say(f"{pack.id}: searching every scenario made one step worse")
     until = _until(budget)
     violated, finished = _violated(ctl, budget, sorted(reads.observation_kinds), until)
