@@ -9,7 +9,7 @@ checked in passes, each adding findings (findings.py):
 2. one brave pass over every one-observation scenario collects every finding
    any scenario reaches, and every pack rule some scenario fires;
 3. dead rules: the rules none fires, searched for again with two
-   observations (dead_rules.py);
+   observations (dead_rules.py; in a forked child beside the witnesses where it can);
 4. witnesses: the smallest scenario showing each finding (witnesses.py),
    and the RELs it shows up at (rels.py);
 5. monotonicity: one fact made worse never gives a lighter penalty
@@ -35,11 +35,11 @@ import clingo
 
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
-from ppgcheck.analysis.dead_rules import dead_rules
+from ppgcheck.analysis.dead_rules import dead_rules_beside
 from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, Misquote,
                                         VocabularyGap, render_text, result_dict)
 from ppgcheck.analysis.holes import other_holes
-from ppgcheck.analysis.monotonicity import forked_result, monotonicity
+from ppgcheck.analysis.monotonicity import monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
 from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
 from ppgcheck.analysis.scenarios import scenario_facts
@@ -120,11 +120,14 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     found = set().union(*held_in)
     if not found and result.complete:
         result.notes.append("the scenario space is empty: the pack reads no observation kind")
-    if result.complete:
-        result.findings.extend(dead_rules(ctx, program, space, found))
-    else:
+    # the two-observation search for dead rules needs nothing the witnesses find: a forked
+    # child beside them
+    dead = dead_rules_beside(ctx, program, space, found, fork=progress is None) if result.complete else None
+    if dead is None:
         result.notes.append("dead rules not reported: the search did not finish")
     findings, witnessed = _witness_pass(ctx, space, found, held_in)
+    if dead is not None:
+        result.findings.extend(dead())
     result.findings.extend(findings)
     result.complete = result.complete and witnessed
     if monotonicity and not ctx.budget.hit:
@@ -256,7 +259,7 @@ def _monotonicity_pass(ctx: Context, child, notes: list[str]) -> list[CheckFindi
     """The child's findings, notes and models at their turn (a PolicyError in it is raised here)."""
     ctx.say(f"{ctx.pack.id}: grounding two copies for monotonicity")
     budget = ctx.budget
-    got = forked_result(child) if child else None
+    got = child.result_or_none() if child else None
     if got and budget.models + got[2] < budget.max_models:
         found, child_notes, models, hit = got
         notes.extend(child_notes)

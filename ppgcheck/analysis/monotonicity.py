@@ -141,20 +141,11 @@ def _both_subjects(proof: Callable[[clingo.Control, int], tuple[bool, bool]], ct
         done, sat = proof(ctl, 1)
         if sat or not done:
             return False
-        done, sat = (forked_result(second) or (False, False)) if second else proof(ctl, 2)
+        done, sat = (second.result_or_none() or (False, False)) if second else proof(ctl, 2)
         return done and not sat
     finally:
         if second:
             second.stop()
-
-
-def forked_result(child):
-    """A forked search's result; None when the child ended without one (killed, or a
-    bug): the caller then does the work in the process, where a bug shows itself."""
-    try:
-        return child.result()
-    except RuntimeError:
-        return None
 
 
 def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:

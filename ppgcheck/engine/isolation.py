@@ -299,6 +299,14 @@ class Forked:
             raise _overrun("memory", value, self.limits, found or where)
         raise RuntimeError("the forked process failed:\n" + str(value))
 
+    def result_or_none(self):
+        """result(), or None when the child ended without one (killed, or a bug): for a
+        search beside the caller's, which then does the work itself, where a bug shows."""
+        try:
+            return self.result()
+        except RuntimeError:
+            return None
+
     def _last_frame(self, deadline: float | None) -> bytes | None:
         """The child's answer (b"" when it ended without one), progress frames noted on
         the way; None when the deadline passed first."""
