@@ -10,6 +10,7 @@ only costs the time: nothing ever depends on the cache being there.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -17,7 +18,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-MAX_ENTRIES = 64     # temporary packs (tests, `diff --base`) each add one
+# the newest-used entries kept (~8 MB a 64): a pack's check keeps up to eight, and temporary
+# packs (tests, `diff --base`) add theirs
+MAX_ENTRIES = 256
 
 
 def cache_dir() -> Path | None:
@@ -77,9 +80,12 @@ _MISSING = object()
 
 def _read(entry: Path) -> Any:
     try:
-        return json.loads(entry.read_text(encoding="utf-8"))
+        found = json.loads(entry.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _MISSING
+    with contextlib.suppress(OSError):
+        os.utime(entry)     # used now: the pruning drops the entries used longest ago
+    return found
 
 
 def _prune(folder: Path) -> None:

@@ -64,6 +64,56 @@ def test_old_entries_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert len(list((tmp_path / "cache").glob("*.json"))) == 3
 
 
+def test_the_entries_used_longest_ago_are_pruned_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    sources = []
+    for i in range(3):
+        sources.append(tmp_path / f"{i}.lp")
+        sources[-1].write_text(str(i))
+        cache.cached_json("t", [sources[-1]], lambda: i)
+        entry = tmp_path / "cache" / f"{cache.cache_key('t', [sources[-1]])}.json"
+        os.utime(entry, (1_000_000 + i, 1_000_000 + i))      # written in this order, long ago
+    compute, calls = calls_counted("not again")
+    assert cache.cached_json("t", [sources[0]], compute) == 0 and not calls     # the oldest, read now
+    newest = tmp_path / "3.lp"
+    newest.write_text("3")
+    cache.cached_json("t", [newest], lambda: 3)     # one too many: the one used longest ago goes
+    kept = {p.name for p in (tmp_path / "cache").glob("*.json")}
+    assert kept == {f"{cache.cache_key('t', [s])}.json" for s in (sources[0], sources[2], newest)}
+
+
+def test_a_pack_held_to_the_contract_is_not_rewritten_again_until_edited(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` and `diff` hold a pack to the contract (Pack.batched) without preparing its
+    program: that it met it is kept for its bytes, and an edit is held to it again."""
+    import shutil
+
+    from ppgcheck.engine.pack import Pack, find_packs
+    from ppgcheck.errors import PolicyError
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / "clean", tmp_path / "rules" / "clean")
+    (pack,) = find_packs(None, tmp_path / "rules" / "clean")
+    batched = Pack.batched
+    rewrites = []
+
+    def counted(self, *args):
+        rewrites.append(self.id)
+        return batched(self, *args)
+    monkeypatch.setattr(Pack, "batched", counted)
+    pack.check()
+    find_packs(None, pack.folder)[0].check()
+    assert len(rewrites) == 1
+    rule_file = pack.files[0]
+    rule_file.write_text(rule_file.read_text() + "\n{ broken(1) }.\n")     # a choice: against the contract
+    with pytest.raises(PolicyError):
+        find_packs(None, pack.folder)[0].check()
+    with pytest.raises(PolicyError):          # refused again: a failure is not kept as met
+        find_packs(None, pack.folder)[0].check()
+    assert len(rewrites) == 3
+
+
 def test_a_policy_program_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PPGCHECK_CACHE", "off")
     fresh = PolicyEngine("fab").program
