@@ -154,8 +154,9 @@ def test_the_check_finds_the_same_with_the_sliced_proof(monkeypatch):
 
 
 def test_the_searches_beside_the_others_find_the_same(monkeypatch):
-    """The monotonicity search and the two-observation search for dead rules, each in a
-    forked child beside the other passes, find what they find run in the process."""
+    """The monotonicity search, the heaviest permitted penalty's search for other breaks
+    and the two-observation search for dead rules, each in a forked child beside the
+    other passes, find what they find run in the process."""
     from ppgcheck import check_policy
     from ppgcheck.analysis.check import result_dict
 
@@ -163,13 +164,14 @@ def test_the_searches_beside_the_others_find_the_same(monkeypatch):
         (r,) = check_policy(path=PACKS / name, timeout=60)
         d = result_dict(r)
         return d["findings"], d["notes"], d["complete"]
-    packs = ["monotonicity", "clean", "cap", "dead"]
+    packs = ["monotonicity", "monotonicity-heaviest", "clean", "cap", "dead"]
     monkeypatch.setenv("PPGCHECK_FORK", "on")     # in a forked child beside the other searches
     beside = {name: findings(name) for name in packs}
     monkeypatch.setenv("PPGCHECK_FORK", "off")    # after them, in the process itself
     assert {name: findings(name) for name in packs} == beside
     assert any(f["kind"] == "dead-rule" and "two observations" in f["message"] for f in beside["dead"][0])
     assert any(f["kind"] == "monotonicity" for f in beside["monotonicity"][0])
+    assert any("heaviest permitted" in f["message"] for f in beside["monotonicity-heaviest"][0])
 
 
 def test_a_closure_stops_at_a_pattern_and_skips_what_is_known():

@@ -91,53 +91,113 @@ def heaviest_breaks(ctx: Context, ctl: clingo.Control, until: float, notes: list
     symbol, atoms, minimal) words one."""
     if not has_choices(ctl):
         return []
-    courses = _Courses(ctl)
-    budget = ctx.budget
-    found: dict[tuple, Monotonicity] = {}
-    grounded: set[tuple] = set()        # the parametrised parts grounded so far
-    checked, finished = 0, False
-    # once a break is found, the searches for others: how many, and each one's bound in
-    # conflicts (an effort, not a time: a busy machine finds the same breaks)
-    more: int | None = None
-    conflicts: int | None = None
+    search = _Search(ctx, ctl, until, finding)
     for atom in EXPLORE:
         ctl.assign_external(atom, True)
     try:
-        while checked < MAX_CANDIDATES and more != 0 and not budget.hit:
-            if more is not None:
-                more -= 1
-            candidate = _candidate(ctl, budget, courses, until, conflicts)
-            if candidate is None:
-                finished = True
-                break
-            if candidate is False:      # out of time, or of its conflicts
-                break
-            scenario, atoms = candidate
-            checked += 1
-            broken = _break(ctl, budget, courses, scenario, until)
-            with ctl.backend() as backend:      # this scenario is checked: not again
-                backend.add_rule([], scenario)
-            for this in broken:
-                key = tuple(str(a) for a in this.arguments)
-                if key not in found:
-                    smaller, smallest = _smaller(ctl, budget, courses, this, grounded,
-                                                 time.monotonic() + tuning.HEAVIEST_WITNESS_SLICE)
-                    witness = _atoms(ctl, budget, smaller, until) if smaller else []
-                    found[key] = finding(this, witness or atoms, smallest and bool(witness))
-                # no more candidates like it (scenarios.lp, heaviest_seen)
-                kind, inf_a, _, inf_b, _ = this.arguments
-                _ground_once(ctl, grounded, "heaviest_seen", [kind, inf_a, inf_b])
-            if broken and more is None:
-                # whether the pack breaks is settled: a few more candidates for other breaks
-                more, conflicts = tuning.HEAVIEST_MORE_CANDIDATES, tuning.HEAVIEST_MORE_CONFLICTS
+        while (first := search.breaks()) == []:     # candidates that do not break
+            pass
+        finished = first is None
+        if first:
+            finished = search.witnessed_with_others(first)
     finally:
         for atom in EXPLORE + [MIRROR]:
             ctl.assign_external(atom, False)
-    if not finished and not budget.hit:
+    if not finished and not ctx.budget.hit:
         notes.append("the heaviest permitted penalty's monotonicity search "
                      + ("stopped its search for other breaks after the first: others than those listed may exist"
-                        if found else "did not finish in its time slice: no break was found so far"))
-    return list(found.values())
+                        if search.found else "did not finish in its time slice: no break was found so far"))
+    return list(search.found.values())
+
+
+Broken = list[tuple[clingo.Symbol, list[clingo.Symbol]]]     # chk_mono-like symbols, with their candidate's atoms
+
+
+class _Search:
+    """The candidate searches on one control, the breaks found and what they grounded."""
+
+    def __init__(self, ctx: Context, ctl: clingo.Control, until: float,
+                 finding: Callable[[clingo.Symbol, list[clingo.Symbol], bool], Monotonicity]) -> None:
+        self.ctx, self.ctl, self.budget, self.until, self.finding = ctx, ctl, ctx.budget, until, finding
+        self.courses = _Courses(ctl)
+        self.found: dict[tuple, Monotonicity | None] = {}
+        self.grounded: set[tuple] = set()       # the parametrised parts grounded so far
+        self.checked = 0
+
+    def breaks(self, conflicts: int | None = None) -> Broken | None | bool:
+        """The breaks of the next candidate (checked, it is ruled out of the next ones);
+        None: no candidate is left; False: the time slice, the conflict bound or the
+        candidate cap ended the search first."""
+        if self.checked >= MAX_CANDIDATES or self.budget.hit:
+            return False
+        candidate = _candidate(self.ctl, self.budget, self.courses, self.until, conflicts)
+        if candidate is None or candidate is False:
+            return candidate
+        scenario, atoms = candidate
+        self.checked += 1
+        broken = _break(self.ctl, self.budget, self.courses, scenario, self.until)
+        with self.ctl.backend() as backend:      # this scenario is checked: not again
+            backend.add_rule([], scenario)
+        return [(this, atoms) for this in broken]
+
+    def witness(self, broken: Broken) -> None:
+        """A finding for each break not found before, with its smallest witness."""
+        for this, atoms in broken:
+            key = tuple(str(a) for a in this.arguments)
+            if key not in self.found:
+                smaller, smallest = _smaller(self.ctl, self.budget, self.courses, this, self.grounded,
+                                             time.monotonic() + tuning.HEAVIEST_WITNESS_SLICE)
+                witness = _atoms(self.ctl, self.budget, smaller, self.until) if smaller else []
+                self.found[key] = self.finding(this, witness or atoms, smallest and bool(witness))
+
+    def seen(self, broken: Broken) -> None:
+        """No more candidates like these breaks (scenarios.lp, heaviest_seen).  Grounded
+        after their witnesses: the witness search asks for candidates like them."""
+        for this, _ in broken:
+            kind, inf_a, _, inf_b, _ = this.arguments
+            _ground_once(self.ctl, self.grounded, "heaviest_seen", [kind, inf_a, inf_b])
+
+    def others(self) -> bool:
+        """A few more candidates for other breaks, each bounded in conflicts (an effort,
+        not a time: a busy machine finds the same breaks), each break found witnessed:
+        whether no candidate was left."""
+        for _ in range(tuning.HEAVIEST_MORE_CANDIDATES):
+            broken = self.breaks(tuning.HEAVIEST_MORE_CONFLICTS)
+            if broken is None or broken is False:
+                return broken is None
+            self.witness(broken)
+            self.seen(broken)
+        return False
+
+    def witnessed_with_others(self, first: Broken) -> bool:
+        """The first breaks' witnesses, and the search for others, which needs nothing
+        they find: in a forked child beside them where the platform forks.  Whether no
+        candidate was left."""
+        from ppgcheck.engine import isolation
+        if not isolation.can_fork():
+            self.witness(first)
+            self.seen(first)
+            return self.others()
+        budget, before = self.budget, self.budget.models
+
+        def work() -> tuple[list[tuple[tuple, Monotonicity]], bool, int, str | None]:
+            firsts = {tuple(str(a) for a in this.arguments) for this, _ in first}
+            self.found.update((key, None) for key in firsts)     # witnessed beside: not here
+            self.seen(first)
+            finished = self.others()
+            return ([(key, f) for key, f in self.found.items() if key not in firsts], finished,
+                    budget.models - before, budget.hit)
+        child = isolation.Forked(work)
+        self.witness(first)
+        got = child.result_or_none()
+        if got is None:     # the child ended without an answer: the search here, as without fork
+            self.seen(first)
+            return self.others()
+        more, finished, models, hit = got
+        self.found.update(more)
+        budget.models += models
+        budget.hit = budget.hit or hit
+        return finished
 
 
 def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: float, conflicts: int | None):
