@@ -18,9 +18,11 @@ goes in two steps over the same two-copy grounding.
   a scenario where the default penalties break already is the default search's.  A scenario checked is ruled out of
   the next candidate search, broken or not, until none is left or the time
   slice ends; once a break is found, a few more candidate searches, each
-  bounded in conflicts.
+  bounded in conflicts (in a forked child beside the first break's witness).
 * A break's witness: the candidates like it, smallest first (the scenario's
-  #minimize), each checked until one breaks the same way.
+  #minimize), each checked until one breaks the same way.  Which kind of step
+  a scenario takes (scenarios.lp, mono_kinds) is grounded only now: before the
+  first candidate it more than doubled dci's variables.
 
 Only packs with a discretionary move or an open base penalty are searched:
 elsewhere the heaviest permitted penalty is the default one.
