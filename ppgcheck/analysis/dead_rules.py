@@ -25,6 +25,7 @@ from ppgcheck.analysis.space import Space
 from ppgcheck.engine import isolation
 from ppgcheck.engine.pack import shown_path
 
+
 def dead_rules_beside(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol],
                       fork: bool) -> Callable[[], list[DeadRule]]:
     """dead_rules(...) started in a forked child beside the passes after it (the witnesses
