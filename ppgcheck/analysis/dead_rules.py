@@ -20,7 +20,7 @@ from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import DeadRule, Location
 from ppgcheck.analysis.programs import CheckProgram
 from ppgcheck.analysis.scenarios import scenario_facts
-from ppgcheck.analysis.search import configured, satisfiable, solve
+from ppgcheck.analysis.search import beside, configured, satisfiable, solve
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine import isolation
 from ppgcheck.engine.pack import shown_path
@@ -29,27 +29,13 @@ from ppgcheck.engine.pack import shown_path
 def dead_rules_beside(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol],
                       fork: bool) -> Callable[[], list[DeadRule]]:
     """dead_rules(...) started in a forked child beside the passes after it (the witnesses
-    need nothing it finds), where the platform forks and `fork` allows: call what it
-    returns for the findings (its models and a time bound it hit counted in the budget)."""
-    if not (fork and isolation.can_fork()):
+    need nothing it finds), where the platform forks and `fork` allows (search.beside): call
+    what it returns for the findings."""
+    collect = beside(ctx.budget, lambda: dead_rules(ctx, program, space, found)) if fork else None
+    if collect is None:
         out = dead_rules(ctx, program, space, found)
         return lambda: out
-    budget = ctx.budget
-    before = budget.models
-
-    def work() -> tuple[list[DeadRule], int, str | None]:
-        return dead_rules(ctx, program, space, found), budget.models - before, budget.hit
-    child = isolation.Forked(work)
-
-    def findings() -> list[DeadRule]:
-        got = child.result_or_none()
-        if got is None:     # the child ended without an answer: the search here, as without fork
-            return dead_rules(ctx, program, space, found)
-        out, models, hit = got
-        budget.models += models
-        budget.hit = budget.hit or hit
-        return out
-    return findings
+    return collect
 
 
 def dead_rules(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol]) -> list[DeadRule]:

@@ -38,7 +38,7 @@ from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.programs import PREFIX
-from ppgcheck.analysis.search import Budget, configured, satisfiable, solve
+from ppgcheck.analysis.search import Budget, beside, configured, satisfiable, solve
 from ppgcheck.language.facts import INPUT_SIGNATURES
 
 VIOLATION = clingo.Function("mono_violation")
@@ -173,32 +173,20 @@ class _Search:
 
     def witnessed_with_others(self, first: Broken) -> bool:
         """The first breaks' witnesses, and the search for others, which needs nothing
-        they find: in a forked child beside them where the platform forks.  Whether no
-        candidate was left."""
-        from ppgcheck.engine import isolation
-        if not isolation.can_fork():
-            self.witness(first)
-            self.seen(first)
-            return self.others()
-        budget, before = self.budget, self.budget.models
+        they find: in a forked child beside them where the platform forks (search.beside).
+        Whether no candidate was left."""
+        firsts = {tuple(str(a) for a in this.arguments) for this, _ in first}
 
-        def work() -> tuple[list[tuple[tuple, Monotonicity]], bool, int, str | None]:
-            firsts = {tuple(str(a) for a in this.arguments) for this, _ in first}
-            self.found.update((key, None) for key in firsts)     # witnessed beside: not here
+        def others() -> tuple[list[tuple[tuple, Monotonicity]], bool]:
+            for key in firsts:      # (in a child, forked before them: witnessed beside it)
+                self.found.setdefault(key, None)
             self.seen(first)
             finished = self.others()
-            return ([(key, f) for key, f in self.found.items() if key not in firsts], finished,
-                    budget.models - before, budget.hit)
-        child = isolation.Forked(work)
+            return [(key, f) for key, f in self.found.items() if key not in firsts], finished
+        collect = beside(self.budget, others)
         self.witness(first)
-        got = child.result_or_none()
-        if got is None:     # the child ended without an answer: the search here, as without fork
-            self.seen(first)
-            return self.others()
-        more, finished, models, hit = got
+        more, finished = collect() if collect else others()
         self.found.update(more)
-        budget.models += models
-        budget.hit = budget.hit or hit
         return finished
 
 

@@ -14,9 +14,11 @@ import contextlib
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import clingo
 
+from ppgcheck.engine import isolation
 from ppgcheck.engine.isolation import solve_interrupted
 from ppgcheck.errors import PolicyError
 from ppgcheck.language.facts import INPUT_SIGNATURES
@@ -44,6 +46,34 @@ class Budget:
         elif self.models >= self.max_models:
             self.hit = f"model cap of {self.max_models} models reached: the check is incomplete (raise --max-models)"
         return self.hit is not None
+
+
+T = TypeVar("T")
+
+
+def beside(budget: Budget, work: Callable[[], T]) -> Callable[[], T] | None:
+    """work(), a search that needs nothing the caller's next searches find, started in a
+    forked child beside them; None where the platform has no fork (the caller runs it in its
+    turn).  Calling what it returns gives work()'s value, the child's models and a time bound
+    it hit counted in the budget; where the child ended without an answer (killed, or a bug),
+    work() runs then in the process, where a bug shows itself."""
+    if not isolation.can_fork():
+        return None
+    before = budget.models
+
+    def counted() -> tuple[T, int, str | None]:
+        return work(), budget.models - before, budget.hit
+    child = isolation.Forked(counted)
+
+    def result() -> T:
+        got = child.result_or_none()
+        if got is None:
+            return work()
+        value, models, hit = got
+        budget.models += models
+        budget.hit = budget.hit or hit
+        return value
+    return result
 
 
 def messages_logger(messages: list[str], place: Callable[[str], str] = lambda message: message
