@@ -42,14 +42,16 @@ def needed_only(program: Program | list[ast.AST], wanted: set[str]) -> Program:
     return Program.of([st for st, names in zip(statements, defines) if not names or names & needed])
 
 
-def statement_parts(program: Program | list[ast.AST]) -> list[tuple[list, list, bool]] | None:
+def statement_parts(program: Program | list[ast.AST], values: dict[str, Term] | None = None
+                    ) -> list[tuple[list, list, bool]] | None:
     """(head atoms defined, atoms read, whether it holds a pool) of each
-    statement as (predicate, compiled arguments); None when some atom is of a
-    form the slicer cannot read."""
+    statement as (predicate, compiled arguments, a `#const` name as its value:
+    `values`, else the program's own); None when some atom is of a form the
+    slicer cannot read."""
     statements = as_program(program).statements
     if any(st.unsupported for st in statements):
         return None
-    values = constants(statements)
+    values = constants(statements) if values is None else values
 
     def atoms(found) -> list:
         return [(a.name, tuple(with_constants(t, values) for t in a.args)) for a in found]
@@ -157,7 +159,8 @@ class Slicer:
         self.program = program
         self.statements = program.nodes
         self.ignore = set(ignore)
-        parts = statement_parts(program)
+        values = constants(program.statements)
+        parts = statement_parts(program, values)
         self.whole = parts is None      # an atom it cannot read: no slicing
         self.parts = parts or [([], [], False) for _ in self.statements]
         self.by_head: dict[tuple[str, int], list[int]] = {}
@@ -167,7 +170,6 @@ class Slicer:
                              + [st for st in self.statements if st.ast_type == ast.ASTType.Definition])
         self.facts = {key: facts.get(key, []) for key, only in only_facts.items() if only}
         # the positive body atoms of each rule over predicates only facts define (or none defines)
-        values = constants(program.statements)
         self.joins = [[(r.atom.name, tuple(with_constants(t, values) for t in r.atom.args)) for r in st.reads
                        if r.where == "body" and r.positive and not r.atom.pooled
                        and (r.atom.signature in self.facts or r.atom.signature not in self.by_head)]
