@@ -132,15 +132,15 @@ class PolicyEngine:
                               data["sections"], data["penalties"], data["ranks"], data["header_values"],
                               {kind: frozenset(read) for kind, read in data["relevance"].items()})
 
-    def _cache_key(self) -> tuple[str, list[Path]]:
-        """What the prepared program is cached under: clingo's version, the code that prepares
-        it (the vocabulary's reading too: the questions' table is by observation kind) and
-        every file of the pack's runtime program."""
+    def _cache_key(self, kind: str = "policy") -> tuple[str, list[Path]]:
+        """What the prepared program (or, `contract`, that the pack met the contract) is cached
+        under: clingo's version, the code that prepares it (the vocabulary's reading too: the
+        questions' table is by observation kind) and every file of the pack's runtime program."""
         from ppgcheck.language import facts, vocabulary
         code = [Path(__file__).with_name(name)
                 for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
         code += [Path(facts.__file__), Path(vocabulary.__file__)]
-        return f"policy-clingo{clingo.__version__}", [*code, *self.sources]
+        return f"{kind}-clingo{clingo.__version__}", [*code, *self.sources]
 
     def prepared_before(self) -> bool:
         """Whether the pack's files, byte for byte, were prepared before (the cache holds
@@ -154,8 +154,7 @@ class PolicyEngine:
         if self._replaced:
             self.pack.batched()
         elif not self.prepared_before():
-            kind, files = self._cache_key()
-            cached_json(kind.replace("policy-", "contract-"), files, lambda: bool(self.pack.batched()))
+            cached_json(*self._cache_key("contract"), lambda: bool(self.pack.batched()))
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         from clingo.ast import ASTType
