@@ -395,3 +395,51 @@ def test_penalty_slip_prints(event_station, phone):
     assert not phone.locator("header.bar").is_visible()
     assert phone.locator(".slip .penalties").is_visible()
     assert "Alice" in phone.inner_text(".slip")
+
+
+@needs_event
+def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_station, browser):
+    """A report ruled by mistake is voided whole from its slip (the later ruling that counted
+    its penalty is offered to be ruled again); a penalty's notes are changed in the event view."""
+    import httpx2
+    csrf = httpx2.get(event_station + "/api/session").json()["csrf"]
+    for n in (1, 2):
+        done = httpx2.post(event_station + "/api/event/reports",
+                           json={"report": HIDDEN_CARD.format(round=n, table=n), "judge": "Dana", "source": f"r{n}"},
+                           headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+        assert done.status_code == 200, done.text
+    head = browser.new_context(viewport=PHONE).new_page()
+    errors: list[str] = []
+    head.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    head.goto(event_station + "/event/slip/1")
+    head.click("#void-report-open")
+    head.fill("#void-report-reason", "ruled on the wrong match")
+    head.click("#void-report-form button[type=submit]")
+    head.wait_for_selector("#rerule-panel:not([hidden])")
+    assert head.inner_text("#rerule-what") == "Report #1 voided with 1 penalty"
+    assert head.inner_text("#rerule-reports") == "#2"
+    with head.expect_navigation():
+        head.click("#rerule")
+    assert "This report is void" in head.inner_text(".slip")
+    assert head.locator("#void-report-open").count() == 0
+    head.emulate_media(media="print")
+    assert not head.locator("#rerule-panel").is_visible()
+    head.emulate_media(media="screen")
+
+    head.goto(event_station + "/event")
+    rows = head.locator("table.penalties tbody tr")
+    assert rows.count() == 1                                        # report 2's: ruled again, it stands
+    assert rows.first.locator("b").inner_text().lower() == "warning"
+    rows.first.locator("button.notes").click()
+    head.fill("#notes-text", "the player will appeal")
+    head.fill("#notes-reason", "noted at the table")
+    with head.expect_navigation():
+        head.click("#notes-form button[type=submit]")
+    assert head.inner_text("table.penalties tbody tr .notes") == "the player will appeal"
+    head.goto(event_station + "/event?all=1")
+    statuses = head.locator("table.penalties tbody tr").evaluate_all("rows => rows.map(r => r.className)")
+    assert statuses == ["status-void", "status-superseded", "status-in-force"]
+    assert head.locator("button.notes").count() == 1                # only the live one is offered
+    assert errors == []
+    head.context.close()

@@ -197,3 +197,47 @@ def test_the_head_judge_chooses_among_the_permitted_penalties(station):
                     token=HEAD_TOKEN).json()
     assert lowered["amended"]["penalty"] == "caution"
     assert lowered["counted_by_reports"] == [second["report_id"]]
+
+
+def test_the_head_judge_voids_a_whole_report_and_changes_notes(station):
+    """A report ruled by mistake is voided whole (its penalties with it) at the station, and
+    the later rulings that counted them are named; a penalty's notes are changed, the old row
+    superseded, and nothing a later ruling counted is said to change."""
+    first = submit(station, HIDDEN.format(round=1, table=1, p="Alice"), "v1")
+    second = submit(station, HIDDEN.format(round=2, table=2, p="Alice"), "v2")
+    assert station.get(f"/api/event/reports/{first['report_id']}").json()["status"] == "in-force"
+    void = f"/api/event/reports/{first['report_id']}/void"
+    assert write(station, void, {"reason": "wrong player", "judge": "Dana"}).status_code == 403
+    assert write(station, void, {"reason": " ", "judge": "Hana"}, token=HEAD_TOKEN).status_code == 400
+    voided = write(station, void, {"reason": "wrong player", "judge": "Hana"}, token=HEAD_TOKEN)
+    assert voided.status_code == 200, voided.text
+    body = voided.json()
+    assert body["voided_report"] == first["report_id"]
+    assert [(p["id"], p["status"]) for p in body["voided"]] == [(first["recorded"][0]["id"], "void")]
+    assert body["counted_by_reports"] == [second["report_id"]]
+    assert write(station, void, {"reason": "again", "judge": "Hana"}, token=HEAD_TOKEN).status_code == 409
+    assert station.get(f"/api/event/reports/{first['report_id']}").json()["status"] == "void"
+    slip = station.get(f"/event/slip/{first['report_id']}").text
+    assert "This report is void" in slip and "void-report-form" not in slip
+    assert "void-report-form" in station.get(f"/event/slip/{second['report_id']}").text
+    assert write(station, "/api/event/reports/999/void", {"reason": "r", "judge": "Hana"},
+                 token=HEAD_TOKEN).status_code == 409
+
+    (penalty,) = second["recorded"]
+    amend = f"/api/event/penalties/{penalty['id']}/amend"
+    notes = {"notes": "player asked for an appeal", "reason": "appeal noted", "judge": "Hana"}
+    assert write(station, amend, {**notes, "judge": "Dana"}).status_code == 403
+    assert write(station, amend, {**notes, "notes": "x" * 2001}, token=HEAD_TOKEN).status_code == 400
+    assert write(station, amend, {**notes, "notes": 3}, token=HEAD_TOKEN).status_code == 400
+    changed = write(station, amend, notes, token=HEAD_TOKEN).json()
+    assert changed["replaces"] == penalty["id"] and changed["counted_by_reports"] == []
+    assert (changed["amended"]["notes"], changed["amended"]["penalty"]) == (notes["notes"], penalty["penalty"])
+    record = station.get("/api/event", params={"player": "Alice", "all": "1"}).json()["penalties"]
+    assert {(p["id"], p["status"]) for p in record} == {
+        (first["recorded"][0]["id"], "void"), (penalty["id"], "superseded"), (changed["amended"]["id"], "in-force")}
+    page = station.get("/event").text
+    assert "player asked for an appeal" in page
+    # only live penalties are offered for a change
+    assert f'data-penalty-id="{penalty["id"]}">void' not in station.get("/event", params={"all": "1"}).text
+    openapi = station.get("/api/openapi.json").json()
+    assert "/api/event/reports/{report_id}/void" in openapi["paths"]

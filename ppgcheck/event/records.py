@@ -96,6 +96,7 @@ class Submission:
     judge: str = ""
     at: str = ""
     match_result: MatchResultRow | None = None    # the match's outcome the ruling gave, if any
+    status: str = "in-force"    # the report's: in-force, superseded (by an amended one) or void
 
     @property
     def upgrades(self) -> list[dict]:
@@ -107,7 +108,7 @@ class Submission:
 
     def as_dict(self) -> dict:
         return {"store": self.store, "outcome": self.outcome, "report_id": self.report_id,
-                "judge": self.judge, "at": self.at, "superseded": self.superseded,
+                "status": self.status, "judge": self.judge, "at": self.at, "superseded": self.superseded,
                 "recorded": [penalty_dict(p) for p in self.recorded],
                 "counted": [penalty_dict(p) for p in self.counted], "upgrades": self.upgrades,
                 "match_result": self.match_result.as_dict() if self.match_result else None}

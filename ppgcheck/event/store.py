@@ -311,8 +311,8 @@ class EventStore(RecordChanges):
 
     def _submission(self, db: sqlite3.Connection, report_id: int, outcome: str,
                     counted: list[PenaltyRow] | None = None) -> Submission:
-        row = db.execute("SELECT r.source, r.supersedes, r.judge, r.submitted_at, g.ruling_json, g.ruling_text, "
-                         "g.explained_text, g.exit_code, g.id AS ruling_id FROM reports r "
+        row = db.execute("SELECT r.source, r.supersedes, r.judge, r.submitted_at, r.status, g.ruling_json, "
+                         "g.ruling_text, g.explained_text, g.exit_code, g.id AS ruling_id FROM reports r "
                          "JOIN rulings g ON g.report_id = r.id WHERE r.id = ?", (report_id,)).fetchone()
         recorded = [penalty_row(p) for p in db.execute(f"{PENALTIES} WHERE p.report_id = ? ORDER BY p.id",
                                                     (report_id,))]
@@ -324,7 +324,7 @@ class EventStore(RecordChanges):
         return Submission(outcome, str(self.path), report_id, row["source"], json.loads(row["ruling_json"]),
                           row["ruling_text"], row["explained_text"], row["exit_code"], recorded, counted,
                           row["supersedes"], row["judge"], row["submitted_at"],
-                          result_row(result) if result else None)
+                          result_row(result) if result else None, row["status"])
 
     # --- imports ----------------------------------------------------------------------
     def import_rows(self, rows: list[ImportRow], source: str, fmt: str, text_digest: str,

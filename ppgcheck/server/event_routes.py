@@ -1,5 +1,6 @@
 """The event over HTTP: submit a report (judge token), the record by player, round and
-table, void, choose a penalty among those permitted and rule again (Head Judge token),
+table, void a penalty or a whole report, choose a penalty among those permitted, change
+a penalty's notes and rule again (Head Judge token),
 CSV/JSON export and a printable penalty slip.
 Everything is the event store's (ppgcheck/event/); this module reads requests and renders."""
 from __future__ import annotations
@@ -108,18 +109,45 @@ async def api_void(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(void))
 
 
+async def api_void_report(request: Request) -> Response:
+    """Void a whole report ruled by mistake and every live penalty of it (Head Judge): it
+    stays in the record and stops counting."""
+    station, reason, judge, _ = await _head_judge_change(request, "a void")
+    report_id = int(request.path_params["report_id"])
+    store = station.store()
+
+    def void() -> dict:
+        from ppgcheck.event.records import penalty_dict
+        api.check_judge(judge)
+        voided = store.void_report(report_id, reason, judge)
+        return {"voided_report": report_id, "voided": [penalty_dict(p) for p in voided],
+                "counted_by_reports": store.counted_by([p.id for p in voided])}
+    return JSONResponse(await run_in_threadpool(void))
+
+
+MAX_NOTES = 2000
+
+
 async def api_amend(request: Request) -> Response:
     """Choose a penalty's penalty among those the guide permits (Head Judge): a pending one's,
-    or another than the one issued (an option the ruling names).  The old row stays, superseded."""
+    or another than the one issued (an option the ruling names); and/or change its notes.
+    The old row stays, superseded."""
     station, reason, judge, data = await _head_judge_change(request, "a change of penalty")
-    penalty = field_of(data, "penalty", str)
+    penalty = field_of(data, "penalty", str, required=False)
+    notes = field_of(data, "notes", str, required=False)
+    if penalty is None and notes is None:
+        raise RequestRefused(400, "nothing to change: give `penalty` and/or `notes`", "json")
+    if notes is not None and len(notes) > MAX_NOTES:
+        raise RequestRefused(400, f"`notes` is longer than {MAX_NOTES} characters", "json")
     penalty_id = int(request.path_params["penalty_id"])
     store = station.store()
 
     def amend() -> dict:
         from ppgcheck.event.records import penalty_dict
-        row = api.amend_penalty(store, penalty_id, reason, judge, penalty)
-        return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": store.counted_by([row.id])}
+        row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes)
+        # another penalty changes what later rulings counted; other notes do not
+        counted = store.counted_by([row.id]) if penalty is not None else []
+        return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": counted}
     return JSONResponse(await run_in_threadpool(amend))
 
 
@@ -178,5 +206,6 @@ def routes() -> list[Route]:
         Route("/api/event/penalties/{penalty_id:int}/void", api_void, methods=["POST"]),
         Route("/api/event/penalties/{penalty_id:int}/amend", api_amend, methods=["POST"]),
         Route("/api/event/reports/{report_id:int}/rerule", api_rerule, methods=["POST"]),
+        Route("/api/event/reports/{report_id:int}/void", api_void_report, methods=["POST"]),
         Route("/api/event/export", api_export),
     ]

@@ -12,9 +12,11 @@ _REASON_BODY = {"required": True, "content": {"application/json": {"schema": {
     "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
 
 _AMEND_BODY = {"required": True, "content": {"application/json": {"schema": {
-    "type": "object", "required": ["penalty", "reason", "judge"],
+    "type": "object", "required": ["reason", "judge"],
     "properties": {"penalty": {"type": "string", "description": "one of the penalty's `permitted`"},
-                   "reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
+                   "notes": {"type": "string", "maxLength": 2000, "description": "the penalty's new notes"},
+                   "reason": {"type": "string"}, "judge": {"type": "string"}},
+    "anyOf": [{"required": ["penalty"]}, {"required": ["notes"]}]}}}}
 
 
 def _report_body(*extra: str) -> dict:
@@ -98,12 +100,17 @@ def document(version: str) -> dict:
                 errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
             "/api/event/penalties/{penalty_id}/amend": {"post": _op(
                 "choose a penalty's penalty among those the guide permits (a pending one's, or another "
-                "than the one issued): the old row stays, superseded", auth="the Head Judge token",
+                "than the one issued), and/or change its notes: the old row stays, superseded",
+                auth="the Head Judge token",
                 body=_AMEND_BODY, errors=(400, 404, 409, 413, 415), params=_path("penalty_id"))},
             "/api/event/reports/{report_id}/rerule": {"post": _op(
                 "rule a report again with the penalties in force now (after a void of one its ruling counted), "
                 "amending each of its penalties the ruling changes", auth="the Head Judge token",
                 body=_REASON_BODY,
+                errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
+            "/api/event/reports/{report_id}/void": {"post": _op(
+                "void a whole report ruled by mistake and every live penalty of it: they stay in the record "
+                "and stop counting", auth="the Head Judge token", body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
             "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import",
                                              ok="text/csv", errors=(400, 404), params=_query("format"))},

@@ -1,0 +1,335 @@
+// The report builder, generated from /api/vocab and the policy's own vocabulary: the judge
+// picks players, observations and the state of the match; the report text is written from them.
+import { $, el, getJSON, meta, saved } from "./common.js";
+import { onText } from "./report-text.js";
+
+const B = { vocab: null, policy: null, players: [], observations: [], states: [], tallies: [],
+  keywords: new Set(), built: "" };
+
+function quoteName(name) {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
+    ? name : JSON.stringify(name);
+}
+// a form's slot values as the report writes them: names quoted where they must be
+const quoted = (values) => Object.fromEntries(Object.entries(values).map(
+  ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
+
+function fill(text, values) {
+  const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] ?? `{${slot}}`);
+  return filled.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
+}
+function numberOptions(select, lo, hi, keepBlank) {
+  const blank = keepBlank ? select.querySelector('option[value=""]') : null;
+  select.textContent = "";
+  if (blank) select.append(blank);
+  for (let n = lo; n <= hi; n++) select.append(el("option", { value: String(n), text: String(n) }));
+}
+function options(select, values, blankText) {
+  select.textContent = "";
+  if (blankText !== undefined) select.append(el("option", { value: "", text: blankText }));
+  for (const v of values) select.append(el("option", { value: v, text: v }));
+}
+
+export async function initBuilder() {
+  const v = B.vocab = await getJSON("/api/vocab");
+  B.keywords = new Set(v.keywords);
+  options($("#b-rel"), v.values.rel, "(not given)");
+  options($("#b-round-kind"), v.values.round_kind, "–");
+  for (const select of document.querySelectorAll("select.num")) {
+    const [lo, hi] = v.header_ranges[select.dataset.range] || [1, 20];
+    numberOptions(select, Math.max(lo, select.id === "b-minutes" ? 0 : 1), hi, select.id !== "b-when-n");
+  }
+  const when = $("#b-when");
+  for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace(/\{\w+\}/, "N") }));
+  for (const id of ["#b-rel", "#b-round", "#b-round-kind", "#b-day", "#b-when", "#b-when-n", "#b-minutes",
+    "#b-call-infraction", "#b-call-penalty"]) $(id).addEventListener("change", build);
+  if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
+    $("#b-policy").value = saved.get("policy");
+  }
+  $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
+  $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
+  $("#b-player-name").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
+  });
+  $("#b-obs-search").addEventListener("input", listObservations);
+  $("#b-state-add").addEventListener("change", pickState);
+  await loadPolicy(false);
+  if (meta("event")) loadRoster();
+}
+
+// byUser: the judge picked a policy in the builder.  Otherwise (the page loading) a report the
+// judge has typed meanwhile is kept: the builder writes only over its own text.
+async function loadPolicy(byUser) {
+  const policy = encodeURIComponent($("#b-policy").value);
+  B.policy = await getJSON("/api/policies/" + policy);
+  B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
+  B.keywords = new Set(B.vocab.keywords);
+  options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
+  options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
+  listObservations();
+  renderObservations();
+  const kinds = new Set(B.vocab.states.map((f) => f.kind));
+  B.states = B.states.filter((st) => kinds.has(st.form.kind));
+  listStates();
+  renderStates();
+  const typed = $("#report").value.trim() !== "" && $("#report").value !== B.built;
+  if (byUser || !typed) build();
+}
+
+export async function loadRoster() {
+  try {
+    const record = await getJSON("/api/event");
+    const box = $("#b-roster");
+    box.textContent = "";
+    if (record.roster.length) box.append(el("span", { class: "hint", text: "At this event: " }));
+    for (const name of record.roster) {
+      box.append(el("button", { type: "button", class: "chip", "data-name": name, text: name,
+        onclick: () => addPlayer(name) }));
+    }
+  } catch (e) { /* an event that cannot be read shows no roster */ }
+}
+
+function addPlayer(raw) {
+  const name = raw.trim();
+  if (!name || B.players.includes(name)) return;
+  B.players.push(name);
+  $("#b-player-name").value = "";
+  for (const o of [...B.observations, ...B.states]) {
+    for (const slot of ["P", "Q"]) if (!o.values[slot]) o.values[slot] = defaultPerson(o, slot);
+  }
+  renderPlayers();
+  renderObservations();
+  renderStates();
+  build();
+}
+function renderPlayers() {
+  const box = $("#b-players");
+  box.textContent = "";
+  for (const name of B.players) {
+    box.append(el("span", { class: "chip on player-chip" }, name,
+      el("button", { type: "button", class: "x", "aria-label": "remove " + name, text: "×",
+        onclick: () => {
+          B.players = B.players.filter((p) => p !== name);
+          renderPlayers(); renderObservations(); renderStates(); build();
+        } })));
+  }
+}
+function defaultPerson(o, slot) {
+  if (slot === "P") return B.players[0] || "";
+  return B.players.find((p) => p !== o.values.P) || "";
+}
+
+function listObservations() {
+  const q = $("#b-obs-search").value.trim().toLowerCase();
+  const list = $("#b-obs-list");
+  list.textContent = "";
+  const hits = B.vocab.observations.filter((o) => !q || o.text.toLowerCase().includes(q) ||
+    o.synonyms.some((s) => s.toLowerCase().includes(q)) || o.kind.includes(q.replace(/ /g, "_")));
+  for (const o of hits.slice(0, q ? 40 : 12)) {
+    list.append(el("li", {}, el("button", { type: "button", class: "pick", "data-kind": o.kind,
+      text: o.text.replace("{P}", "…").replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
+      onclick: () => addObservation(o) })));
+  }
+  if (!q && hits.length > 12) list.append(el("li", { class: "hint", text: `${hits.length - 12} more: search` }));
+}
+
+function addObservation(form) {
+  const o = { form, values: {}, mods: [], showAll: false };
+  for (const slot of form.slots) {
+    if (slot === "P" || slot === "Q") o.values[slot] = defaultPerson(o, slot);
+    else o.values[slot] = String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
+  }
+  B.observations.push(o);
+  $("#b-obs-search").value = "";
+  listObservations();
+  renderObservations();
+  build();
+}
+
+function slotControl(slot, value, onchange) {
+  const select = el("select", { "data-slot": slot, "aria-label": slot });
+  if (slot === "P" || slot === "Q") {
+    options(select, B.players, B.players.length ? undefined : "(add a player)");
+  } else {
+    const [lo, hi] = B.vocab.count_ranges[slot] || [0, 60];
+    numberOptions(select, lo, hi, false);
+  }
+  select.value = value;
+  select.addEventListener("change", () => { onchange(select.value); build(); });
+  return select;
+}
+
+function formLine(text, values, onslot) {
+  // the form's words, each {slot} a select
+  const line = el("div", { class: "form-line" });
+  for (const part of text.split(/(\{\w+\})/)) {
+    const m = part.match(/^\{(\w+)\}$/);
+    if (m) line.append(slotControl(m[1], values[m[1]], (v) => onslot(m[1], v)));
+    else if (part) line.append(el("span", { text: part }));
+  }
+  return line;
+}
+
+function renderObservations() {
+  const box = $("#b-observations");
+  box.textContent = "";
+  B.observations.forEach((o, index) => {
+    const read = new Set((B.policy.modifiers_read || {})[o.form.kind] || []);
+    const card = el("div", { class: "obs", "data-kind": o.form.kind });
+    card.append(formLine(o.form.text, o.values, (slot, v) => { o.values[slot] = v; }));
+    card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove observation",
+      text: "×", onclick: () => { B.observations.splice(index, 1); renderObservations(); build(); } }));
+    const chips = el("div", { class: "chips mods" });
+    const mods = B.vocab.modifiers;
+    const first = mods.filter((m) => read.has(m.kind) || o.mods.some((s) => s.kind === m.kind));
+    const shown = o.showAll || !first.length ? mods : first;
+    for (const m of shown) chips.append(modChip(o, m, read.has(m.kind)));
+    if (!o.showAll && first.length) {
+      chips.append(el("button", { type: "button", class: "chip more", text: `more (${mods.length - first.length})…`,
+        onclick: () => { o.showAll = true; renderObservations(); } }));
+    }
+    card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }), chips);
+    for (const sel of o.mods) {
+      const form = mods.find((m) => m.kind === sel.kind);
+      if (form.slots.length) {
+        card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
+      }
+    }
+    box.append(card);
+  });
+}
+
+function modChip(o, m, read) {
+  const on = o.mods.some((s) => s.kind === m.kind);
+  return el("button", { type: "button", class: "chip" + (on ? " on" : "") + (read ? " read" : ""),
+    "data-modifier": m.kind, "aria-pressed": String(on),
+    text: m.text.replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
+    onclick: () => toggleMod(o, m) });
+}
+
+function toggleMod(o, m) {
+  if (o.mods.some((s) => s.kind === m.kind)) {
+    o.mods = o.mods.filter((s) => s.kind !== m.kind);
+  } else {
+    if (m.group) o.mods = o.mods.filter((s) => {
+      const f = B.vocab.modifiers.find((x) => x.kind === s.kind);
+      return f.group !== m.group;
+    });
+    const values = {};
+    for (const slot of m.slots) {
+      values[slot] = slot === "Q" ? (B.players.find((p) => p !== o.values.P) || B.players[0] || "")
+        : String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
+    }
+    o.mods.push({ kind: m.kind, values });
+  }
+  renderObservations();
+  build();
+}
+
+// --- the state of the match: statements (time called, a concession) and tallies -------------
+function listStates() {
+  // one picker (a phone's native list): the statements, then the tallies
+  const select = $("#b-state-add");
+  options(select, [], "add…");
+  const said = el("optgroup", { label: "what happened in the match" });
+  for (const form of B.vocab.states) {
+    said.append(el("option", { value: "state:" + form.kind, text: form.text.replace(/\{[PQ]\}/g, "…") }));
+  }
+  const counted = el("optgroup", { label: "each player's" });
+  for (const tally of B.vocab.tallies) counted.append(el("option", { value: "tally:" + tally.kind, text: tally.kind }));
+  select.append(said, counted);
+}
+function pickState() {
+  const [what, kind] = $("#b-state-add").value.split(":");
+  $("#b-state-add").value = "";
+  if (what === "state") addState(B.vocab.states.find((f) => f.kind === kind));
+  if (what === "tally") addTally(B.vocab.tallies.find((t) => t.kind === kind));
+}
+function addState(form) {
+  const s = { form, values: {} };
+  for (const slot of form.slots) s.values[slot] = defaultPerson(s, slot);
+  B.states.push(s);
+  renderStates();
+  build();
+}
+function addTally(tally) {
+  if (B.tallies.some((t) => t.tally.kind === tally.kind)) return;
+  B.tallies.push({ tally, values: {} });
+  renderStates();
+  build();
+}
+function renderStates() {
+  const box = $("#b-states");
+  box.textContent = "";
+  B.states.forEach((s, index) => {
+    const card = el("div", { class: "obs state", "data-state": s.form.kind });
+    card.append(formLine(s.form.text, s.values, (slot, v) => { s.values[slot] = v; }));
+    card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove state", text: "×",
+      onclick: () => { B.states.splice(index, 1); renderStates(); build(); } }));
+    box.append(card);
+  });
+  B.tallies.forEach((t, index) => {
+    const [lo, hi] = t.tally.range || [0, 99];
+    const card = el("div", { class: "obs tally", "data-tally": t.tally.kind },
+      el("span", { text: `${t.tally.kind}: ` }));
+    for (const name of B.players) {
+      if (t.values[name] === undefined) t.values[name] = String(lo);
+      const input = el("input", { type: "number", inputmode: "numeric", min: String(lo), max: String(hi),
+        value: t.values[name], "aria-label": `${t.tally.kind} of ${name}`, "data-player": name });
+      input.addEventListener("input", () => { t.values[name] = input.value; build(); });
+      card.append(el("label", { class: "tally-value" }, name + " ", input));
+    }
+    if (!B.players.length) card.append(el("span", { class: "hint", text: "(add the players)" }));
+    card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove " + t.tally.kind,
+      text: "×", onclick: () => { B.tallies.splice(index, 1); renderStates(); build(); } }));
+    box.append(card);
+  });
+}
+function stateLines() {
+  const lines = B.states.map((s) => fill(s.form.text, quoted(s.values)));
+  for (const t of B.tallies) {
+    if (B.players.length) lines.push(`${t.tally.kind}: ` + B.players.map((p) => `${quoteName(p)} ${t.values[p] ?? 0}`).join(", "));
+  }
+  return lines;
+}
+
+function observationText(o) {
+  const parts = [fill(o.form.text, quoted(o.values))];
+  for (const sel of o.mods) {
+    const form = B.vocab.modifiers.find((m) => m.kind === sel.kind);
+    parts.push(fill(form.text, quoted(sel.values)));
+  }
+  return parts.join(", ");
+}
+
+function build() {
+  if (!B.vocab) return;
+  const lines = [`policy: ${$("#b-policy").value}`];
+  const val = (id) => $(id).value;
+  if (val("#b-rel")) lines.push(`rel: ${val("#b-rel")}`);
+  if (val("#b-round")) lines.push(`round: ${val("#b-round")}` + (val("#b-round-kind") ? `, ${val("#b-round-kind")}` : ""));
+  if (val("#b-day")) lines.push(`day: ${val("#b-day")}`);
+  if (val("#b-when")) {
+    const w = B.vocab.when.find((x) => x.kind === val("#b-when"));
+    lines.push(`when: ${w.text.replace(/\{\w+\}/, val("#b-when-n") || "1")}`);
+  }
+  for (const p of B.players) lines.push(`player: ${quoteName(p)}`);
+  for (const o of B.observations) lines.push(observationText(o));
+  lines.push(...stateLines());
+  if (val("#b-minutes")) lines.push(`the ruling took ${val("#b-minutes")} minutes`);
+  if (val("#b-call-infraction") && val("#b-call-penalty")) {
+    lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
+  }
+  $("#report").value = B.built = lines.join("\n") + "\n";
+  onText();
+}
+
+// a new report: the builder's observations and match state cleared, the players kept
+export function resetBuilder() {
+  B.observations = [];
+  B.states = [];
+  B.tallies = [];
+  renderObservations();
+  renderStates();
+  build();
+}

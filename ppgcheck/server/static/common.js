@@ -1,0 +1,85 @@
+// The judge station's shared parts: DOM helpers, the judge's name and token, requests.
+// Hand-written, no dependencies; user text only ever enters the DOM as text
+// (server fragments come from autoescaped templates).
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const meta = (name) => (document.querySelector(`meta[name="${name}"]`) || {}).content || "";
+export const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) node.append(child);
+  return node;
+};
+export const saved = {
+  get: (k) => { try { return localStorage.getItem("ppgcheck." + k) || ""; } catch (e) { return ""; } },
+  set: (k, v) => { try { localStorage.setItem("ppgcheck." + k, v); } catch (e) { /* private mode */ } },
+};
+
+// --- the judge: name and token (a QR code's ?token= is kept, then dropped from the URL) ---
+const url = new URL(location.href);
+if (url.searchParams.has("token")) {
+  saved.set("token", url.searchParams.get("token"));
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+}
+export const token = () => ($("#token") ? $("#token").value.trim() : "");
+export const judge = () => $("#judge-name").value.trim();
+
+async function showRole() {
+  const headers = token() ? { Authorization: "Bearer " + token() } : {};
+  try {
+    const s = await (await fetch("/api/session", { headers })).json();
+    const line = $("#role-line");
+    if (!s.tokens_required) line.textContent = "This station runs on this machine only: no token needed.";
+    else line.textContent = s.role ? `Your token: ${s.role === "head-judge" ? "Head Judge" : "judge"}.`
+      : "No valid token: you can rule, not submit.";
+  } catch (e) { /* offline: nothing to say */ }
+}
+export function initSettings() {
+  $("#judge-name").value = saved.get("judge");
+  $("#judge-name").addEventListener("change", () => saved.set("judge", judge()));
+  if ($("#token")) {
+    $("#token").value = saved.get("token");
+    $("#token").addEventListener("change", () => { saved.set("token", token()); showRole(); });
+  }
+  $("#settings-toggle").addEventListener("click", () => {
+    const open = $("#settings").hidden;
+    $("#settings").hidden = !open;
+    $("#settings-toggle").setAttribute("aria-expanded", String(open));
+  });
+  showRole();
+}
+export function openSettings(focus) {
+  $("#settings").hidden = false;
+  $("#settings-toggle").setAttribute("aria-expanded", "true");
+  if (focus) $(focus).focus();
+}
+
+
+// --- requests: JSON errors become thrown Errors carrying the server's error object ---
+export async function send(path, body, { write = false, html = false } = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (write) {
+    headers["X-CSRF-Token"] = meta("csrf-token");
+    if (token()) headers.Authorization = "Bearer " + token();
+  }
+  const res = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  if (!res.ok) {
+    let info;
+    try { info = (await res.json()).error; } catch (e) { info = { message: `${res.status} ${res.statusText}` }; }
+    const err = new Error(info.message);
+    err.info = info;
+    err.status = res.status;
+    throw err;
+  }
+  return html ? res.text() : res.json();
+}
+export const getJSON = async (path) => {
+  const res = await fetch(path);
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return res.json();
+};

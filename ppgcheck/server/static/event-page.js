@@ -1,0 +1,151 @@
+// The event's record: void a penalty or a whole report, choose among the permitted penalties,
+// change a penalty's notes (Head Judge token), and rule again the reports that counted a change.
+import { $, judge, openSettings, send } from "./common.js";
+
+const shownPenalty = (penalty) => penalty.toUpperCase().replaceAll("-", " ");
+
+// a change only the Head Judge makes: its answer, or null with the refusal shown in its status line
+async function change(statusSelector, url, body) {
+  const status = $(statusSelector);
+  if (!judge()) { openSettings("#judge-name"); status.textContent = "enter your name under Judge first"; return null; }
+  try {
+    return await send(url, { ...body, judge: judge() }, { write: true });
+  } catch (err) {
+    status.textContent = err.message;
+    status.className = "status bad";
+    return null;
+  }
+}
+
+// later rulings counted what changed: offer to rule them again with the penalties in force now
+function offerRerule(later, what, reason) {
+  if (!later.length) { location.reload(); return; }
+  const panel = $("#rerule-panel");
+  panel.hidden = false;
+  panel.dataset.reports = later.join(",");
+  panel.dataset.reason = reason;
+  $("#rerule-what").textContent = what;
+  $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
+}
+
+function initRerule() {
+  $("#rerule-skip").addEventListener("click", () => location.reload());
+  $("#rerule").addEventListener("click", async () => {
+    const panel = $("#rerule-panel");
+    try {
+      for (const report of panel.dataset.reports.split(",")) {
+        await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
+          { write: true });
+      }
+      location.reload();
+    } catch (err) {
+      $("#rerule-status").textContent = err.message;
+      $("#rerule-status").className = "status bad";
+    }
+  });
+}
+
+export function initEventPage() {
+  const forms = { void: $("#void-form"), amend: $("#amend-form"), notes: $("#notes-form") };
+  // one form at a time, for the penalty of the row clicked
+  function openForm(name, button) {
+    for (const [other, form] of Object.entries(forms)) form.hidden = other !== name;
+    forms[name].dataset.penaltyId = button.dataset.penaltyId;
+    $(`#${name}-id`).textContent = button.dataset.penaltyId;
+    $(`#${name}-status`).textContent = "";
+    $(`#${name}-status`).className = "status";
+  }
+  const closeForms = () => { for (const form of Object.values(forms)) form.hidden = true; };
+  const rowOf = (id) => document.querySelector(`tr[data-penalty-id="${id}"]`);
+
+  for (const button of document.querySelectorAll("button.void")) {
+    button.addEventListener("click", () => {
+      openForm("void", button);
+      $("#void-reason").focus();
+    });
+  }
+  for (const button of document.querySelectorAll("button.amend")) {
+    button.addEventListener("click", () => {
+      openForm("amend", button);
+      $("#amend-infraction").textContent = button.dataset.infraction;
+      forms.amend.querySelector("button[type=submit]").textContent = button.dataset.penalty ? "Change" : "Choose";
+      const select = $("#amend-penalty");
+      select.replaceChildren();
+      for (const penalty of button.dataset.permitted.split(" ")) {
+        if (penalty === button.dataset.penalty) continue;      // (the one issued: nothing to change)
+        const option = document.createElement("option");
+        option.value = penalty;
+        option.textContent = shownPenalty(penalty);
+        select.append(option);
+      }
+      $("#amend-reason").focus();
+    });
+  }
+  for (const button of document.querySelectorAll("button.notes")) {
+    button.addEventListener("click", () => {
+      openForm("notes", button);
+      $("#notes-text").value = button.dataset.notes;
+      $("#notes-text").focus();
+    });
+  }
+  for (const name of Object.keys(forms)) $(`#${name}-cancel`).addEventListener("click", closeForms);
+
+  // (the changed row shows its change at once: a voided one leaves the live penalties)
+  forms.void.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const id = forms.void.dataset.penaltyId;
+    const reason = $("#void-reason").value;
+    const voided = await change("#void-status", `/api/event/penalties/${id}/void`, { reason });
+    if (voided) {
+      rowOf(id).remove();
+      closeForms();
+      offerRerule(voided.counted_by_reports || [], "Voided", `penalty #${id} voided: ${reason}`);
+    }
+  });
+  forms.amend.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const id = forms.amend.dataset.penaltyId;
+    const reason = $("#amend-reason").value;
+    const penalty = $("#amend-penalty").value;
+    const amended = await change("#amend-status", `/api/event/penalties/${id}/amend`, { penalty, reason });
+    if (amended) {
+      rowOf(id).querySelector("b").textContent = penalty;
+      closeForms();
+      offerRerule(amended.counted_by_reports || [], `Changed to ${shownPenalty(penalty)}`,
+        `penalty #${id} changed to ${penalty}: ${reason}`);
+    }
+  });
+  // other notes change no ruling: the record is shown again
+  forms.notes.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const id = forms.notes.dataset.penaltyId;
+    const body = { notes: $("#notes-text").value, reason: $("#notes-reason").value };
+    if (await change("#notes-status", `/api/event/penalties/${id}/amend`, body)) location.reload();
+  });
+  initRerule();
+}
+
+// a recorded report's slip: void the whole report (ruled by mistake), Head Judge
+export function initSlipPage() {
+  const form = $("#void-report-form");
+  if (!form) return;              // (a report no longer in force)
+  $("#void-report-open").addEventListener("click", () => {
+    form.hidden = false;
+    $("#void-report-reason").focus();
+  });
+  $("#void-report-cancel").addEventListener("click", () => { form.hidden = true; });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const id = form.dataset.reportId;
+    const reason = $("#void-report-reason").value;
+    const voided = await change("#void-report-status", `/api/event/reports/${id}/void`, { reason });
+    if (voided) {
+      form.hidden = true;
+      $("#void-report-open").hidden = true;
+      const n = voided.voided.length;
+      offerRerule(voided.counted_by_reports || [], `Report #${id} voided with ${n} penalt${n === 1 ? "y" : "ies"}`,
+        `report #${id} voided: ${reason}`);
+    }
+  });
+  initRerule();
+}
