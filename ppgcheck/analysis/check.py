@@ -42,7 +42,6 @@ from ppgcheck.analysis.holes import other_holes
 from ppgcheck.analysis.monotonicity import monotonicity
 from ppgcheck.analysis.programs import MAIN_SHOWN, check_program
 from ppgcheck.analysis.rels import RelsSeen, finding_rels, rel_names
-from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
 from ppgcheck.analysis.traits import blind_to_rel
@@ -111,7 +110,7 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     say(f"{pack.id}: grounding the scenario space")
     program = check_program(pack, ctx.root, shown=MAIN_SHOWN,
                             wanted={"chk_open_held", "chk_rel_at", "chk_wakes_unfired"}, fired=True)
-    space = scenario_space(ctx.reads, scenario_facts(ctx.reads, 1), large=ctx.large,
+    space = scenario_space(ctx.reads, ctx.one_observation, large=ctx.large,
                            whole=lambda facts: ctx.ground(program.control(facts, ctx.messages)),
                            part=lambda facts: ctx.ground(program.control(facts, ctx.messages, scoped=True)),
                            program=program.text)
@@ -207,9 +206,8 @@ def _witness_pass(ctx: Context, space: Space, found: set[clingo.Symbol],
     rels_at: dict[clingo.Symbol, tuple[list[str], bool]] = {}
     if seen.at and not ctx.budget.hit:
         ctx.say(f"{ctx.pack.id}: the RELs of {len(seen.at)} findings")
-        facts = scenario_facts(ctx.reads, 1)
-        rels_at = finding_rels(seen, lambda targets: blind_to_rel(ctx.pack, facts, targets), space, parts_of,
-                               ctx.budget)
+        rels_at = finding_rels(seen, lambda targets: blind_to_rel(ctx.pack, ctx.one_observation, targets), space,
+                               parts_of, ctx.budget)
     out: list[CheckFinding] = []
     for what, sym in shown:
         finding = finding_for(what, sym, *witnessed[sym], ctx.reads, ctx.root, read)

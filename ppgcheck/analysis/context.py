@@ -37,6 +37,13 @@ class Context:
         return is_large(self.traits.rules)
 
     @cached_property
+    def one_observation(self) -> str:
+        """The scenario facts of the one-observation space (scenarios.scenario_facts), built once:
+        the main space, the REL search and the monotonicity search all read them."""
+        from ppgcheck.analysis.scenarios import scenario_facts
+        return scenario_facts(self.reads, 1)
+
+    @cached_property
     def traits(self) -> PackTraits:
         """What the check reads of the pack's statements themselves (traits.py)."""
         return pack_traits(self.pack)

@@ -31,7 +31,7 @@ from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.heaviest import heaviest_breaks
 from ppgcheck.analysis.programs import PREFIX, as_text, cached_for_pack, check_program, history_scope_facts
-from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
+from ppgcheck.analysis.scenarios import kind_parts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
@@ -76,7 +76,7 @@ def refuted(ctx: Context) -> bool:
     when some subject's part holds a violation, or the proof ran out of its
     time: the full search then runs."""
     reads, budget = ctx.reads, ctx.budget
-    whole_facts = scenario_facts(reads, 1)
+    whole_facts = ctx.one_observation
     rules, scope = _proof_slice(ctx, whole_facts)
     until = _until(budget)
     kinds = sorted(reads.observation_kinds)
@@ -161,7 +161,7 @@ def monotonicity(ctx: Context, notes: list[str]) -> list[Monotonicity]:
         say(f"{pack.id}: the slice holds a violation: both copies in full for its witnesses")
     program = check_program(pack, ctx.root, shown={"chk_mono"}, wanted={"mono_violation", "mono_like"},
                             renamed_copy=True)
-    ctl = ctx.ground(program.control(scenario_facts(reads, 1), ctx.messages), _MONOTONE, _GROUNDS_FOR)
+    ctl = ctx.ground(program.control(ctx.one_observation, ctx.messages), _MONOTONE, _GROUNDS_FOR)
     isolation.keep_until_exit(ctl, beside=True)
     say(f"{pack.id}: searching every scenario made one step worse")
     until = _until(budget)
