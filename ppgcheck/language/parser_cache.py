@@ -167,15 +167,7 @@ def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:
     file; parsing never reads them)."""
     kept = copy.copy(parser)
     kept.grammar = None
-    try:
-        _build_scanners(kept)
-        data = _dumps((kept, forms))
-    except Exception:       # not this Python's `re`: the scanners are left to be built on first use
-        _unbuild_scanners(kept)
-        try:
-            data = _dumps((kept, forms))
-        except Exception:
-            return
+    data = _with_scanners(kept, forms)
     if data is None:
         return
     try:
@@ -185,6 +177,20 @@ def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:
         os.replace(out.name, path)
     except OSError:
         pass
+
+
+def _with_scanners(kept: lark.Lark, forms: list[tuple[str, ...]]) -> bytes | None:
+    """The parser and its forms pickled with its scanners built; without them (built on first
+    use) where this Python's `re` cannot keep them; None where it cannot be pickled at all."""
+    try:
+        _build_scanners(kept)
+        return _dumps((kept, forms))
+    except Exception:
+        _unbuild_scanners(kept)
+    try:
+        return _dumps((kept, forms))
+    except Exception:
+        return None
 
 
 def _dumps(kept: tuple) -> bytes | None:
