@@ -232,6 +232,25 @@ HIDDEN_CARD = ("policy: fab\nrel: competitive\nround: {round}, swiss\nday: 2\nta
                "action, not on purpose\n")
 
 
+def submit_over_api(base: str, reports: list[str]) -> None:
+    """The reports submitted to the event by judge Dana, each its own source name."""
+    import httpx2
+    csrf = httpx2.get(base + "/api/session").json()["csrf"]
+    for n, text in enumerate(reports):
+        done = httpx2.post(base + "/api/event/reports", json={"report": text, "judge": "Dana", "source": f"r{n}"},
+                           headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
+        assert done.status_code == 200, done.text
+
+
+def head_judge_page(browser, base: str):
+    """A page opened with the Head Judge token by Hana, and the script errors it collects."""
+    head = browser.new_context(viewport=PHONE).new_page()
+    errors: list[str] = []
+    head.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_as(head, base, HEAD_TOKEN, judge="Hana")
+    return head, errors
+
+
 def open_as(page, base: str, token: str, judge: str = "Dana") -> None:
     page.goto(f"{base}/?token={token}")
     assert "token=" not in page.url                      # taken from the address and kept, not shown
@@ -338,19 +357,11 @@ def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_stati
     """A penalty the guide leaves open (DCI 151: a Disqualification, with or without prizes)
     is chosen in the event view; a Warning PPG 3.9 lets the judge lower is lowered, and the
     later ruling that counted it is offered to be ruled again."""
-    import httpx2
-    csrf = httpx2.get(event_station + "/api/session").json()["csrf"]
     reports = ["policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n"]
     reports += [f"policy: fab\nrel: competitive\nround: {n}\ntable: 1\nplayer: Alice\nplayer: Bob\n"
                 "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n" for n in (1, 2)]
-    for n, text in enumerate(reports):
-        done = httpx2.post(event_station + "/api/event/reports", json={"report": text, "judge": "Dana", "source": f"r{n}"},
-                           headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
-        assert done.status_code == 200, done.text
-    head = browser.new_context(viewport=PHONE).new_page()
-    errors: list[str] = []
-    head.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    submit_over_api(event_station, reports)
+    head, errors = head_judge_page(browser, event_station)
     head.goto(event_station + "/event?player=Carol")
     assert head.inner_text("table.penalties tbody tr b") == "PENDING"
     head.click("button.amend")
@@ -401,17 +412,8 @@ def test_penalty_slip_prints(event_station, phone):
 def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_station, browser):
     """A report ruled by mistake is voided whole from its slip (the later ruling that counted
     its penalty is offered to be ruled again); a penalty's notes are changed in the event view."""
-    import httpx2
-    csrf = httpx2.get(event_station + "/api/session").json()["csrf"]
-    for n in (1, 2):
-        done = httpx2.post(event_station + "/api/event/reports",
-                           json={"report": HIDDEN_CARD.format(round=n, table=n), "judge": "Dana", "source": f"r{n}"},
-                           headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {JUDGE_TOKEN}"})
-        assert done.status_code == 200, done.text
-    head = browser.new_context(viewport=PHONE).new_page()
-    errors: list[str] = []
-    head.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    submit_over_api(event_station, [HIDDEN_CARD.format(round=n, table=n) for n in (1, 2)])
+    head, errors = head_judge_page(browser, event_station)
     head.goto(event_station + "/event/slip/1")
     head.click("#void-report-open")
     head.fill("#void-report-reason", "ruled on the wrong match")
