@@ -19,6 +19,7 @@ from typing import Any
 import clingo
 from clingo import ast
 
+from ppgcheck.analysis import costs
 from ppgcheck.analysis.history_scope import history_locality
 from ppgcheck.analysis.scenarios import INPUT_NAMES
 from ppgcheck.analysis.search import messages_logger
@@ -82,6 +83,7 @@ class CheckProgram:
     def control(self, facts: str, messages: list[str], scoped: bool = False) -> clingo.Control:
         ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages, self.located))
         ctl.configuration.solver.opt_strategy = "usc"
+        costs.observe(ctl)      # (the witness searches compare costs: costs.py)
         ctl.add("base", [], self.text)
         ctl.add("base", [], facts + (self.history_scope if scoped else ""))
         return ctl

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import clingo
 
+from ppgcheck.analysis import costs as cost_levels, tuning
 from ppgcheck.analysis.findings import CORE_FINDINGS, Cap, CheckFinding, Citation, Location
 from ppgcheck.analysis.reads import PackReads
 from ppgcheck.analysis.scenarios import INPUT_NAMES, scenario_report
-from ppgcheck.analysis.search import Budget, optimum, scenario_atoms
+from ppgcheck.analysis.search import Budget, add_picks, configured, optimum, scenario_atoms, solve_switched
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine.pack import shown_path
 from ppgcheck.language.facts import constant_to_slug
@@ -118,6 +119,67 @@ def _smaller_witnesses(ctl: clingo.Control, budget: Budget, targets: list[clingo
     return out, True
 
 
+def _smaller_here(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol, list[int]],
+                  on_scenario: OnScenario = None) -> tuple[dict[clingo.Symbol, Witness], list[clingo.Symbol]]:
+    """Of targets with a witness of the given cost already (in another part of the space),
+    those a smaller scenario of this control holds, each with its smallest; and those whose
+    search did not finish.  Of several costs, one enumeration first tells which targets a
+    cheaper scenario holds at all (_held_cheaper): each solve pays a step over the whole part
+    before it searches, and a later part holding an earlier part's findings again (a pack
+    split by a header) had a search per cost that found nothing, ~150 of them in a pack ten
+    times a bundled one's size.  Only the targets it names are searched cost by cost."""
+    by_cost: dict[tuple, list[clingo.Symbol]] = {}
+    for t, cost in costs.items():
+        by_cost.setdefault(tuple(cost), []).append(t)
+    held = _held_cheaper(ctl, budget, costs, on_scenario) if len(by_cost) > 1 else None
+    out: dict[clingo.Symbol, Witness] = {}
+    unfinished: list[clingo.Symbol] = []
+    for cost, group in by_cost.items():
+        group = group if held is None else [t for t in group if t in held]
+        if not group:
+            continue
+        smaller, finished = _smaller_witnesses(ctl, budget, group, list(cost), on_scenario)
+        out.update(smaller)
+        if not finished:
+            unfinished += [t for t in group if t not in smaller]
+    return out, unfinished
+
+
+def _held_cheaper(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol, list[int]],
+                  on_scenario: OnScenario = None) -> set[clingo.Symbol] | None:
+    """The targets some scenario of this control holds at a cost below the target's own, from
+    one enumeration (search.add_picks: a scenario picks one such target; costs.Cheaper: the
+    comparison as atoms); None where the control's cost levels are unknown or the enumeration
+    did not finish."""
+    levels = cost_levels.levels(ctl)
+    if levels is None or any(len(cost) != len(levels) for cost in costs.values()):
+        return None
+    atoms = ctl.symbolic_atoms
+    asked = [t for t in costs if atoms[t] is not None]
+    if not asked:
+        return set()
+    with ctl.backend() as backend:
+        cheaper = cost_levels.Cheaper(backend, levels)
+        below: dict[tuple, int] = {}
+        switch, picks = add_picks(backend, len(asked))
+        for t, pick in zip(asked, picks):
+            key = tuple(costs[t])
+            if key not in below:
+                below[key] = cheaper.below(costs[t])
+            backend.add_rule([], [pick, -atoms[t].literal])
+            backend.add_rule([], [pick, -below[key]])
+        backend.add_project(picks)
+    found: set[clingo.Symbol] = set()
+
+    def record(model: clingo.Model) -> None:
+        if on_scenario is not None:
+            on_scenario(model)
+        found.update(t for t, pick in zip(asked, picks) if model.is_true(pick))
+    with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
+        finished = solve_switched(ctl, budget, switch, record)
+    return found if finished else None
+
+
 def across_parts(space: Space, budget: Budget, parts_of: dict[clingo.Symbol, list[int]],
                  on_scenario: OnScenario) -> dict[clingo.Symbol, tuple[list[clingo.Symbol], bool]]:
     """A smallest witness of each target over the space: the smallest of the
@@ -141,18 +203,12 @@ def across_parts(space: Space, budget: Budget, parts_of: dict[clingo.Symbol, lis
             else:
                 unsure.add(t)
         # a finding an earlier part has a witness for: only a smaller one here counts
-        by_cost: dict[tuple, list[clingo.Symbol]] = {}
-        for t in here:
-            if t not in fresh and t in costs:
-                by_cost.setdefault(tuple(costs[t]), []).append(t)
-        for cost, group in by_cost.items():
-            smaller, finished = _smaller_witnesses(part_ctl, budget, group, list(cost), on_scenario)
-            for t in group:
-                if t in smaller:
-                    atoms, proven, costs[t] = smaller[t]
-                    found_in[t] = (atoms, proven and found_in[t][1])
-                elif not finished:
-                    unsure.add(t)
+        earlier = {t: costs[t] for t in here if t not in fresh and t in costs}
+        smaller, unfinished = _smaller_here(part_ctl, budget, earlier, on_scenario) if earlier else ({}, [])
+        for t, (atoms, proven, cost) in smaller.items():
+            costs[t] = cost
+            found_in[t] = (atoms, proven and found_in[t][1])
+        unsure.update(unfinished)
     return {t: (atoms, proven and t not in unsure) for t, (atoms, proven) in found_in.items()}
 
 
