@@ -348,6 +348,19 @@ def test_time_extensions_are_summed_per_round_and_table(tmp_path):
     assert summary == [(5, 3, 4, 1), (5, 12, 2 + 3, 2), (6, 12, 5, 1)]
 
 
+def test_time_extensions_of_the_same_round_and_table_on_two_days_are_apart(tmp_path):
+    event = tmp_path / "event.db"
+    for i, day in enumerate((1, 2, 2)):
+        path = report(tmp_path, name="Alice" if i % 2 else "Carol", file=f"d{i}.txt", day=day, round=3, table=12)
+        path.write_text(path.read_text() + f"the ruling took {i + 2} minutes\n")
+        ruled(path, event)
+    result = invoke("event", "show", "--event", event, "--time-extensions", "--format", "json")
+    summary = [(r["day"], r["round"], r["table"], r["minutes"]) for r in json.loads(result.stdout)]
+    assert summary == [(1, 3, 12, 2), (2, 3, 12, 3 + 4)]
+    text = invoke("event", "show", "--event", event, "--time-extensions").stdout
+    assert "  day 1, round 3, table 12: 2 minutes" in text and "  day 2, round 3, table 12: 7 minutes" in text
+
+
 def test_show_filters_by_player_day_round_and_table(tmp_path):
     event = tmp_path / "event.db"
     for i, (name, day, round, table) in enumerate((("Alice", 1, 1, 1), ("Carol", 1, 2, 1), ("Alice", 2, 3, 4))):

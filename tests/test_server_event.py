@@ -241,3 +241,24 @@ def test_the_head_judge_voids_a_whole_report_and_changes_notes(station):
     assert f'data-penalty-id="{penalty["id"]}">void' not in station.get("/event", params={"all": "1"}).text
     openapi = station.get("/api/openapi.json").json()
     assert "/api/event/reports/{report_id}/void" in openapi["paths"]
+
+
+def test_the_event_view_tells_days_apart(station):
+    """Round 3 of day 1 is not round 3 of day 2: with more than one day the view has a day
+    filter and column, and its round and table links keep the day; time extensions per day."""
+    one_day = HIDDEN.replace("day: 2", "day: {day}") + "the ruling took 4 minutes\n"
+    submit(station, one_day.format(day=1, round=3, table=12, p="Alice"), "d1")
+    page = station.get("/event").text
+    assert 'name="day"' not in page and "<th>Day</th>" not in page          # one day: no day column
+    submit(station, one_day.format(day=2, round=3, table=12, p="Carol"), "d2")
+    page = station.get("/event").text
+    assert 'name="day"' in page and "<th>Day</th>" in page
+    assert 'href="/event?day=2&amp;round=3"' in page and 'href="/event?day=1&amp;table=12"' in page
+    assert [p["player"] for p in station.get("/api/event", params={"day": 2, "round": 3}).json()["penalties"]] == [
+        "Carol"]
+    record = station.get("/api/event").json()
+    assert record["days"] == [1, 2] and record["filters"]["all"] is False
+    assert [(t["day"], t["round"], t["table"], t["minutes"]) for t in record["time_extensions"]] == [
+        (1, 3, 12, 4), (2, 3, 12, 4)]
+    assert "day 1, round 3, table 12: 4 minutes" in page
+    assert 'name="all" value="1" checked' in station.get("/event", params={"all": "1"}).text

@@ -135,7 +135,8 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
             return
         click.echo(f"{event}: time extensions of {_plural(len(rows), 'table')}")
         for row in rows:
-            where = (f"round {row['round']}" if row["round"] else "no round") + ", " + \
+            where = (f"day {row['day']}, " if row["day"] else "") + \
+                    (f"round {row['round']}" if row["round"] else "no round") + ", " + \
                     (f"table {row['table']}" if row["table"] else "no table")
             click.echo(f"  {where}: {row['minutes']} minutes ({', '.join(row['sources'])})")
         return

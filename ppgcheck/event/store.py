@@ -428,21 +428,22 @@ class EventStore(RecordChanges):
                 RESULTS + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY m.id", args)]
 
     def time_extensions(self) -> list[dict]:
-        """Per round and table, the minutes of time extension the reports in force gave
-        (and imported rows, once per report they name)."""
+        """Per day, round and table, the minutes of time extension the reports in force gave
+        (and imported rows, once per report they name): round 3 of day 1 is not round 3 of day 2."""
         with self._read() as db:
             rows = db.execute(
-                "SELECT round, table_no, time_extension AS minutes, source FROM reports "
+                "SELECT day, round, table_no, time_extension AS minutes, source FROM reports "
                 "WHERE status = 'in-force' AND time_extension > 0 UNION "
-                "SELECT DISTINCT round, table_no, time_extension, source FROM penalties "
+                "SELECT DISTINCT day, round, table_no, time_extension, source FROM penalties "
                 "WHERE import_id IS NOT NULL AND status = 'in-force' AND time_extension > 0").fetchall()
         tables: dict[tuple, dict] = {}
         for row in rows:
-            entry = tables.setdefault((row["round"], row["table_no"]), {"round": row["round"], "table": row["table_no"],
-                                                                      "minutes": 0, "sources": []})
+            key = (row["day"], row["round"], row["table_no"])
+            entry = tables.setdefault(key, {"day": row["day"], "round": row["round"], "table": row["table_no"],
+                                            "minutes": 0, "sources": []})
             entry["minutes"] += row["minutes"]
             entry["sources"].append(row["source"])
-        return [tables[k] for k in sorted(tables, key=lambda k: (k[0] is None, k[0] or 0, k[1] is None, k[1] or 0))]
+        return [tables[k] for k in sorted(tables, key=lambda k: [(v is None, v or 0) for v in k])]
 
 def _original(report: Report) -> str:
     """The report's own lines as submitted (a file may hold several reports)."""

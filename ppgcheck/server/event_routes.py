@@ -43,12 +43,14 @@ def _record(request: Request) -> dict:
     """The event's penalties (live ones, or every one with `all`), its roster and time extensions."""
     store = _station(request).store()
     from ppgcheck.event.records import penalty_dict
-    statuses = STATUSES if request.query_params.get("all") in ("1", "true") else STATUSES[:2]
+    everything = request.query_params.get("all") in ("1", "true")
+    statuses = STATUSES if everything else STATUSES[:2]
     rows = store.penalties(**_filters(request), statuses=statuses)
     everyone = store.penalties(statuses=STATUSES)
     return {"event": store.event_name(), "penalties": [penalty_dict(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
-            "time_extensions": store.time_extensions(), "filters": _filters(request)}
+            "days": sorted({p.day for p in everyone if p.day}),
+            "time_extensions": store.time_extensions(), "filters": {**_filters(request), "all": everything}}
 
 
 async def api_event(request: Request) -> Response:
