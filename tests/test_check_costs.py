@@ -51,3 +51,36 @@ def test_an_unobserved_control_has_no_levels():
     ctl.add("base", [], PROGRAM)
     ctl.ground([("base", [])])
     assert costs.levels(ctl) is None
+
+
+WITNESS_SPACE = """
+{ x; y; z }.
+t(1) :- x.  t(1) :- y.
+t(2) :- y.  t(2) :- z.
+t(3) :- z.
+#minimize { 1@2 : x ; 5@1 : y ; 2@1 : z }.
+#external chk_open(t(1..3)).
+chk_open_held :- chk_open(t(N)), t(N).
+"""
+
+
+@pytest.mark.parametrize("observed_costs", [True, False])
+def test_a_later_part_gives_exactly_the_targets_it_holds_cheaper(observed_costs):
+    """witnesses._smaller_here: of targets witnessed elsewhere at a cost, those this grounding
+    holds at a smaller one, each with its smallest: by one enumeration where the cost levels
+    are observed (costs.py), else a search per cost; the same either way."""
+    from ppgcheck.analysis.search import Budget
+    from ppgcheck.analysis.witnesses import _held_cheaper, _smaller_here
+    ctl = clingo.Control(["--warn=none"])
+    if observed_costs:
+        costs.observe(ctl)
+    ctl.add("base", [], WITNESS_SPACE)
+    ctl.ground([("base", [])])
+    t1, t2, t3 = (clingo.Function("t", [clingo.Number(n)]) for n in (1, 2, 3))
+    # t(1) by y costs [0, 5] here, t(2) by z [0, 2], t(3) by z [0, 2]
+    earlier = {t1: [0, 6], t2: [0, 2], t3: [1, 0]}
+    held = _held_cheaper(ctl, Budget(10, 1000), earlier)
+    assert held == ({t1, t3} if observed_costs else None)
+    smaller, unfinished = _smaller_here(ctl, Budget(10, 1000), earlier)
+    assert unfinished == []
+    assert {t: cost for t, (_, proven, cost) in smaller.items() if proven} == {t1: [0, 5], t3: [0, 2]}
