@@ -67,10 +67,10 @@ chk_open_held :- chk_open(t(N)), t(N).
 @pytest.mark.parametrize("observed_costs", [True, False])
 def test_a_later_part_gives_exactly_the_targets_it_holds_cheaper(observed_costs):
     """witnesses._smaller_here: of targets witnessed elsewhere at a cost, those this grounding
-    holds at a smaller one, each with its smallest: by one enumeration where the cost levels
-    are observed (costs.py), else a search per cost; the same either way."""
+    holds at a smaller one, each with its smallest; where the cost levels are observed
+    (costs.py), one search first tells whether any is held cheaper at all."""
     from ppgcheck.analysis.search import Budget
-    from ppgcheck.analysis.witnesses import _held_cheaper, _smaller_here
+    from ppgcheck.analysis.witnesses import _none_cheaper, _smaller_here
     ctl = clingo.Control(["--warn=none"])
     if observed_costs:
         costs.observe(ctl)
@@ -79,8 +79,10 @@ def test_a_later_part_gives_exactly_the_targets_it_holds_cheaper(observed_costs)
     t1, t2, t3 = (clingo.Function("t", [clingo.Number(n)]) for n in (1, 2, 3))
     # t(1) by y costs [0, 5] here, t(2) by z [0, 2], t(3) by z [0, 2]
     earlier = {t1: [0, 6], t2: [0, 2], t3: [1, 0]}
-    held = _held_cheaper(ctl, Budget(10, 1000), earlier)
-    assert held == ({t1, t3} if observed_costs else None)
+    assert not _none_cheaper(ctl, Budget(10, 1000), earlier)
     smaller, unfinished = _smaller_here(ctl, Budget(10, 1000), earlier)
     assert unfinished == []
     assert {t: cost for t, (_, proven, cost) in smaller.items() if proven} == {t1: [0, 5], t3: [0, 2]}
+    smallest = {t1: [0, 5], t2: [0, 2], t3: [0, 2]}
+    assert _none_cheaper(ctl, Budget(10, 1000), smallest) == observed_costs
+    assert _smaller_here(ctl, Budget(10, 1000), smallest) == ({}, [])

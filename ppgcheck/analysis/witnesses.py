@@ -20,7 +20,7 @@ from ppgcheck.analysis import costs as cost_levels, tuning
 from ppgcheck.analysis.findings import CORE_FINDINGS, Cap, CheckFinding, Citation, Location
 from ppgcheck.analysis.reads import PackReads
 from ppgcheck.analysis.scenarios import INPUT_NAMES, scenario_report
-from ppgcheck.analysis.search import Budget, add_picks, configured, optimum, scenario_atoms, solve_switched
+from ppgcheck.analysis.search import Budget, configured, optimum, scenario_atoms, solve
 from ppgcheck.analysis.space import Space
 from ppgcheck.engine.pack import shown_path
 from ppgcheck.language.facts import constant_to_slug
@@ -123,21 +123,19 @@ def _smaller_here(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol
                   on_scenario: OnScenario = None) -> tuple[dict[clingo.Symbol, Witness], list[clingo.Symbol]]:
     """Of targets with a witness of the given cost already (in another part of the space),
     those a smaller scenario of this control holds, each with its smallest; and those whose
-    search did not finish.  Of several costs, one enumeration first tells which targets a
-    cheaper scenario holds at all (_held_cheaper): each solve pays a step over the whole part
-    before it searches, and a later part holding an earlier part's findings again (a pack
-    split by a header) had a search per cost that found nothing, ~150 of them in a pack ten
-    times a bundled one's size.  Only the targets it names are searched cost by cost."""
+    search did not finish.  One search per cost; of several costs, one search first for a
+    scenario holding any target below its own cost (_none_cheaper), which usually finds none:
+    each solve pays a step over the whole part before it searches, and a later part holding
+    an earlier part's findings again (a pack split by a header) had a search per cost that
+    found nothing, ~150 of them in a pack ten times a bundled one's size."""
     by_cost: dict[tuple, list[clingo.Symbol]] = {}
     for t, cost in costs.items():
         by_cost.setdefault(tuple(cost), []).append(t)
-    held = _held_cheaper(ctl, budget, costs, on_scenario) if len(by_cost) > 1 else None
+    if len(by_cost) > 1 and _none_cheaper(ctl, budget, costs, on_scenario):
+        return {}, []
     out: dict[clingo.Symbol, Witness] = {}
     unfinished: list[clingo.Symbol] = []
     for cost, group in by_cost.items():
-        group = group if held is None else [t for t in group if t in held]
-        if not group:
-            continue
         smaller, finished = _smaller_witnesses(ctl, budget, group, list(cost), on_scenario)
         out.update(smaller)
         if not finished:
@@ -145,39 +143,30 @@ def _smaller_here(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol
     return out, unfinished
 
 
-def _held_cheaper(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol, list[int]],
-                  on_scenario: OnScenario = None) -> set[clingo.Symbol] | None:
-    """The targets some scenario of this control holds at a cost below the target's own, from
-    one enumeration (search.add_picks: a scenario picks one such target; costs.Cheaper: the
-    comparison as atoms); None where the control's cost levels are unknown or the enumeration
-    did not finish."""
+def _none_cheaper(ctl: clingo.Control, budget: Budget, costs: dict[clingo.Symbol, list[int]],
+                  on_scenario: OnScenario = None) -> bool:
+    """Whether one search proves that no scenario of this control holds a target at a cost
+    below the target's own (costs.Cheaper: the comparison as atoms; a fresh atom for "some
+    target below its cost" asked as an assumption).  False where the control's cost levels
+    are unknown, a scenario holds one, or the search did not finish."""
     levels = cost_levels.levels(ctl)
     if levels is None or any(len(cost) != len(levels) for cost in costs.values()):
-        return None
+        return False
     atoms = ctl.symbolic_atoms
-    asked = [t for t in costs if atoms[t] is not None]
-    if not asked:
-        return set()
     with ctl.backend() as backend:
         cheaper = cost_levels.Cheaper(backend, levels)
+        some = backend.add_atom()
         below: dict[tuple, int] = {}
-        switch, picks = add_picks(backend, len(asked))
-        for t, pick in zip(asked, picks):
+        for t in costs:
+            if atoms[t] is None:        # (not in this part's grounding: never held here)
+                continue
             key = tuple(costs[t])
             if key not in below:
                 below[key] = cheaper.below(costs[t])
-            backend.add_rule([], [pick, -atoms[t].literal])
-            backend.add_rule([], [pick, -below[key]])
-        backend.add_project(picks)
-    found: set[clingo.Symbol] = set()
-
-    def record(model: clingo.Model) -> None:
-        if on_scenario is not None:
-            on_scenario(model)
-        found.update(t for t, pick in zip(asked, picks) if model.is_true(pick))
-    with configured(ctl, heuristic=tuning.HEURISTIC, project="project"):
-        finished = solve_switched(ctl, budget, switch, record)
-    return found if finished else None
+            backend.add_rule([some], [atoms[t].literal, below[key]])
+    with configured(ctl, heuristic=tuning.HEURISTIC, models=1):
+        finished, held = solve(ctl, budget, [some], on_scenario)
+    return finished and not held
 
 
 def across_parts(space: Space, budget: Budget, parts_of: dict[clingo.Symbol, list[int]],
