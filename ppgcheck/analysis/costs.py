@@ -4,8 +4,9 @@ clasp bounds an optimising search by one cost for the whole search.  To ask "a s
 holding this target that costs less than that target's witness" for several targets at
 once, each with its own cost, the comparison is written into the grounding: the
 #minimize statements are kept as clingo outputs them (an observer on the control, before
-it grounds), and `cheaper(backend, cost)` adds an atom true exactly where the scenario's
-cost vector is lexicographically below `cost` (weight rules per level, as clasp sums it).
+it grounds), and `Cheaper(backend, levels(ctl)).below(cost)` adds an atom true exactly
+where the scenario's cost vector is lexicographically below `cost` (weight rules per
+level, as clasp sums it).
 """
 from __future__ import annotations
 
@@ -68,5 +69,6 @@ class Cheaper:
         for level, value in enumerate(cost):
             at_least = self._sum_at_least(level, value)
             self.backend.add_rule([less], [-at_least, *equal_above])
-            equal_above += [at_least, -self._sum_at_least(level, value + 1)]
+            if level + 1 < len(cost):
+                equal_above += [at_least, -self._sum_at_least(level, value + 1)]
         return less
