@@ -44,13 +44,13 @@ def _record(request: Request) -> dict:
     store = _station(request).store()
     from ppgcheck.event.records import penalty_dict
     everything = request.query_params.get("all") in ("1", "true")
-    statuses = STATUSES if everything else STATUSES[:2]
-    rows = store.penalties(**_filters(request), statuses=statuses)
+    filters = _filters(request)
+    rows = store.penalties(**filters, statuses=STATUSES if everything else STATUSES[:2])
     everyone = store.penalties(statuses=STATUSES)
     return {"event": store.event_name(), "penalties": [penalty_dict(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
-            "time_extensions": store.time_extensions(), "filters": {**_filters(request), "all": everything}}
+            "time_extensions": store.time_extensions(), "filters": {**filters, "all": everything}}
 
 
 async def api_event(request: Request) -> Response:
