@@ -16,12 +16,13 @@ from ppgcheck.engine.policy import engine
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.engine import variants
-from ppgcheck.engine.isolation import Job, start_bounded
+from ppgcheck.engine.isolation import Job, in_job, start_bounded
 from ppgcheck.engine.ruling import RulingSet, decode
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
+    from ppgcheck.engine.resident import Resident
     from ppgcheck.event.records import Submission
     from ppgcheck.event.store import EventStore
 
@@ -67,29 +68,31 @@ def positions_by_policy(prepared: list[tuple[Report, str]]) -> dict[str, list[in
 
 
 def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
-                  questions: bool = False) -> list[RulingSet]:
+                  questions: bool = False, resident: Resident | None = None) -> list[RulingSet]:
     """Rule prepared reports, in order, with one grounding per policy for the whole list
     (the packs under `rules` when given, as for `prepare`).  Each report is ruled with its
     variants in the same grounding: under each value of a header the guide tells apart and
     the report omits (`by_value`) and, with `questions`, with each unstated modifier the
     rules about an observation read added (ppgcheck/engine/variants.py).  The whole list is
     one job under the process's limits (ppgcheck/engine/isolation.py): past one,
-    LimitExceeded names the file to blame where there is one."""
+    LimitExceeded names the file to blame where there is one.  With `resident`, the job runs
+    in that resident child (a server's batches: ppgcheck/engine/resident.py)."""
     if not prepared:
         return []
-    return run_as_job(prepared, rules, lambda: _rule_prepared(prepared, rules, questions))
+    return run_as_job(prepared, rules, functools.partial(_rule_prepared, prepared, rules, questions), resident)
 
 
-def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Callable[[], T]) -> T:
+def run_as_job(prepared: list[tuple[Report, str]], rules: Path | None, work: Callable[[], T],
+               resident: Resident | None = None) -> T:
     """`work()`, which rules these prepared reports, as one job under the process's limits
     (isolation.call_bounded); each policy's pack is prepared first, in a job of its own
     where the cache misses.  Past a limit the error names the file to blame, where one is."""
     return start_ruling_job([p for _, p in prepared], [r.name for r, _ in prepared], rules, work,
-                            lambda: prepared).result()
+                            lambda: prepared, resident).result()
 
 
 def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None, work: Callable[[], T],
-                     reports: Callable[[], list[tuple[Report, str]]]) -> Job[T]:
+                     reports: Callable[[], list[tuple[Report, str]]], resident: Resident | None = None) -> Job[T]:
     """The job of `work()`, which rules the reports of these sources under these policies,
     started (the CLI rules one batch while it reads the next and another batch runs; it
     may parse the reports in the job): each policy's pack is prepared here first, and
@@ -108,6 +111,8 @@ def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None
             if found:
                 return found
         return None
+    if resident is not None and not in_job():
+        return resident.start(work, where, locate)
     return start_bounded(work, where, locate)
 
 

@@ -97,6 +97,11 @@ def in_job() -> bool:
     return _State.deadline is not None
 
 
+def leave_job() -> None:
+    """In a resident child (resident.py), after a job's answer: no deadline, and what it kept freed."""
+    _State.deadline, _State.kept, _State.kept_beside = None, None, []
+
+
 # a check's groundings kept to its job's end: each is alive until the check ends anyway
 KEPT_BESIDE = 8
 
@@ -136,7 +141,7 @@ def remaining() -> float | None:
 
 def out_of_time() -> LimitExceeded:
     """The error of a job whose work (solving, say) stopped itself at the deadline."""
-    return _overrun("time", _State.phase, _State.job_limits, _State.where)
+    return overrun("time", _State.phase, _State.job_limits, _State.where)
 
 
 def phase(name: str) -> None:
@@ -148,7 +153,7 @@ def phase(name: str) -> None:
 def progress(value: object) -> None:
     """Send the parent a value while the work goes on (the last one is known if the job is stopped)."""
     if _State.channel is not None:
-        _write_frame(_State.channel, pickle.dumps(("progress", value)))
+        write_frame(_State.channel, pickle.dumps(("progress", value)))
 
 
 def can_fork() -> bool:
@@ -228,7 +233,8 @@ class Job(Generic[T]):
             self.outcome = ("error", RuntimeError("stopped"))
 
 
-def _overrun(kind: str, phase_name: str, bound: Limits, where: str) -> LimitExceeded:
+def overrun(kind: str, phase_name: str, bound: Limits, where: str) -> LimitExceeded:
+    """The error of a job past a limit: "grounding exceeded 10 s in WHERE"."""
     amount = f"{bound.seconds:g} s" if kind == "time" else f"{bound.megabytes} MB"
     return LimitExceeded(f"{phase_name} exceeded {amount} in {where}")
 
@@ -252,8 +258,8 @@ class Forked:
             try:
                 os.close(read_end)
                 if limits is not None:
-                    _enter_job(limits, write_end, self.started, grace, where)
-                _write_frame(write_end, _outcome(work))
+                    enter_job(limits, write_end, self.started, grace, where)
+                write_frame(write_end, job_outcome(work)[1])
                 os.close(write_end)
                 status = 0
             finally:
@@ -276,28 +282,17 @@ class Forked:
         if frame is None:           # past the deadline: the child was stopped
             self.stop()
             found = locate() if locate is not None and self.phase == "grounding" else None
-            raise _overrun("time", self.phase, self.limits, found or where)
+            raise overrun("time", self.phase, self.limits, found or where)
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not frame:
             if self.limits is not None and os.WIFSIGNALED(status):
                 if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
-                    raise _overrun("time", self.phase, self.limits, where)
-                raise PolicyError(f"{self.phase} in {where} ended abnormally ({_describe(status)}): "
+                    raise overrun("time", self.phase, self.limits, where)
+                raise PolicyError(f"{self.phase} in {where} ended abnormally ({describe_status(status)}): "
                                   f"past the {self.limits.megabytes} MB memory limit, or a crash")
-            raise RuntimeError(f"the forked process ended without an answer ({_describe(status)})")
-        kind, value = pickle.loads(frame)
-        if kind == "ok":
-            return value
-        if kind == "ppg":
-            name, message = value
-            raise _ERRORS.get(name, _ChildError)(message)
-        if kind == "memory":
-            if self.limits is None:
-                raise RuntimeError("the forked process ran out of memory")
-            found = locate() if locate is not None and value == "grounding" else None
-            raise _overrun("memory", value, self.limits, found or where)
-        raise RuntimeError("the forked process failed:\n" + str(value))
+            raise RuntimeError(f"the forked process ended without an answer ({describe_status(status)})")
+        return answer(frame, self.limits, where, locate)
 
     def result_or_none(self):
         """result(), or None when the child ended without one (killed, or a bug): for a
@@ -375,8 +370,11 @@ class Forked:
         self.stop()
 
 
-def _enter_job(bound: Limits, channel: int, started: float, grace: float, where: str) -> None:
-    """In a forked child: become a job (own process group, capped address space and CPU time)."""
+def enter_job(bound: Limits, channel: int, started: float, grace: float, where: str, *,
+              resident: bool = False) -> None:
+    """In a forked child: become a job (own process group, capped address space and CPU time).
+    resident: a child that runs job after job (resident.py): its CPU-time backstop counts from
+    what it has used so far, and the hard limit stays, so the next job can move it on."""
     import resource
     os.setpgid(0, 0)
     _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
@@ -384,10 +382,14 @@ def _enter_job(bound: Limits, channel: int, started: float, grace: float, where:
     cap = bound.megabytes * 2**20
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
-    cpu = int(bound.seconds + grace) + 2       # a backstop should the parent be gone
+    used = 0.0
+    if resident:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        used = usage.ru_utime + usage.ru_stime
+    cpu = int(used + bound.seconds + grace) + 2       # a backstop should the parent be gone
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard == resource.RLIM_INFINITY or hard > cpu:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard if resident else cpu + 1))
 
 
 def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) -> T:
@@ -399,7 +401,7 @@ def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) 
     timer = None
     if _State.exit_on_overrun:
         def stop_process() -> None:
-            sys.stderr.write(f"{_overrun('time', _State.phase, bound, where)} "
+            sys.stderr.write(f"{overrun('time', _State.phase, bound, where)} "
                              "(no fork on this platform: the process is stopped)\n")
             sys.stderr.flush()
             os._exit(2)
@@ -410,7 +412,7 @@ def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) 
         with _address_space(bound.megabytes):
             return work()
     except MemoryError:
-        raise _overrun("memory", _State.phase, bound, where) from None
+        raise overrun("memory", _State.phase, bound, where) from None
     finally:
         if timer is not None:
             timer.cancel()
@@ -433,7 +435,7 @@ def _address_space(megabytes: int):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _write_frame(fd: int, data: bytes) -> None:
+def write_frame(fd: int, data: bytes) -> None:
     view = memoryview(struct.pack("<Q", len(data)) + data)
     while view:
         view = view[os.write(fd, view):]
@@ -442,19 +444,42 @@ def _write_frame(fd: int, data: bytes) -> None:
 _MEMORY = pickle.dumps(("memory", "grounding"))
 
 
-def _outcome(work: Callable[[], object]) -> bytes:
+def job_outcome(work: Callable[[], object]) -> tuple[str, bytes]:
+    """work()'s value, or what it raised, as the frame a job answers with (answer() reads
+    it), and its kind: ok, ppg (a PpgError), memory, bug."""
     try:
-        return pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
+        return "ok", pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
     except PpgError as exc:
         name = next((cls.__name__ for cls in type(exc).__mro__ if cls.__name__ in _ERRORS), type(exc).__name__)
-        return pickle.dumps(("ppg", (name, str(exc))))
+        return "ppg", pickle.dumps(("ppg", (name, str(exc))))
     except MemoryError:
-        return _MEMORY if _State.phase == "grounding" else pickle.dumps(("memory", _State.phase))
+        return "memory", _MEMORY if _State.phase == "grounding" else pickle.dumps(("memory", _State.phase))
     except BaseException:       # a bug, or Ctrl-C: the parent reports it
-        return pickle.dumps(("bug", traceback.format_exc()))
+        return "bug", pickle.dumps(("bug", traceback.format_exc()))
 
 
-def _describe(status: int) -> str:
+def answer(frame: bytes, limits: Limits | None, where: str, locate: Callable[[], str | None] | None = None):
+    """The value a job's answer frame (job_outcome) carries, or the error it raised."""
+    return answer_of(*pickle.loads(frame), limits, where, locate)
+
+
+def answer_of(kind: str, value: object, limits: Limits | None, where: str,
+              locate: Callable[[], str | None] | None = None):
+    """answer() of an unpickled frame: its kind (ok, ppg, memory, bug) and value."""
+    if kind == "ok":
+        return value
+    if kind == "ppg":
+        name, message = value
+        raise _ERRORS.get(name, _ChildError)(message)
+    if kind == "memory":
+        if limits is None:
+            raise RuntimeError("the forked process ran out of memory")
+        found = locate() if locate is not None and value == "grounding" else None
+        raise overrun("memory", value, limits, found or where)
+    raise RuntimeError("the forked process failed:\n" + str(value))
+
+
+def describe_status(status: int) -> str:
     if os.WIFSIGNALED(status):
         return f"killed by signal {os.WTERMSIG(status)}"
     return f"exit status {os.waitstatus_to_exitcode(status)}"
