@@ -223,6 +223,27 @@ def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
 
 
+def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_change(tmp_path):
+    """A helper outside any one infraction (the Game Loss's timing) cannot be confined to
+    some observation kinds: every scenario is searched.  Only the classes whose inputs
+    changed are compared (the penalty's were grounded over every pair of rulings: over
+    2 GB), so a rule that changes nothing says so, and one that changes the notes finds it."""
+    redundant = "game_loss_deferred :- when(after_time).\ngame_loss_deferred :- when(between_games)."
+    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "same")
+    edit_file(after, "s1_4_penalties.lp", "game_loss_deferred :- when(after_time).", redundant)
+    (result,) = diff_rules(before, after, "fab")
+    assert result.complete and result.changes == []
+    after = copy_rules(tmp_path / "narrower")
+    edit_file(after, "s1_4_penalties.lp", "game_loss_deferred :- when(after_time).", "")
+    (result,) = diff_rules(before, after, "fab")
+    assert result.complete and result.changes
+    assert {c.what for c in result.changes} == {"note"}
+    for change in result.changes:
+        assert "when: after time was called" in change.witness_text
+        assert any("applies to the next game" in line for line in change.ruling_before)
+        assert any("the current game ends" in line for line in change.ruling_after)
+
+
 def test_removing_an_exclusion_opens_a_gap_and_fails(tmp_path):
     old = copy_rules(tmp_path / "old")
     new = copy_rules(tmp_path / "new")

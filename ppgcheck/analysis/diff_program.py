@@ -67,13 +67,17 @@ dif_class(no_infraction, K, S, listed, not_listed) :- odif_ni(O, P, S), not dif_
 dif_class(no_infraction, K, S, not_listed, listed) :- dif_ni(O, P, S), not odif_ni(O, P, S), dif_kind(O, K).
 % the final penalty (or whether it is issued) changed; or the same final penalty reached
 % another way (another base, another penalty after some stage of adjustments)
+% (whether the ends differ, or one is shared, is settled per infraction first: joined with
+% both rulings, the possible ends multiplied the ground rules by thousands in a large space)
 dif_class(penalty, K, I, RO, RN) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_end(O, P, I, EN), odif_end(O, P, I, EO), EN != EO.
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_ends_differ(O, P, I).
+dif_ends_differ(O, P, I) :- dif_end(O, P, I, EN), odif_end(O, P, I, EO), EN != EO.
 dif_class(penalty_path, K, I, RO, RN) :-
     dif_committed(O, P, I), odif_committed(O, P, I), dif_kind(O, K),
-    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_end(O, P, I, E), odif_end(O, P, I, E),
+    dif_ruling(O, P, I, RN), odif_ruling(O, P, I, RO), dif_end_shared(O, P, I),
     dif_path_differs(O, P, I).
+dif_end_shared(O, P, I) :- dif_end(O, P, I, E), odif_end(O, P, I, E).
 dif_path_differs(O, P, I) :- dif_path(O, P, I, S, Pen), odif_committed(O, P, I), not odif_path(O, P, I, S, Pen).
 dif_path_differs(O, P, I) :- odif_path(O, P, I, S, Pen), dif_committed(O, P, I), not dif_path(O, P, I, S, Pen).
 % who may move the penalty where (discretion.md): a changed option is a change
@@ -140,6 +144,16 @@ FIRST_KIND = ("dif_first_kind(K) :- observation(1, _, K).\n"
 
 _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
 
+# What each class compares (through VIEW): a class none of whose inputs changed holds in
+# no scenario (the old side reads the same atoms as the new), so its rules are left out;
+# the solver would otherwise have to prove that over the whole space.
+CLASS_INPUTS = {
+    "infraction": {"committed"}, "no_infraction": {"not_infraction"},
+    "penalty": {"committed", "pen", "penalty", "issued"}, "penalty_path": {"committed", "pen", "penalty", "issued"},
+    "discretion": {"committed", "discretion", "base_choice"}, "fix": {"committed", "fix"}, "finding": {"finding"},
+    "note": {"committed", "note"}, "head_judge": {"committed", "head_judge"}, "time_extension": {"time_extension"},
+    "report_note": {"report_note"}, "outcome": {"outcome", "outcome_note"}}
+
 
 def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
                  touched: tuple[set[str], set[str]] | None) -> tuple[clingo.Control, set[str]]:
@@ -169,6 +183,8 @@ def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
                 bld.add(st.node)      # a constant only the old version defines
                 defined.add(st.node.name)
         for node in Program.parse(VIEW.format(p="") + CLASSES):
+            if not CLASS_INPUTS.get(_class_of(node), changed) & changed:
+                continue
             bld.add(node)
         for node in Program.parse(VIEW.format(p="o")):
             bld.add(rename(node))
@@ -180,3 +196,17 @@ def same_core(old: Pack, new: Pack) -> bool:
     """Whether the two versions rule with the same core (a core file missing from either counts as the same)."""
     return all(old.text(o) == new.text(n) for o, n in zip(old.core_files(), new.core_files())
                if o.is_file() and n.is_file())
+
+
+def _class_of(node: ast.AST) -> str | None:
+    """The class a `dif_class` rule derives (its head's first argument), else None."""
+    if (node.ast_type != ast.ASTType.Rule or node.head.ast_type != ast.ASTType.Literal
+            or node.head.atom.ast_type != ast.ASTType.SymbolicAtom):
+        return None
+    symbol = node.head.atom.symbol
+    if symbol.ast_type != ast.ASTType.Function or symbol.name != "dif_class":
+        return None
+    first = symbol.arguments[0]
+    if first.ast_type == ast.ASTType.SymbolicTerm:        # a constant: `penalty`
+        return first.symbol.name
+    return first.name if first.ast_type == ast.ASTType.Function else None
