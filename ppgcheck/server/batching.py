@@ -115,9 +115,13 @@ class _Job:
     done: Future
 
 
+# in a worker process: the resident child its parts are ruled in (started by _warm)
+_worker_resident: Resident | None = None
+
+
 def rule_part(prepared: Prepared, questions: bool, resident: Resident | None = None) -> list[RulingSet]:
-    """One part of a batch, in a worker process (or in this one: a job in the resident child)."""
-    return api.rule_prepared(prepared, questions=questions, resident=resident)
+    """One part of a batch, in a worker process or in this one: a job in the resident child."""
+    return api.rule_prepared(prepared, questions=questions, resident=resident or _worker_resident)
 
 
 def prepare_packs() -> None:
@@ -131,13 +135,17 @@ def prepare_packs() -> None:
 
 def _warm(parent: int) -> None:
     """A worker leaves when the server does (even killed), and prepares every bundled pack
-    before its first batch."""
+    before its first batch, then starts its resident child (which inherits them)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1)
         os._exit(0)
     threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
     prepare_packs()
+    global _worker_resident
+    if can_fork():
+        _worker_resident = Resident()
+        _worker_resident.warm()
 
 
 class RulingBatcher(BatchWorker):
