@@ -68,6 +68,20 @@ def test_jobs_run_one_after_another_in_one_child_and_their_values_come_back(resi
     assert getattr(count_calls, "calls", 0) == 0
 
 
+def sleep_then(value: object) -> object:
+    time.sleep(0.3)
+    return value
+
+
+def test_a_started_job_is_polled_until_its_answer_is_in(resident: Resident) -> None:
+    job = resident.start(functools.partial(sleep_then, "done"), "the pack")
+    assert not job.ready()
+    deadline = time.monotonic() + 10
+    while not job.ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert job.ready() and job.result() == "done"
+
+
 def test_after_max_jobs_a_new_child_takes_over(resident: Resident) -> None:
     pids = [run(resident, functools.partial(pid_and, k))[0] for k in range(6)]
     assert len(set(pids[:4])) == 1 and pids[4] == pids[5] != pids[0]

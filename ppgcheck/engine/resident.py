@@ -132,9 +132,10 @@ class Resident:
             self.pid = None
         return status
 
-    def _next_frame(self, deadline: float, on_progress: Callable[[object], None]) -> bytes | None:
+    def _next_frame(self, deadline: float | None, on_progress: Callable[[object], None]) -> bytes | None:
         """The child's answer to the running job: b"" when it ended first, None when the
-        deadline passed first; its progress frames handed to on_progress on the way."""
+        deadline (a monotonic time; None: none) passed first; its progress frames handed to
+        on_progress on the way."""
         while True:
             while len(self._buffer) >= 8:
                 size = struct.unpack("<Q", self._buffer[:8])[0]
@@ -146,8 +147,8 @@ class Resident:
                 if kind != "progress":
                     return frame
                 on_progress(value)
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._answers], [], [], left)[0]:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self._answers], [], [], left)[0]:
                 return None
             chunk = os.read(self._answers, 1 << 16)
             if not chunk:
@@ -176,7 +177,7 @@ class _Call:
         resident = self.resident
         frame = self._answer
         if frame is None:
-            frame = resident._next_frame(float("inf") if deadline is None else deadline, self._note)
+            frame = resident._next_frame(deadline, self._note)
         resident.busy = False
         if frame is None:               # past the deadline: the child is stopped
             resident._end()
