@@ -244,6 +244,25 @@ def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_
         assert any("the current game ends" in line for line in change.ruling_after)
 
 
+def test_an_edit_to_the_repeat_cap_finds_every_final_penalty_it_changes(tmp_path):
+    """The cap on repeat upgrades is read for every infraction: the edit cannot be confined,
+    and its penalty classes are many (every pair of rulings).  The space is searched in
+    parts of a few observation kinds (one grounding of them all took 1.2 GB and did not
+    finish in 90 s); the search ends, and each change is one the witness shows."""
+    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    edit_file(after, "s1_4_penalties.lp", "RB <= RGL, RA > RGL.", "RB < RGL, RA > RGL.")
+    (result,) = diff_rules(before, after, "fab")
+    assert result.complete
+    finals = {c.subject: c for c in result.changes if c.what == "penalty"}
+    assert "marked-cards" in finals and "decklist-error" in finals
+    assert {c.what for c in result.changes} == {"penalty", "note"}
+    for change in finals.values():
+        assert change.before.startswith("game-loss") and change.after.startswith("disqualification")
+        assert "history:" in change.witness_text
+        assert any("game-loss" in line for line in change.ruling_before)
+        assert any("disqualification" in line for line in change.ruling_after)
+
+
 def test_removing_an_exclusion_opens_a_gap_and_fails(tmp_path):
     old = copy_rules(tmp_path / "old")
     new = copy_rules(tmp_path / "new")

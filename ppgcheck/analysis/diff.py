@@ -11,12 +11,15 @@ final penalty or issued flag), `fix`, `note`, `head_judge`, `time_extension`,
 version derives and the other does not).  One brave pass collects every class
 any scenario reaches; then each class gets the smallest scenario that shows it
 (search.optimum), printed back as a report and ruled by both versions
-(PolicyEngine) to show the two rulings side by side.
+(PolicyEngine) to show the two rulings side by side.  An edit that cannot be
+confined to some infractions or observation kinds (a helper every section may
+read) is compared in parts of a few observation kinds, a grounding each.
 """
 from __future__ import annotations
 
 import copy
 import functools
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +29,10 @@ import clingo
 from ppgcheck.analysis import diff_bounds, tuning
 from ppgcheck.analysis.check import bounded_pack_job, check_pack
 from ppgcheck.analysis.diff_probe import cannot_rule
-from ppgcheck.analysis.diff_program import FIRST_KIND, OUTPUTS, diff_control, same_core
+from ppgcheck.analysis.diff_program import FIRST_KIND, OUTPUTS, changed_predicates, diff_control, same_core
 from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
-from ppgcheck.analysis.scenarios import scenario_facts, scenario_report
+from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, ground, last_model, optimum
 from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
@@ -196,23 +199,31 @@ def _diff_pack(old: Pack, new: Pack, *, observations: int, timeout: float, max_m
     touched = diff_bounds.touched_infractions(old.program, new.program, new.core_program(RUNTIME_CORE)) \
         if same_core(old, new) else None
     space = _bounded_space(reads, touched, old, new, observations, result.notes)
-    messages: list[str] = []
-    ctl, changed = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched)
-    if not changed & OUTPUTS or not (space.observation_kinds or space.states):
+    if not changed_predicates(new, old) & OUTPUTS or not (space.observation_kinds or space.states):
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
         return result
-    ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
-    if touched is not None or len(reads.observation_kinds) <= 1:
-        found, finished = brave(ctl, budget)
-    else:   # (`none`: the scenarios of a state of the match with no observation)
-        kinds = sorted(reads.observation_kinds) + (["none"] if reads.states else [])
-        found, finished = _brave_by_kind(ctl, budget, kinds, result.notes)
-    result.complete = finished
-    _witnesses(ctl, budget, found, reads, new_reads, old, new, result)
+    witnesses = _Witnesses(budget, reads, new_reads, old, new)
+    if touched is None and observations == 1 and len(space.observation_kinds) > 1:
+        result.complete = _diff_in_parts(space, old, new, budget, witnesses, result.notes)
+    else:
+        messages: list[str] = []
+        ctl, _ = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched)
+        ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
+        if touched is not None or len(reads.observation_kinds) <= 1:
+            found, finished = brave(ctl, budget)
+        else:   # (`none`: the scenarios of a state of the match with no observation)
+            kinds = sorted(reads.observation_kinds) + (["none"] if reads.states else [])
+            found, finished = _brave_by_kind(ctl, budget, kinds, result.notes)
+        result.complete = finished
+        witnesses.add(ctl, found)
+    result.changes.extend(witnesses.changes())
+    searched = result.complete
+    if witnesses.stopped:
+        result.complete = False
     if budget.hit:
         result.notes.append(budget.hit)
-    elif not finished:
+    elif not searched:
         result.notes.append("the search did not finish: the changes found so far are listed")
     result.models = budget.models
     result.seconds = time.monotonic() - started
@@ -243,28 +254,82 @@ def _bounded_space(reads: PackReads, touched: tuple[set[str], set[str]] | None, 
     return space
 
 
-def _witnesses(ctl: clingo.Control, budget: Budget, found: set[clingo.Symbol], reads: PackReads,
-               new_reads: PackReads, old: Pack, new: Pack, result: DiffResult) -> None:
-    """A change for each class found, with its smallest witness ruled by both versions."""
-    edited = diff_bounds.edited_rules(old.program, new.program, new.root)
-    engines = {"old": PolicyEngine(old), "new": PolicyEngine(new)}
-    for sym in sorted(found, key=_order):
-        if sym.name != "dif_class":
-            continue
-        change = _change(sym, reads, new_reads)
+class _Witnesses:
+    """A change for each class found, with its smallest witness ruled by both versions;
+    a class found in several parts of the space keeps the cheapest witness."""
+
+    def __init__(self, budget: Budget, reads: PackReads, new_reads: PackReads, old: Pack, new: Pack) -> None:
+        self.budget, self.reads, self.new_reads, self.new = budget, reads, new_reads, new
+        self.edited = diff_bounds.edited_rules(old.program, new.program, new.root)
+        self.engines = {"old": PolicyEngine(old), "new": PolicyEngine(new)}
+        self.found: dict[clingo.Symbol, tuple[list[int] | None, Change]] = {}
+        self.stopped = False
+
+    def add(self, ctl: clingo.Control, found: set[clingo.Symbol]) -> None:
+        """The witnesses of these classes in this control's part of the space."""
+        for sym in sorted(found, key=_order):
+            if sym.name != "dif_class":
+                continue
+            if self.stopped:
+                return
+            atoms, proven, cost = optimum(ctl, self.budget, sym)
+            known = self.found.get(sym)
+            if known is not None and (atoms is None or (known[0] is not None and known[0] <= cost)):
+                continue
+            self.found[sym] = (cost if atoms is not None else None, self._change(sym, atoms, proven))
+            if self.budget.hit:
+                self.stopped = True
+
+    def _change(self, sym: clingo.Symbol, atoms: list[clingo.Symbol] | None, proven: bool) -> Change:
+        new = self.new
+        change = _change(sym, self.reads, self.new_reads)
         at = change.location and (shown_path(change.location[0], new.root), change.location[1])
-        change.location = _edited_location(change, edited) or at
-        atoms, proven, _ = optimum(ctl, budget, sym)
+        change.location = _edited_location(change, self.edited) or at
         if atoms is not None:
-            change.witness = scenario_report(atoms, new.id, vocab=new_reads.vocab)
+            change.witness = scenario_report(atoms, new.id, vocab=self.new_reads.vocab)
             change.witness_text = print_report(change.witness)
             change.minimal = proven
-            change.ruling_before = _summary(engines["old"], change.witness, change.what)
-            change.ruling_after = _summary(engines["new"], change.witness, change.what)
-        result.changes.append(change)
-        if budget.hit:
-            result.complete = False
-            break
+            change.ruling_before = _summary(self.engines["old"], change.witness, change.what)
+            change.ruling_after = _summary(self.engines["new"], change.witness, change.what)
+        return change
+
+    def changes(self) -> list[Change]:
+        return [change for _, (_, change) in sorted(self.found.items(), key=lambda item: _order(item[0]))]
+
+
+# kinds of observation a part of the space holds when an edit cannot be confined to some
+# (a grounding of every kind at once: fab's space with the repeat cap edited took 1.2 GB and
+# did not finish its brave pass in 90 s; one part a kind, 38 groundings: 73 MB, 29 s)
+KINDS_PER_PART = 6
+
+
+def _diff_in_parts(space: PackReads, old: Pack, new: Pack, budget: Budget, witnesses: _Witnesses,
+                   notes: list[str]) -> bool:
+    """One observation's scenarios, a grounding for each part of the observation kinds
+    (scenarios.kind_parts; a state of the match with no observation is in each part):
+    each part's brave pass, then its classes' witnesses.  Whether every part was searched
+    to its end."""
+    parts = kind_parts(scenario_facts(space, 1), -(-len(space.observation_kinds) // KINDS_PER_PART))
+    unfinished: list[str] = []
+    for n, facts in enumerate(parts):
+        kinds = re.findall(r"^scen_obs_kind\((\w+)", facts, re.MULTILINE)
+        if budget.exhausted() or witnesses.stopped:
+            unfinished.extend(kinds)
+            continue
+        messages: list[str] = []
+        ctl, _ = diff_control(new, old, facts + FIRST_KIND, messages, None)
+        ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
+        # each part its share of what the brave passes may take of the time left
+        until = time.monotonic() + tuning.DIFF_BRAVE_SHARE * budget.remaining() / (len(parts) - n)
+        with configured(ctl, enum="brave", heuristic="Vsids"):
+            finished, last, _ = last_model(ctl, budget, (), until)
+        if not finished:
+            unfinished.extend(kinds)
+        witnesses.add(ctl, set(last or ()))
+    if unfinished:
+        notes.append("not every scenario was searched for observations of kind "
+                     + ", ".join(f"`{k}`" for k in sorted(unfinished)) + " (raise --timeout)")
+    return not unfinished
 
 
 def _brave_by_kind(ctl: clingo.Control, budget: Budget, kinds: list[str],

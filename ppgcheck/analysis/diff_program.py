@@ -162,8 +162,7 @@ def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
     ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
     ctl.configuration.solver.opt_strategy = "usc"
     new_core = new.core_program(SCENARIO_CORE)
-    compared_new = new_core.where(lambda st: Path(st.file).name != "scenarios.lp") + new.program
-    old_all = old.core_program(RUNTIME_CORE) + old.program
+    old_all, compared_new = _compared(new, old)
     changed = diff_bounds.changed_predicates(old_all, compared_new)
     if touched is not None:
         facts += ("dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched[0]))
@@ -190,6 +189,17 @@ def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
             bld.add(rename(node))
     ctl.add("base", [], facts)
     return ctl, changed
+
+
+def changed_predicates(new: Pack, old: Pack) -> set[str]:
+    """The predicates whose rules differ between the versions, and those depending on them."""
+    return diff_bounds.changed_predicates(*_compared(new, old))
+
+
+def _compared(new: Pack, old: Pack) -> tuple[Program, Program]:
+    """The old version as it rules, and the new one as it is compared: without the scenarios."""
+    compared_new = new.core_program(SCENARIO_CORE).where(lambda st: Path(st.file).name != "scenarios.lp")
+    return old.core_program(RUNTIME_CORE) + old.program, compared_new + new.program
 
 
 def same_core(old: Pack, new: Pack) -> bool:
