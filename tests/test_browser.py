@@ -414,7 +414,16 @@ def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_s
     its penalty is offered to be ruled again); a penalty's notes are changed in the event view."""
     submit_over_api(event_station, [HIDDEN_CARD.format(round=n, table=n) for n in (1, 2)])
     head, errors = head_judge_page(browser, event_station)
-    head.goto(event_station + "/event/slip/1")
+    head.goto(event_station + "/event")
+    # on a phone each penalty is a card: nothing runs off the screen, its actions in reach
+    assert head.evaluate("() => { const s = document.querySelector('.scroll'); return s.scrollWidth <= s.clientWidth; }")
+    void = head.locator("button.void").first.bounding_box()
+    assert void and void["x"] + void["width"] <= PHONE["width"]
+    labels = head.locator("table.penalties tbody tr").first.locator("td.where").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c, '::before').content + c.textContent.trim())")
+    assert labels == ['"round "1', '"table "1']
+    with head.expect_navigation():
+        head.locator("table.penalties tbody tr").first.locator("a[href='/event/slip/1']").click()
     head.click("#void-report-open")
     head.fill("#void-report-reason", "ruled on the wrong match")
     head.click("#void-report-form button[type=submit]")

@@ -118,7 +118,7 @@ def penalty_dict(p: PenaltyRow) -> dict:
     return {"id": p.id, "player": p.player, "policy": p.policy, "infraction": p.infraction,
             "penalty": p.penalty, "permitted": p.permitted, "chosen_by": p.chosen_by, "status": p.status,
             "day": p.day, "round": p.round, "table": p.table, "judge": p.judge, "time": p.time,
-            "notes": p.notes, "time_extension": p.time_extension, "source": p.source}
+            "notes": p.notes, "time_extension": p.time_extension, "source": p.source, "report_id": p.report_id}
 
 
 @dataclass
