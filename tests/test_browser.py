@@ -409,6 +409,18 @@ def test_penalty_slip_prints(event_station, phone):
 
 
 @needs_event
+def test_a_slip_with_a_long_infraction_id_fits_a_phone(event_station, phone):
+    """DCI's ids are long (`card-drawing/drawing-extra-cards`): the slip's table wraps them
+    instead of widening the page past the screen (it was 500 px on a 390 px phone)."""
+    submit_over_api(event_station, ["policy: dci\nrel: competitive\nplayer: Alice\nplayer: Bob\n"
+                                    "Alice drew 2 extra cards\n"])
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.goto(event_station + "/event/slip/1")
+    assert "card-drawing/drawing-extra-cards" in phone.inner_text(".slip table.penalties")
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+@needs_event
 def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_station, browser):
     """A report ruled by mistake is voided whole from its slip (the later ruling that counted
     its penalty is offered to be ruled again); a penalty's notes are changed in the event view."""
