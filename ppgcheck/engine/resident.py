@@ -8,8 +8,8 @@ then rules batch after batch in memory that is already its own.  It is still a
 job: its own process group, its address space capped, each job under the same
 deadline and CPU-time backstop as a forked one, stopped (and replaced by a new
 child at the next job) past them.  clingo never frees a symbol
-(potassco/clingo#203), so the child also leaves after MAX_JOBS jobs, after any
-job whose work failed, and when its parent is gone.
+(potassco/clingo#203), so the child also leaves after MAX_JOBS jobs, after a job
+that ran out of memory or failed with a bug, and when its parent is gone.
 
 The work crosses a pipe, so it must pickle (a module-level function and plain
 values: functools.partial, not a lambda); so must its value.  One job runs at a
@@ -82,8 +82,11 @@ class Resident:
     def _alive(self) -> bool:
         if self.pid is None:
             return False
-        done, _ = os.waitpid(self.pid, os.WNOHANG)
-        if done:                        # it left (its job count, or a failure): reaped
+        try:
+            done, _ = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:       # reaped by someone else
+            done = self.pid
+        if done:                        # it left (after a failure, or killed): reaped
             self.pid = None
             self._end()
             return False
