@@ -78,6 +78,9 @@ def test_three_errors_upgrade_void_and_export(station):
 
     record = station.get("/api/event", params={"player": "Alice"}).json()
     assert len(record["penalties"]) == 3 and {"Alice"} <= set(record["roster"])
+    # each row names its report (the event view links its slip); the amended one keeps the third's
+    assert {p["round"]: p["report_id"] for p in record["penalties"]} == {
+        1: first["report_id"], 3: third["report_id"], 4: fourth["report_id"]}
     assert len(station.get("/api/event", params={"player": "Alice", "all": "1"}).json()["penalties"]) == 5
     assert [p["round"] for p in station.get("/api/event", params={"round": 4}).json()["penalties"]] == [4]
     exported = station.get("/api/event/export", params={"format": "csv"})
