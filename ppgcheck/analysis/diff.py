@@ -199,16 +199,17 @@ def _diff_pack(old: Pack, new: Pack, *, observations: int, timeout: float, max_m
     touched = diff_bounds.touched_infractions(old.program, new.program, new.core_program(RUNTIME_CORE)) \
         if same_core(old, new) else None
     space = _bounded_space(reads, touched, old, new, observations, result.notes)
-    if not changed_predicates(new, old) & OUTPUTS or not (space.observation_kinds or space.states):
+    changed = changed_predicates(new, old)
+    if not changed & OUTPUTS or not (space.observation_kinds or space.states):
         result.notes.append("no rule that decides a ruling differs between the versions")
         result.seconds = time.monotonic() - started
         return result
     witnesses = _Witnesses(budget, reads, new_reads, old, new)
     if touched is None and observations == 1 and len(space.observation_kinds) > 1:
-        result.complete = _diff_in_parts(space, old, new, budget, witnesses, result.notes)
+        result.complete = _diff_in_parts(space, old, new, changed, budget, witnesses, result.notes)
     else:
         messages: list[str] = []
-        ctl, _ = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched)
+        ctl = diff_control(new, old, scenario_facts(space, observations) + FIRST_KIND, messages, touched, changed)
         ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
         if touched is not None or len(reads.observation_kinds) <= 1:
             found, finished = brave(ctl, budget)
@@ -303,8 +304,8 @@ class _Witnesses:
 KINDS_PER_PART = 6
 
 
-def _diff_in_parts(space: PackReads, old: Pack, new: Pack, budget: Budget, witnesses: _Witnesses,
-                   notes: list[str]) -> bool:
+def _diff_in_parts(space: PackReads, old: Pack, new: Pack, changed: set[str], budget: Budget,
+                   witnesses: _Witnesses, notes: list[str]) -> bool:
     """One observation's scenarios, a grounding for each part of the observation kinds
     (scenarios.kind_parts; a state of the match with no observation is in each part):
     each part's brave pass, then its classes' witnesses.  Whether every part was searched
@@ -317,7 +318,7 @@ def _diff_in_parts(space: PackReads, old: Pack, new: Pack, budget: Budget, witne
             unfinished.extend(kinds)
             continue
         messages: list[str] = []
-        ctl, _ = diff_control(new, old, facts + FIRST_KIND, messages, None)
+        ctl = diff_control(new, old, facts + FIRST_KIND, messages, None, changed)
         ground(ctl, [("base", [])], f"`{new.id}` does not ground for the diff", messages)
         # each part its share of what the brave passes may take of the time left
         until = time.monotonic() + tuning.DIFF_BRAVE_SHARE * budget.remaining() / (len(parts) - n)

@@ -156,14 +156,14 @@ CLASS_INPUTS = {
 
 
 def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
-                 touched: tuple[set[str], set[str]] | None) -> tuple[clingo.Control, set[str]]:
-    """The new version over the scenario space, plus an `o__` copy of the old
-    version's rules for every predicate whose definition changed; and those predicates."""
+                 touched: tuple[set[str], set[str]] | None, changed: set[str]) -> clingo.Control:
+    """The new version over the scenario space, plus an `o__` copy of the old version's
+    rules for every predicate whose definition changed (`changed`: changed_predicates,
+    found once for every part of the space)."""
     ctl = clingo.Control(["--warn=none"], logger=messages_logger(messages))
     ctl.configuration.solver.opt_strategy = "usc"
     new_core = new.core_program(SCENARIO_CORE)
     old_all, compared_new = _compared(new, old)
-    changed = diff_bounds.changed_predicates(old_all, compared_new)
     if touched is not None:
         facts += ("dif_restrict.\n" + "".join(f"dif_touch({i}).\n" for i in sorted(touched[0]))
                   + "".join(f"dif_touch_kind({k}).\n" for k in sorted(touched[1])))
@@ -188,7 +188,7 @@ def diff_control(new: Pack, old: Pack, facts: str, messages: list[str],
         for node in Program.parse(VIEW.format(p="o")):
             bld.add(rename(node))
     ctl.add("base", [], facts)
-    return ctl, changed
+    return ctl
 
 
 def changed_predicates(new: Pack, old: Pack) -> set[str]:
