@@ -271,7 +271,7 @@ class Forked:
         self.read_end: int | None = read_end
         self.phase = "grounding"
         self._buffer = bytearray()          # the child's frames as they come in
-        self._answer = b""
+        self._answer: tuple = ()            # its answer frame, unpickled: (kind, value)
 
     def result(self, deadline: float | None = None, where: str = "", locate=None):
         try:
@@ -292,7 +292,7 @@ class Forked:
                 raise PolicyError(f"{self.phase} in {where} ended abnormally ({describe_status(status)}): "
                                   f"past the {self.limits.megabytes} MB memory limit, or a crash")
             raise RuntimeError(f"the forked process ended without an answer ({describe_status(status)})")
-        return answer(frame, self.limits, where, locate)
+        return answer_of(*frame, self.limits, where, locate)
 
     def result_or_none(self):
         """result(), or None when the child ended without one (killed, or a bug): for a
@@ -302,9 +302,9 @@ class Forked:
         except RuntimeError:
             return None
 
-    def _last_frame(self, deadline: float | None) -> bytes | None:
-        """The child's answer (b"" when it ended without one), progress frames noted on
-        the way; None when the deadline passed first."""
+    def _last_frame(self, deadline: float | None) -> tuple | None:
+        """The child's answer, unpickled (() when it ended without one), progress frames
+        noted on the way; None when the deadline passed first."""
         while not self._read(deadline):
             if deadline is not None and time.monotonic() >= deadline:
                 return None
@@ -334,17 +334,10 @@ class Forked:
                 return False
 
     def _frames(self, chunk: bytes) -> None:
-        buffer = self._buffer
-        buffer += chunk
-        while len(buffer) >= 8:
-            size = struct.unpack("<Q", buffer[:8])[0]
-            if len(buffer) < 8 + size:
-                break
-            frame = bytes(buffer[8:8 + size])
-            del buffer[:8 + size]
-            kind, value = pickle.loads(frame)
-            if kind == "progress":
-                self.on_progress(value)
+        self._buffer += chunk
+        while (frame := pop_frame(self._buffer)) is not None:
+            if frame[0] == "progress":
+                self.on_progress(frame[1])
             else:
                 self._answer = frame
 
@@ -445,8 +438,8 @@ _MEMORY = pickle.dumps(("memory", "grounding"))
 
 
 def job_outcome(work: Callable[[], object]) -> tuple[str, bytes]:
-    """work()'s value, or what it raised, as the frame a job answers with (answer() reads
-    it), and its kind: ok, ppg (a PpgError), memory, bug."""
+    """work()'s value, or what it raised, as the frame a job answers with (answer_of reads
+    it, unpickled), and its kind: ok, ppg (a PpgError), memory, bug."""
     try:
         return "ok", pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
     except PpgError as exc:
@@ -458,14 +451,23 @@ def job_outcome(work: Callable[[], object]) -> tuple[str, bytes]:
         return "bug", pickle.dumps(("bug", traceback.format_exc()))
 
 
-def answer(frame: bytes, limits: Limits | None, where: str, locate: Callable[[], str | None] | None = None):
-    """The value a job's answer frame (job_outcome) carries, or the error it raised."""
-    return answer_of(*pickle.loads(frame), limits, where, locate)
+def pop_frame(buffer: bytearray) -> tuple | None:
+    """The first whole frame of a job's output (write_frame), unpickled: (kind, value),
+    and taken off the buffer; None while none is whole."""
+    if len(buffer) < 8:
+        return None
+    size = struct.unpack("<Q", buffer[:8])[0]
+    if len(buffer) < 8 + size:
+        return None
+    frame = pickle.loads(buffer[8:8 + size])
+    del buffer[:8 + size]
+    return frame
 
 
 def answer_of(kind: str, value: object, limits: Limits | None, where: str,
               locate: Callable[[], str | None] | None = None):
-    """answer() of an unpickled frame: its kind (ok, ppg, memory, bug) and value."""
+    """The value a job's answer frame (job_outcome), unpickled, carries: its kind (ok, ppg,
+    memory, bug) and value; or the error it raised."""
     if kind == "ok":
         return value
     if kind == "ppg":

@@ -135,27 +135,21 @@ class Resident:
             self.pid = None
         return status
 
-    def _next_frame(self, deadline: float | None, on_progress: Callable[[object], None]) -> bytes | None:
-        """The child's answer to the running job: b"" when it ended first, None when the
-        deadline (a monotonic time; None: none) passed first; its progress frames handed to
-        on_progress on the way."""
+    def _next_frame(self, deadline: float | None, on_progress: Callable[[object], None]) -> tuple | None:
+        """The child's answer to the running job, unpickled: (kind, value), () when it ended
+        first, None when the deadline (a monotonic time; None: none) passed first; its
+        progress frames handed to on_progress on the way."""
         while True:
-            while len(self._buffer) >= 8:
-                size = struct.unpack("<Q", self._buffer[:8])[0]
-                if len(self._buffer) < 8 + size:
-                    break
-                frame = bytes(self._buffer[8:8 + size])
-                del self._buffer[:8 + size]
-                kind, value = pickle.loads(frame)
-                if kind != "progress":
+            while (frame := isolation.pop_frame(self._buffer)) is not None:
+                if frame[0] != "progress":
                     return frame
-                on_progress(value)
+                on_progress(frame[1])
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not select.select([self._answers], [], [], left)[0]:
                 return None
             chunk = os.read(self._answers, 1 << 16)
             if not chunk:
-                return b""
+                return ()
             self._buffer += chunk
 
 
@@ -165,7 +159,7 @@ class _Call:
     def __init__(self, resident: Resident, limits: Limits, started: float) -> None:
         self.resident, self.limits, self.started = resident, limits, started
         self.phase = "grounding"
-        self._answer: bytes | None = None
+        self._answer: tuple | None = None
 
     def _note(self, value: object) -> None:
         if isinstance(value, tuple) and value[:1] == ("phase",):
@@ -192,7 +186,7 @@ class _Call:
                 raise isolation.overrun("time", self.phase, self.limits, where)
             raise PolicyError(f"{self.phase} in {where} ended abnormally ({isolation.describe_status(status)}): "
                               f"past the {self.limits.megabytes} MB memory limit, or a crash")
-        kind, value = pickle.loads(frame)
+        kind, value = frame
         resident.jobs += 1
         if kind in ("memory", "bug") or resident.jobs >= resident.max_jobs:
             resident._end(kill=False)       # it leaves: a new child for the next job
