@@ -238,17 +238,24 @@ def amend_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge:
                   notes: str | None = None, rules: Path | None = None):
     """Replace a penalty in force or pending by another the guide permits (or other notes), in
     the event (a store, or its path)."""
-    check_judge(judge)
+    check_change(judge, reason, notes)
     return _store(event).amend(penalty_id, reason, judge, penalty, notes,
                                known_penalties=lambda policy_id: [
                                    p for p in engine(policy_id, rules).penalties if p != "none"])
 
 
-def void_penalty(event: Path, penalty_id: int, reason: str, judge: str):
-    """Void a penalty: it stays in the record, and stops counting.  Returns it and the
-    reports whose rulings counted it."""
-    check_judge(judge)
-    return open_event(event).void(penalty_id, reason, judge)
+def void_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge: str):
+    """Void a penalty in the event (a store, or its path): it stays in the record, and stops
+    counting.  Returns it and the reports whose rulings counted it."""
+    check_change(judge, reason)
+    return _store(event).void(penalty_id, reason, judge)
+
+
+def void_report(event: Path | EventStore, report_id: int, reason: str, judge: str):
+    """Void a whole report ruled by mistake and every live penalty of it, in the event (a
+    store, or its path): it stays in the record and stops counting.  Returns the penalties."""
+    check_change(judge, reason)
+    return _store(event).void_report(report_id, reason, judge)
 
 
 def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: str, rules: Path | None = None):
@@ -256,7 +263,7 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     force now (after a void or an amendment of one its ruling counted), and amend each of its
     penalties that ruling changes.  Returns (old, new) for each change ([]: the ruling
     stands) and the penalties the ruling counted now."""
-    check_judge(judge)
+    check_change(judge, reason)
     store = _store(event)
     text, source, policy_id = store.submitted(report_id)
     [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
@@ -264,10 +271,24 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
                         rules_version(policy_id, rules))
 
 
+MAX_REASON = 500        # a change's reason (kept in the event's history)
+MAX_NOTES = 2000        # a penalty's notes
+
+
 def check_judge(judge: str) -> None:
     """Who submits or changes a record: a name on one line."""
     if not judge or not judge.strip() or len(judge) > 100 or any(c < " " for c in judge):
         raise UsageError("a judge's name is needed (`--judge NAME`): one line, at most 100 characters")
+
+
+def check_change(judge: str, reason: str, notes: str | None = None) -> None:
+    """Who changes a record and why (and a penalty's new notes): the record keeps them, so
+    each is bounded (the station's forms hold no more)."""
+    check_judge(judge)
+    if not reason.strip() or len(reason) > MAX_REASON:
+        raise UsageError(f"a change needs a reason (`--reason`): at most {MAX_REASON} characters")
+    if notes is not None and len(notes) > MAX_NOTES:
+        raise UsageError(f"notes are at most {MAX_NOTES} characters")
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>",

@@ -180,3 +180,25 @@ def test_amending_a_counted_penalty_names_the_rulings_that_counted_it(tmp_path):
     amended = ppgcheck("event", "amend", 3, "--penalty", "warning", "--reason", "x", "--judge", "Bea",
                        "--event", event)
     assert "counted by the rulings of report #2" in amended and "ppgcheck event rerule 2" in amended
+
+
+def test_a_change_needs_a_bounded_reason_and_changes_nothing_without_one(tmp_path):
+    """The record keeps a change's reason and a penalty's notes: a blank or over-long reason
+    (and over-long notes) is refused with exit 2 and the record is left as it was."""
+    event = tmp_path / "event.db"
+    rule(1, event)
+    refused = [
+        ("event", "void", 1, "--reason", " ", "--judge", "Bea", "--event", event),
+        ("event", "void", "--report", 1, "--reason", "x" * 501, "--judge", "Bea", "--event", event),
+        ("event", "amend", 1, "--penalty", "caution", "--reason", "x" * 501, "--judge", "Bea", "--event", event),
+        ("event", "amend", 1, "--notes", "y" * 2001, "--reason", "appeal", "--judge", "Bea", "--event", event),
+        ("event", "rerule", 1, "--reason", "", "--judge", "Bea", "--event", event),
+    ]
+    for args in refused:
+        result = CliRunner().invoke(cli, [str(a) for a in args])
+        assert result.exit_code == 2, (args[:2], result.output)
+        assert "Traceback" not in result.output
+        assert "reason" in result.output or "notes" in result.output
+    history = ppgcheck("event", "history", "--event", event).splitlines()
+    assert [line.split("  ", 1)[1].split(" (")[0] for line in history] == ["Ann: submit report #1"]
+    ppgcheck("event", "void", 1, "--reason", "x" * 500, "--judge", "Bea", "--event", event)

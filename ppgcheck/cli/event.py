@@ -189,9 +189,8 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
     if (penalty_id is None) == (report_id is None):
         raise UsageError("give a penalty id or --report ID (one of them)")
     if report_id is not None:
-        api.check_judge(judge)
         store = api.open_event(event)
-        voided = store.void_report(report_id, reason, judge)
+        voided = api.void_report(store, report_id, reason, judge)
         click.echo(f"voided report #{report_id} and {_plural(len(voided), 'penalty')}")
         for p in voided:
             click.echo(f"  {penalty_line(p, with_status=True)}")

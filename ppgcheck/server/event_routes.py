@@ -95,6 +95,8 @@ async def _head_judge_change(request: Request, what: str) -> tuple[Station, str,
     judge = field_of(data, "judge", str)
     if not reason.strip():
         raise RequestRefused(400, f"{what} needs a reason", "json")
+    if len(reason) > api.MAX_REASON:
+        raise RequestRefused(400, f"`reason` is longer than {api.MAX_REASON} characters", "json")
     return station, reason, judge, data
 
 
@@ -105,8 +107,7 @@ async def api_void(request: Request) -> Response:
 
     def void() -> dict:
         from ppgcheck.event.records import penalty_dict
-        api.check_judge(judge)
-        row, counted_by = store.void(penalty_id, reason, judge)
+        row, counted_by = api.void_penalty(store, penalty_id, reason, judge)
         return {"voided": penalty_dict(row), "counted_by_reports": counted_by}
     return JSONResponse(await run_in_threadpool(void))
 
@@ -120,14 +121,10 @@ async def api_void_report(request: Request) -> Response:
 
     def void() -> dict:
         from ppgcheck.event.records import penalty_dict
-        api.check_judge(judge)
-        voided = store.void_report(report_id, reason, judge)
+        voided = api.void_report(store, report_id, reason, judge)
         return {"voided_report": report_id, "voided": [penalty_dict(p) for p in voided],
                 "counted_by_reports": store.counted_by([p.id for p in voided])}
     return JSONResponse(await run_in_threadpool(void))
-
-
-MAX_NOTES = 2000
 
 
 async def api_amend(request: Request) -> Response:
@@ -139,8 +136,8 @@ async def api_amend(request: Request) -> Response:
     notes = field_of(data, "notes", str, required=False)
     if penalty is None and notes is None:
         raise RequestRefused(400, "nothing to change: give `penalty` and/or `notes`", "json")
-    if notes is not None and len(notes) > MAX_NOTES:
-        raise RequestRefused(400, f"`notes` is longer than {MAX_NOTES} characters", "json")
+    if notes is not None and len(notes) > api.MAX_NOTES:
+        raise RequestRefused(400, f"`notes` is longer than {api.MAX_NOTES} characters", "json")
     penalty_id = int(request.path_params["penalty_id"])
     store = station.store()
 

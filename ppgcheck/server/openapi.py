@@ -9,13 +9,15 @@ _JSON = {"content": {"application/json": {"schema": {"type": "object"}}}}
 # the body of a change only the Head Judge makes (void, rule again; choosing a penalty adds the penalty)
 _REASON_BODY = {"required": True, "content": {"application/json": {"schema": {
     "type": "object", "required": ["reason", "judge"],
-    "properties": {"reason": {"type": "string"}, "judge": {"type": "string"}}}}}}
+    "properties": {"reason": {"type": "string", "minLength": 1, "maxLength": 500},
+                   "judge": {"type": "string", "maxLength": 100}}}}}}
 
 _AMEND_BODY = {"required": True, "content": {"application/json": {"schema": {
     "type": "object", "required": ["reason", "judge"],
     "properties": {"penalty": {"type": "string", "description": "one of the penalty's `permitted`"},
                    "notes": {"type": "string", "maxLength": 2000, "description": "the penalty's new notes"},
-                   "reason": {"type": "string"}, "judge": {"type": "string"}},
+                   "reason": {"type": "string", "minLength": 1, "maxLength": 500},
+                   "judge": {"type": "string", "maxLength": 100}},
     "anyOf": [{"required": ["penalty"]}, {"required": ["notes"]}]}}}}
 
 
