@@ -18,13 +18,13 @@ from ppgcheck.engine.program import UnsupportedConstruct
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict, "question": list,
-        "assumption_contains": list, "outcome": dict}
+        "assumption_contains": list, "assumption_excludes": list, "outcome": dict}
 _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "base_penalty": str,
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
            "fix_excludes": list, "note_excludes": list, "head_judge": bool, "permitted": list,
            "options": list, "related_to": int, "assumption_contains": list, "assumption_excludes": list,
            "by_value": dict}
-_QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str}
+_QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str, "unsettled": str}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
 _OUTCOME = {"kind": str, "step_contains": str, "result": str, "scope": str, "winner": str, "player": str,
@@ -202,6 +202,10 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
     for needle in expected.get("assumption_contains", []):
         if not any(needle.lower() in a.lower() for a in assumptions):
             fail(f"no assumption of the report mentions `{needle}`; got " + ("; ".join(assumptions) or "none"))
+    for needle in expected.get("assumption_excludes", []):
+        hits = [a for a in assumptions if needle.lower() in a.lower()]
+        if hits:
+            fail(f"an assumption of the report mentions `{needle}`: " + "; ".join(hits))
     if "time_extension" in expected:
         got_ext = max((rs.time_extension_minutes for rs in sets), default=0)
         if got_ext != expected["time_extension"]:
@@ -307,6 +311,8 @@ def _compare_questions(expected: dict, questions: list, fail) -> None:
         if not any(want["add_contains"].lower() in q.add.lower()
                    and want.get("player", q.player) == q.player
                    and want.get("infraction", q.infraction) == q.infraction
-                   and want.get("penalty", _penalty(q.penalty)) == _penalty(q.penalty) for q in questions):
+                   and want.get("penalty", _penalty(q.penalty)) == _penalty(q.penalty)
+                   and want.get("unsettled", q.unsettled) == q.unsettled for q in questions):
             fail(f"no question matches {want}; got "
-                 + ("; ".join(f"{q.player}: {q.add} -> {q.infraction}, {q.penalty}" for q in questions) or "none"))
+                 + ("; ".join(f"{q.player}: {q.add} -> {q.infraction}, {q.penalty or q.unsettled or None}"
+                              for q in questions) or "none"))

@@ -40,7 +40,7 @@ if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 
 # what the exploring solve adds to a report's atoms (the default solve never derives them)
-EXPLORED = ("permitted/4", "option/7")
+EXPLORED = ("permitted/4", "option/7", "judge_call_permitted/2")
 _EXPLORED_NAMES = frozenset(name.split("/")[0] for name in EXPLORED)
 
 # a grounding of at most this many reports (a report and its variants) grounds only the

@@ -34,10 +34,30 @@ def question_text(question: Question) -> str:
         penalty = _loud(question.penalty)
     elif question.choose_from:
         penalty = f"{_either(question.choose_from)} (the guide does not say which)"
+    elif question.unsettled == "conflict":
+        penalty = "no single penalty: two rules of the guide disagree"
+    elif question.unsettled == "gap":
+        penalty = "no penalty: the guide gives none here"
     else:
         penalty = "no penalty named"
-    outcome = f"{question.infraction}, {penalty}" if question.infraction else "no infraction"
+    if question.infraction:
+        outcome = f"{question.infraction}, {penalty}"
+    elif question.unsettled == "gap":
+        outcome = "not covered by the guide (a gap)"
+    else:
+        outcome = "no infraction"
     return f"{question.asks}? → {question.player}: {outcome}"
+
+
+# how the guide stands to the judge's call: its default, a course it permits (an option, or
+# one of a set it leaves open), or neither
+JUDGE_CALL_VERDICTS = {"agrees": "the guide agrees with the judge's call",
+                       "permitted": "the guide permits the judge's call, though not as its default",
+                       "disagrees": "the guide DISAGREES with the judge's call"}
+
+
+def judge_call_text(verdict: str) -> str:
+    return JUDGE_CALL_VERDICTS.get(verdict, JUDGE_CALL_VERDICTS["disagrees"])
 
 
 def penalty_line(r: PlayerRuling) -> str:
@@ -119,8 +139,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         sources = ", ".join(f"{c.text} min{_cite(c.section)}" for c in rs.time_extensions)
         out.append(f"  time extension: {rs.time_extension_minutes} minutes [{sources}]")
     if rs.judge_call:
-        verdict = "agrees with" if rs.judge_call_verdict == "agrees" else "DISAGREES with"
-        out.append(f"  the guide {verdict} the judge's call: {rs.judge_call[0]}, {rs.judge_call[1]}")
+        out.append(f"  {judge_call_text(rs.judge_call_verdict)}: {rs.judge_call[0]}, {rs.judge_call[1]}")
     out.extend(outcome_lines(rs))
     for note in rs.notes:
         out.append(f"  note: {note.text}{_cite(note.section)}")
@@ -228,7 +247,8 @@ def option_dict(option: Option) -> dict:
 def question_dict(question: Question) -> dict:
     return {"observation": question.observation, "player": question.player, "add": question.add,
             "asks": question.asks,
-            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from}
+            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from,
+            "unsettled": question.unsettled or None}
 
 
 def render_json(rs: RulingSet) -> str:

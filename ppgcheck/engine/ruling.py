@@ -45,6 +45,9 @@ class Question:
     infraction: str | None  # the infraction with it (None: no infraction)
     penalty: str | None     # the default penalty with it (None: the guide names none)
     choose_from: list[str] = field(default_factory=list)   # with no default: the set the guide narrows it to
+    # what the answer is when it names no penalty: "no-infraction" (none derived, or the guide
+    # says so), "gap" (no rule of the guide covers it), "conflict" (two rules disagree); "" otherwise
+    unsettled: str = ""
 
 
 @dataclass
@@ -262,6 +265,8 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
     result.judge_call = report.judge_call
     verdicts = by.get("judge_call_verdict/1", [])
     result.judge_call_verdict = verdicts[0][0].name if verdicts else ""
+    if result.judge_call_verdict == "disagrees" and by.get("judge_call_permitted/2"):
+        result.judge_call_verdict = "permitted"      # not the default, but a course the guide allows
     result.notes = sorted((Cited(_text(t), s.string) for t, s in by.get("report_note/2", [])),
                           key=lambda c: (c.section, c.text))
     result.assumptions = sorted((Cited(_text(t), s.string) for t, s in by.get("report_assumption/2", [])),

@@ -266,9 +266,25 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
                 heaviest = penalty or (choices[-1] if choices else "")
                 severity = ranks.get(heaviest.replace("/", "__").replace("-", "_"), -1)
                 found.append((severity, Question(variant.observation, player, variant.add, variant.asks,
-                                                 infraction, penalty, list(choices))))
+                                                 infraction, penalty, list(choices),
+                                                 _unsettled(vrs, variant.observation, infraction, penalty, choices))))
     found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
     return [q for _, q in found[:MAX_QUESTIONS]]
+
+
+def _unsettled(vrs: RulingSet, observation: int, infraction: str | None, penalty: str | None,
+               choices: list[str]) -> str:
+    """Why a question's answer names no penalty: the variant's own findings on the
+    observation say whether the guide leaves it uncovered (a gap) or two rules disagree,
+    so the question never reads "no infraction" where the guide says nothing."""
+    if penalty or choices:
+        return ""
+    kinds = {f.kind for f in vrs.findings if f.observation == observation}
+    if infraction is not None and "conflict" in kinds:
+        return "conflict"
+    if "gap" in kinds:
+        return "gap"
+    return "no-infraction" if infraction is None else ""
 
 
 def _outcomes(rs: RulingSet, observation: int) -> dict[str, tuple[tuple[str, str | None], ...]]:

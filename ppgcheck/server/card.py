@@ -3,8 +3,8 @@ card shows, phrased by the text renderer's own functions (option_text, question_
 penalty_line), so the page and `ppgcheck rule` say the same thing."""
 from __future__ import annotations
 
-from ppgcheck.engine.render import (WHO, note_text, option_text, outcome_option_text, outcome_text, penalty_line,
-                                    question_text)
+from ppgcheck.engine.render import (WHO, judge_call_text, note_text, option_text, outcome_option_text, outcome_text,
+                                    penalty_line, question_text)
 from ppgcheck.engine.ruling import Adjustment, Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question
 
 
@@ -21,7 +21,8 @@ def _player_ruling(r: dict) -> PlayerRuling:
 
 
 def _question(q: dict) -> Question:
-    return Question(q["observation"], q["player"], q["add"], q["asks"], q.get("infraction"), q.get("penalty"))
+    return Question(q["observation"], q["player"], q["add"], q["asks"], q.get("infraction"), q.get("penalty"),
+                    q.get("choose_from") or [], q.get("unsettled") or "")
 
 
 def _outcome(o: dict) -> Outcome:
@@ -67,7 +68,7 @@ def card(data: dict) -> dict:
         "findings": data.get("findings", []),
         "time_extension": data.get("time_extension_minutes") or 0,
         "match": _match_lines(data),
-        "judge_call": call,
+        "judge_call": call and {**call, "verdict_text": judge_call_text(call.get("verdict", ""))},
         "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
         "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
         "questions": [{"text": question_text(_question(q)), "add": q["add"]} for q in data.get("questions", [])],
