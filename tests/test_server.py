@@ -365,3 +365,21 @@ def test_card_shows_the_match_outcome_as_the_text_ruling_words_it(client):
         assert html.escape(line, quote=False) in card, line
     none = client.post("/ui/card", json={"report": EXAMPLE}).text
     assert "The match" not in none
+
+
+def test_the_card_says_how_the_guide_stands_to_the_judges_call_and_why_a_question_has_no_penalty(client):
+    """The station's card words a judge's call and a question as the text ruling does: a call
+    on the option the guide permits is not a disagreement; a question answered by a gap or a
+    conflict says so (and one narrowed to a set keeps it)."""
+    from ppgcheck.engine.render import render_text
+    golden = Path(__file__).resolve().parent / "golden" / "yugioh"
+    for name, wanted in (("judge-call-option-permitted", "the guide permits the judge&#39;s call"),
+                         ("judge-call-outside-permitted-disagrees", "the guide DISAGREES with the judge&#39;s call"),
+                         ("question-on-purpose-not-covered", "not covered by the guide (a gap)"),
+                         ("question-worn-sleeves-conflict", "two rules of the guide disagree")):
+        report = (golden / f"{name}.txt").read_text(encoding="utf-8")
+        card = client.post("/ui/card", json={"report": report}).text
+        assert wanted in card, name
+        assert wanted.replace("&#39;", "'") in render_text(api.rule_report(report)[0]), name
+    sleeves = client.post("/ui/card", json={"report": (golden / "question-worn-sleeves-conflict.txt").read_text()}).text
+    assert "DISQUALIFICATION WITH PRIZES or DISQUALIFICATION WITHOUT PRIZES" in sleeves
