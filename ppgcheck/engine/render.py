@@ -25,7 +25,8 @@ def _either(penalties: list[str]) -> str:
 def option_text(option: Option) -> str:
     """`the Head Judge may make it a GAME LOSS if ...`, in a judge's words."""
     condition = option.condition
-    return (f"{WHO.get(option.by, option.by)} may make it a {_loud(option.penalty)}"
+    article = "an" if option.penalty[:1].lower() in "aeiou" else "a"
+    return (f"{WHO.get(option.by, option.by)} may make it {article} {_loud(option.penalty)}"
             + (f" if {condition}" if condition else "") + _cite(option.section))
 
 
@@ -168,9 +169,11 @@ def outcome_text(outcome: Outcome) -> str:
     return f"{label}: {what}{_cite(outcome.section)}"
 
 
-def outcome_option_text(option: OutcomeOption) -> str:
-    """A different outcome someone may choose, in a judge's words."""
-    return (f"{WHO.get(option.by, option.by)} may choose instead: {option.outcome.describe()}"
+def outcome_option_text(option: OutcomeOption, instead: bool = True) -> str:
+    """A different outcome someone may choose, in a judge's words (`instead` of the outcome
+    the guide gives, when it gives one)."""
+    verb = "may choose instead" if instead else "may choose"
+    return (f"{WHO.get(option.by, option.by)} {verb}: {option.outcome.describe()}"
             + (f" if {option.condition}" if option.condition else "") + _cite(option.section))
 
 
@@ -182,7 +185,9 @@ def note_text(note: Cited) -> str:
 def outcome_lines(rs: RulingSet) -> list[str]:
     """The match's outcome block of the text ruling."""
     out = [f"  match — {outcome_text(o)}" for o in rs.outcomes]
-    out += [f"    {outcome_option_text(o)}" for o in rs.outcome_options]
+    # with no outcome of the guide's, an option is the match's line itself, not one beside it
+    out += [f"    {outcome_option_text(o)}" if rs.outcomes else f"  match — {outcome_option_text(o, instead=False)}"
+            for o in rs.outcome_options]
     out += [f"  match — {note_text(n)}" for n in rs.outcome_notes]
     return out
 

@@ -269,7 +269,15 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
                                                  infraction, penalty, list(choices),
                                                  _unsettled(vrs, variant.observation, infraction, penalty, choices))))
     found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
-    return [q for _, q in found[:MAX_QUESTIONS]]
+    # two observations written alike ask the same question once (the text does not tell them apart)
+    asked: set[tuple] = set()
+    unique = []
+    for _, q in found:
+        said = (q.player, q.add, q.infraction, q.penalty, tuple(q.choose_from), q.unsettled)
+        if said not in asked:
+            asked.add(said)
+            unique.append(q)
+    return unique[:MAX_QUESTIONS]
 
 
 def _unsettled(vrs: RulingSet, observation: int, infraction: str | None, penalty: str | None,

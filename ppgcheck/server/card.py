@@ -35,7 +35,7 @@ def _match_lines(data: dict) -> list[str]:
     instead, the notes (a ruling stored before outcomes were recorded has none)."""
     lines = [outcome_text(_outcome(o)) for o in data.get("outcomes", [])]
     lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "",
-                                                o.get("section") or ""))
+                                                o.get("section") or ""), instead=bool(data.get("outcomes")))
               for o in data.get("outcome_options", [])]
     lines += [note_text(Cited(n["text"], n.get("section") or "")) for n in data.get("outcome_notes", [])]
     return lines

@@ -1,0 +1,50 @@
+"""The text ruling's words where the audit of 2 Dec found them wrong: an option's article,
+a players' option with no outcome to choose "instead" of, a question asked twice."""
+from __future__ import annotations
+
+from ppgcheck import api
+from ppgcheck.engine.render import option_text, render_text
+from ppgcheck.engine.ruling import Option
+
+
+def test_an_option_takes_the_article_its_penalty_needs():
+    assert "may make it an INTELLECT PENALTY" in option_text(Option("intellect-penalty", "head-judge", "", "PPG 1.2"))
+    assert "may make it a GAME LOSS" in option_text(Option("game-loss", "head-judge", "", "PPG 1.2"))
+
+
+BETWEEN_GAMES = """policy: yugioh
+tier: 1
+round: 3, swiss
+player: Alice
+player: Bob
+time was called between games
+score: Alice {a}, Bob 1
+"""
+
+
+def test_a_players_option_with_no_outcome_is_not_chosen_instead_of_one():
+    """Equal wins between games: the guide gives the players' option and no outcome (a gap);
+    with more wins it gives the outcome, and nothing to choose instead."""
+    tied = render_text(api.rule_report(BETWEEN_GAMES.format(a=1))[0])
+    assert "match — the players may choose: both players continue using their side deck" in tied
+    assert "instead" not in tied
+    ahead = render_text(api.rule_report(BETWEEN_GAMES.format(a=2))[0])
+    assert "match — result: Alice wins the match" in ahead
+
+
+TWICE = """policy: fab
+rel: competitive
+day: 1
+player: Alice
+player: Bob
+Alice drew 1 extra card, mixed into her hand.
+Alice drew 1 extra card, mixed into her hand.
+"""
+
+
+def test_two_observations_written_alike_ask_each_question_once():
+    [ruled] = api.rule_report(TWICE)
+    asked = [(q.player, q.add, q.infraction, q.penalty) for q in ruled.questions]
+    assert asked and len(asked) == len(set(asked))
+    [single] = api.rule_report(TWICE.rsplit("Alice drew", 1)[0])
+    assert {q.asks for q in ruled.questions} == {q.asks for q in single.questions}
