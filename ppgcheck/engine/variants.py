@@ -267,7 +267,7 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
                 severity = ranks.get(heaviest.replace("/", "__").replace("-", "_"), -1)
                 found.append((severity, Question(variant.observation, player, variant.add, variant.asks,
                                                  infraction, penalty, list(choices),
-                                                 _unsettled(vrs, variant.observation, infraction, penalty, choices))))
+                                                 _unsettled(vrs, variant.observation, player, infraction, penalty, choices))))
     found.sort(key=lambda sq: (-sq[0], sq[1].observation, sq[1].add, sq[1].infraction or ""))
     # two observations written alike ask the same question once (the text does not tell them apart)
     asked: set[tuple] = set()
@@ -280,19 +280,23 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
     return unique[:MAX_QUESTIONS]
 
 
-def _unsettled(vrs: RulingSet, observation: int, infraction: str | None, penalty: str | None,
+def _unsettled(vrs: RulingSet, observation: int, player: str, infraction: str | None, penalty: str | None,
                choices: list[str]) -> str:
     """Why a question's answer names no penalty: the variant's own findings on the
     observation say whether the guide leaves it uncovered (a gap) or two rules disagree,
     so the question never reads "no infraction" where the guide says nothing."""
     if penalty or choices:
         return ""
+    if infraction is None:
+        # the guide's own "not an infraction", or no rule classifying the observation (the
+        # core's gap is an error; a warning-level gap is about another person's ruling)
+        if any(n.observation == observation and n.player == player for n in vrs.no_infractions):
+            return "no-infraction"
+        unclassified = any(f.kind == "gap" and f.level == "error" and f.observation == observation
+                           for f in vrs.findings)
+        return "gap" if unclassified else "no-infraction"
     kinds = {f.kind for f in vrs.findings if f.observation == observation}
-    if infraction is not None and "conflict" in kinds:
-        return "conflict"
-    if "gap" in kinds:
-        return "gap"
-    return "no-infraction" if infraction is None else ""
+    return "conflict" if "conflict" in kinds else "gap" if "gap" in kinds else ""
 
 
 def _outcomes(rs: RulingSet, observation: int) -> dict[str, tuple[tuple[str, str | None], ...]]:
