@@ -66,20 +66,29 @@ def question_variants(report: Report, relevant: Callable[[str], frozenset[str]])
         for kind in sorted(relevant(obs.kind)):
             if kind in stated or vocab.exclusive.get(kind) in taken or kind in vocab.counted_modifiers:
                 continue
-            modifier = Modifier(kind)
+            # a modifier naming a person is asked of the first other player and of the observed
+            # player (`with illegal cards Alice meant to play` decides Alice's own list)
             if kind in vocab.person_modifiers:
                 others = [p for p in players if p != obs.subject]
-                if not others:
-                    continue
-                modifier.person = others[0]
-            variant_obs = copy.copy(obs)
-            variant_obs.modifiers = [*obs.modifiers, modifier]
-            variant = copy.copy(report)
-            variant.observations = [*report.observations[:index - 1], variant_obs, *report.observations[index:]]
-            added = print_observation(variant_obs, vocab)
-            out.append(Variant(variant, observation=index, add=added,
-                               asks=added.removeprefix(print_observation(obs, vocab) + ", ")))
+                persons = [*others[:1], *([obs.subject] if obs.subject in players else [])]
+            else:
+                persons = [None]
+            for person in persons:
+                modifier = Modifier(kind, person=person) if person else Modifier(kind)
+                out.append(_with_modifier(report, index, obs, modifier))
     return out
+
+
+def _with_modifier(report: Report, index: int, obs, modifier: Modifier) -> Variant:
+    """The report with one modifier added to its index-th observation, as a question asks it."""
+    vocab = report.vocabulary
+    variant_obs = copy.copy(obs)
+    variant_obs.modifiers = [*obs.modifiers, modifier]
+    variant = copy.copy(report)
+    variant.observations = [*report.observations[:index - 1], variant_obs, *report.observations[index:]]
+    added = print_observation(variant_obs, vocab)
+    return Variant(variant, observation=index, add=added,
+                   asks=added.removeprefix(print_observation(obs, vocab) + ", "))
 
 
 # --- which modifiers the rules about an observation read ------------------------
