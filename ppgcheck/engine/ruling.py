@@ -249,6 +249,14 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
         for group in (r.notes, r.because, r.assumptions):
             group.sort(key=lambda c: (c.section, c.text))
     result.rulings = list(rulings.values())
+    _report_level(by, result, report, person)
+    _outcomes(by, result, person)
+    return result
+
+
+def _report_level(by: dict, result: RulingSet, report: Report, person) -> None:
+    """What the ruling says of the report as a whole: no-infractions, findings, time
+    extensions, the judge's call, notes and assumptions."""
     result.no_infractions = sorted(
         (NoInfraction(o.number, person(p), _text(reason), sec.string)
          for o, p, reason, sec in by.get("not_infraction/4", [])),
@@ -271,8 +279,6 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
                           key=lambda c: (c.section, c.text))
     result.assumptions = sorted((Cited(_text(t), s.string) for t, s in by.get("report_assumption/2", [])),
                                 key=lambda c: (c.section, c.text))
-    _outcomes(by, result, person)
-    return result
 
 
 def outcome_of(sym: clingo.Symbol, section: str, person) -> Outcome:
