@@ -653,7 +653,8 @@ def test_a_match_result_is_recorded_beside_the_penalties_and_follows_its_report(
     assert data["event"]["match_result"]["result"] == "draw" and data["event"]["recorded"][0]["penalty"] == "warning"
     shown = invoke("event", "show", "--results", "--event", event)
     assert shown.exit_code == 0
-    assert "report #1, round 5, table 7: the match is a draw (TRP 3)" in shown.stdout
+    # (no `day:`: recorded on the event's latest day, day 1 before any, as the ruling says)
+    assert "report #1, day 1, round 5, table 7: the match is a draw (TRP 3)" in shown.stdout
     # an amended report's result no longer stands: the new one's does
     path.write_text(END_OF_MATCH.format(last="Bob conceded after time was called, before any action"), encoding="utf-8")
     ruled(path, event, "--judge", "Ann", "--amend")
@@ -681,7 +682,7 @@ def test_a_version_1_store_gains_the_match_results_table(tmp_path):
     shown = invoke("event", "show", "--results", "--event", event)
     assert shown.exit_code == 0 and "0 match results" in shown.stdout
     with sqlite3.connect(event) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
         assert db.execute("SELECT COUNT(*) FROM penalties").fetchone()[0] == 1
 
 
@@ -742,3 +743,74 @@ def test_a_group_that_fails_records_none_of_its_submissions(tmp_path):
     assert counts(event) == before
     _submit(store, report(tmp_path, file="r3.txt", round=3))         # the store goes on
     assert counts(event)["reports"] == before["reports"] + 1
+
+
+def test_a_report_without_day_is_recorded_on_the_events_latest_day(tmp_path):
+    """A report without `day:` is taken to be on the latest day the event has recorded (day 1
+    before any), said in its ruling and kept in the record: a day-1 report written without
+    `day:` never counts as "today" on day 2 (it was stored without a day and counted every day)."""
+    event = tmp_path / "event.db"
+    no_day = ALICE.replace("day: {day}\n", "")
+    first = tmp_path / "d1-no-day.txt"
+    first.write_text(no_day.format(policy="fab", name="Alice", round=2, table=3), encoding="utf-8")
+    ruled_first = ruled(first, event)
+    assert any("day 1, the latest day recorded there" in a["text"] for a in ruled_first["assumptions"])
+    assert ruled_first["event"]["recorded"][0]["day"] == 1
+    ruled(report(tmp_path, day=2, file="d2-a.txt", round=6), event)
+    second_of_day_2 = ruled(report(tmp_path, day=2, file="d2-b.txt", round=8), event)
+    assert second_of_day_2["rulings"][0]["penalty"] == "warning"      # the day-1 one does not count today
+    later = tmp_path / "d2-no-day.txt"
+    later.write_text(no_day.format(policy="fab", name="Alice", round=9, table=4), encoding="utf-8")
+    third_of_day_2 = ruled(later, event)
+    assert third_of_day_2["rulings"][0]["penalty"] == "intellect-penalty"    # taken as day 2: the 3rd today
+    assert third_of_day_2["event"]["recorded"][0]["day"] == 2
+
+
+def test_the_same_file_by_another_path_is_the_same_report(tmp_path, monkeypatch):
+    """The event keys a file by where it is: `./r.txt`, `r.txt` and its absolute path are one
+    report, recorded once (each used to record a penalty of its own, each upgrading the next)."""
+    event = tmp_path / "event.db"
+    report(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    first = ruled(Path("r.txt"), event)
+    for typed in ("./r.txt", str(tmp_path / "r.txt")):
+        again = rule(typed, event)
+        assert again.exit_code == 0 and "already recorded as report #1" in again.stdout, again.output
+    assert first["event"]["recorded"][0]["id"] == 1 and rows(event, "penalties") == 1
+
+
+def test_rule_records_at_the_event_named_by_the_environment(tmp_path, monkeypatch):
+    """`$PPGCHECK_EVENT` and `$PPGCHECK_JUDGE` work for `rule` as for the `event` commands (the
+    ruling was printed with no history and nothing recorded)."""
+    event = tmp_path / "event.db"
+    monkeypatch.setenv("PPGCHECK_EVENT", str(event))
+    monkeypatch.setenv("PPGCHECK_JUDGE", "Ann")
+    result = invoke("rule", report(tmp_path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    [one] = json.loads(result.stdout)
+    assert one["event"]["recorded"][0]["judge"] == "Ann" and rows(event, "penalties") == 1
+
+
+def test_separate_reports_from_stdin_are_no_problem_for_the_check(tmp_path):
+    event = tmp_path / "event.db"
+    for name in ("Alice", "Carol"):
+        text = ALICE.format(policy="fab", day=1, name=name, round=1, table=1)
+        assert invoke("rule", "-", "--event", event, "--judge", "Ann", input=text).exit_code == 0
+    checked = invoke("event", "check", "--event", event)
+    assert checked.exit_code == 0 and checked.stdout.startswith(f"{event}: ok"), checked.output
+
+
+def test_a_version_2_store_keeps_its_history_and_takes_a_rerule_entry(tmp_path):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    with sqlite3.connect(event) as db:       # the audit table as version 2 made it
+        db.execute("CREATE TABLE audit_v2 AS SELECT * FROM audit")
+        db.execute("DROP TABLE audit")
+        db.execute("ALTER TABLE audit_v2 RENAME TO audit")
+        db.execute("PRAGMA user_version = 2")
+    result = invoke("event", "rerule", 1, "--reason", "looked again", "--judge", "Bea", "--event", event)
+    assert result.exit_code == 0 and "its penalties stand" in result.stdout, result.output
+    history = invoke("event", "history", "--event", event).stdout
+    assert "Ann: submit report #1" in history and "Bea: rerule report #1 — looked again" in history
+    with sqlite3.connect(event) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3

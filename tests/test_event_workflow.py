@@ -108,8 +108,9 @@ def test_a_ruling_that_counted_a_voided_penalty_is_ruled_again(tmp_path):
     again = ppgcheck("event", "rerule", 3, "--reason", "once more", "--judge", "Bea", "--event", event)
     assert again == "report #3 ruled again (counting #1): its penalties stand\n"
     history = ppgcheck("event", "history", "--event", event).splitlines()
-    assert [line.split("  ", 1)[1].split(" (")[0] for line in history][-2:] == [
-        "Bea: amend penalty #4 — penalty #2 was voided", "Ann: submit report #4"]
+    # a rule-again whose penalties stand is in the history too (a judge looked at it again)
+    assert [line.split("  ", 1)[1].split(" (")[0] for line in history][-3:] == [
+        "Bea: amend penalty #4 — penalty #2 was voided", "Ann: submit report #4", "Bea: rerule report #3 — once more"]
     assert ppgcheck("event", "check", "--event", event).startswith(f"{event}: ok")
     [entry] = [e for e in json.loads(ppgcheck("event", "history", "--event", event, "--format", "json"))
                if e["detail"].get("ruled_again") == 3]

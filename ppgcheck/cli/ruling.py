@@ -34,9 +34,11 @@ from ppgcheck.language.vocabulary import vocabulary
 @rules_option("Rule with the packs under this rules folder (a `core/` and one folder per policy), e.g. a "
                "league's edited copy, instead of the bundled ones.")
 @click.option("--event", "event", type=click.Path(dir_okay=False, path_type=Path), metavar="EVENT.db",
-              help="Record at this event (its store, created when missing): each report's history is its persons' "
-                   "penalties in force there, and the penalties each ruling issues are recorded.  Reports are then "
-                   "ruled one by one, in order; the same report again prints its stored ruling and writes nothing.")
+              envvar="PPGCHECK_EVENT",
+              help="Record at this event (its store, created when missing; or $PPGCHECK_EVENT): each report's "
+                   "history is its persons' penalties in force there, and the penalties each ruling issues are "
+                   "recorded.  Reports are then ruled one by one, in order; the same report again (by any path, "
+                   "or from stdin) prints its stored ruling and writes nothing.")
 @click.option("--judge", envvar="PPGCHECK_JUDGE", metavar="NAME",
               help="With --event: who submits the reports (or $PPGCHECK_JUDGE).")
 @click.option("--amend", is_flag=True,
@@ -96,8 +98,13 @@ def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: 
         choices[infraction.strip()] = penalty.strip()
     api.check_judge(judge)
     store = api.open_event(event, create=True)
-    return lambda report, policy_id: api.submit_prepared(store, report, policy_id, judge, rules, amend, choices,
-                                                         questions)
+
+    def submit(report, policy_id: str):
+        # the event knows a file by where it is, however its path was typed (`./r.txt`, `r.txt`)
+        if not report.source.startswith("<"):
+            report.source = str(Path(report.source).resolve())
+        return api.submit_prepared(store, report, policy_id, judge, rules, amend, choices, questions)
+    return submit
 
 
 @cli.command()

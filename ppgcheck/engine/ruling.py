@@ -145,6 +145,7 @@ class RulingSet:
     time_extension_minutes: int = 0
     judge_call: tuple[str, str] | None = None
     judge_call_verdict: str = ""
+    day: int | None = None      # the day the ruling counted history on (`day:`, or the one it took)
     notes: list[Cited] = field(default_factory=list)
     assumptions: list[Cited] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)   # every question, whoever it concerns
@@ -275,6 +276,8 @@ def _report_level(by: dict, result: RulingSet, report: Report, person) -> None:
     result.judge_call_verdict = verdicts[0][0].name if verdicts else ""
     if result.judge_call_verdict == "disagrees" and by.get("judge_call_permitted/2"):
         result.judge_call_verdict = "permitted"      # not the default, but a course the guide allows
+    days = by.get("today/1", [])
+    result.day = days[0][0].number if days else None
     result.notes = sorted((Cited(_text(t), s.string) for t, s in by.get("report_note/2", [])),
                           key=lambda c: (c.section, c.text))
     result.assumptions = sorted((Cited(_text(t), s.string) for t, s in by.get("report_assumption/2", [])),

@@ -78,6 +78,8 @@ class RecordChanges:
         with self._write() as db:
             row = self._report_in_force(db, report_id, "ruled again")
             counted = self._history(db, report, row["policy"], row["position"])
+            if report.day is None:      # the day it was recorded on, not the event's latest now
+                report.event_day = row["day"]
             rs = self._ruled(report, counted, rule)
             changes = self._changed(db, report_id, self._penalties_of(rs, report, {}), rs)
             ruling_id = db.execute("SELECT id FROM rulings WHERE report_id = ?", (report_id,)).fetchone()[0]
@@ -93,6 +95,10 @@ class RecordChanges:
             if out:     # what the ruling counts now, for a later void to name it
                 db.executemany("INSERT OR IGNORE INTO counted (ruling_id, penalty_id) VALUES (?, ?)",
                                [(ruling_id, p.id) for p in counted])
+            else:       # the ruling stands: the history says it was looked at again
+                self._audit(db, judge, "rerule", reason=reason, report_id=report_id,
+                            detail={"penalties": "stand", "counted": [p.id for p in counted],
+                                    "rules_version": rules_version})
             return out, counted
 
     def _changed(self, db: sqlite3.Connection, report_id: int, rows: list[dict],
@@ -124,8 +130,8 @@ class RecordChanges:
         return changes
 
     def _report_in_force(self, db: sqlite3.Connection, report_id: int, change: str) -> sqlite3.Row:
-        """The report's row (status, policy, place), which must be in force to be `change`d."""
-        row = db.execute("SELECT status, policy, position FROM reports WHERE id = ?", (report_id,)).fetchone()
+        """The report's row (status, policy, place, day), which must be in force to be `change`d."""
+        row = db.execute("SELECT status, policy, position, day FROM reports WHERE id = ?", (report_id,)).fetchone()
         if row is None:
             raise StoreError(f"no report #{report_id} in `{self.path}`")
         if row["status"] != IN_FORCE:

@@ -20,8 +20,11 @@ _INVARIANTS = [
     ("SELECT p.id, r.id, r.status FROM penalties p JOIN reports r ON r.id = p.report_id "
      "WHERE r.status != 'in-force' AND p.status IN ('in-force', 'pending')",
      "penalty #{} still counts, though its report #{} is {}"),
-    ("SELECT source, COUNT(*) FROM reports WHERE status = 'in-force' GROUP BY source HAVING COUNT(*) > 1",
-     "`{}` has {} reports in force (one should supersede the others)"),
+    # (a source naming no file, `<stdin>`, identifies nothing: its reports never supersede each other)
+    ("SELECT source, COUNT(*) FROM reports WHERE status = 'in-force' AND source NOT LIKE '<%' "
+     "GROUP BY source HAVING COUNT(*) > 1",
+     "`{}` has {} reports in force (one should supersede the others): amend the older one's file and "
+     "submit it with --amend, or void the report recorded by mistake"),
     ("SELECT p.id FROM penalties p WHERE p.replaces IS NOT NULL AND NOT EXISTS "
      "(SELECT 1 FROM penalties o WHERE o.id = p.replaces AND o.status = 'superseded')",
      "penalty #{} replaces a penalty that is not superseded"),

@@ -134,8 +134,30 @@ CREATE TABLE match_results (
 );
 """
 
+# Version 3: a report ruled again whose penalties stand is in the history too (action
+# `rerule`; a rule-again that changed a penalty is an `amend` of it).  SQLite cannot change
+# a CHECK: the audit table is made again with the rows it had.
+SCHEMA_V3 = """
+CREATE TABLE audit_v3 (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    judge TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('submit', 'amend-report', 'void', 'void-report', 'amend', 'import',
+                                           'rerule')),
+    report_id INTEGER REFERENCES reports(id),
+    penalty_id INTEGER REFERENCES penalties(id),
+    import_id INTEGER REFERENCES imports(id),
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+INSERT INTO audit_v3 (id, at, judge, action, report_id, penalty_id, import_id, reason, detail)
+    SELECT id, at, judge, action, report_id, penalty_id, import_id, reason, detail FROM audit;
+DROP TABLE audit;
+ALTER TABLE audit_v3 RENAME TO audit;
+"""
+
 # MIGRATIONS[n]: version n -> n + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit",

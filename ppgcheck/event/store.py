@@ -198,14 +198,17 @@ class EventStore(RecordChanges):
             else:
                 position = db.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM reports").fetchone()[0]
             counted = self._history(db, report, policy_id, position)
+            if report.day is None:      # the ruling takes the event's latest day, and says so
+                report.event_day = self._latest_day(db)
             rs = self._ruled(report, counted, rule)
+            day = report.day if report.day is not None else rs.day
             rows = self._penalties_of(rs, report, choices or {})
             at = now()
             report_id = db.execute(
                 "INSERT INTO reports (source, digest, canonical, original, policy, day, round, table_no, "
                 "time_extension, judge, submitted_at, status, supersedes, position) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in-force', ?, ?)",
-                (source, key, canonical, _original(report), policy_id, report.day, report.round, report.table,
+                (source, key, canonical, _original(report), policy_id, day, report.round, report.table,
                  rs.time_extension_minutes, judge, at, older["id"] if older else None, position)).lastrowid
             data = ruling_dict(rs)
             ruling_id = db.execute(
@@ -220,14 +223,14 @@ class EventStore(RecordChanges):
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (report_id, self._person(db, row["player"]), policy_id, row["infraction"], row["penalty"],
                      json.dumps(row["permitted"]), row["chosen_by"], row["status"], row["observation"],
-                     report.day, report.round, report.table, judge, at, row["notes"], rs.time_extension_minutes,
+                     day, report.round, report.table, judge, at, row["notes"], rs.time_extension_minutes,
                      source))
             if rs.outcome is not None:              # the match's outcome, beside the penalties
                 o = rs.outcome
                 db.execute("INSERT INTO match_results (report_id, kind, scope, result, winner, player, penalty, step, "
                            "section, day, round, table_no, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (report_id, o.kind, o.scope, o.result, o.winner, o.player, o.penalty, o.step, o.section,
-                            report.day, report.round, report.table, source))
+                            day, report.round, report.table, source))
             for name, _ in report.persons:          # the event's roster
                 self._person(db, name)
             db.executemany("INSERT INTO counted (ruling_id, penalty_id) VALUES (?, ?)",
@@ -249,6 +252,12 @@ class EventStore(RecordChanges):
             f"AND p.policy = ? AND persons.name IN ({marks}) AND (p.report_id IS NULL OR r.position < ?) "
             "ORDER BY p.id", (policy_id, *names, position)).fetchall()
         return [penalty_row(row) for row in rows]
+
+    @staticmethod
+    def _latest_day(db: sqlite3.Connection) -> int:
+        """The latest day of the reports in force (1 before any): a report without `day:` is
+        taken to be on it."""
+        return db.execute("SELECT COALESCE(MAX(day), 1) FROM reports WHERE status = 'in-force'").fetchone()[0]
 
     @staticmethod
     def _ruled(report: Report, counted: list[PenaltyRow], rule: Callable[[Report], RulingSet]) -> RulingSet:

@@ -19,7 +19,7 @@ INPUT_SIGNATURES = frozenset({
     ("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1), ("round", 1),
     ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1), ("ruling_minutes", 1),
     ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
-    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3)})
+    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3), ("event_day", 1)})
 
 # the fact naming each report of a batch (ppgcheck/engine/indexing.py)
 INDEX_PREDICATE = "report_index"
@@ -85,6 +85,8 @@ def build_facts(report: Report) -> Facts:
         add("best_of", Number(report.best_of))
     if report.day is not None:
         add("day", Number(report.day))
+    elif report.event_day is not None:
+        add("event_day", Number(report.event_day))
     if report.when:
         kind, number = report.when
         add("when", Function(kind, [Number(number)]) if number is not None else _const(kind))

@@ -69,6 +69,9 @@ class Report:
     lines: list[str] = field(default_factory=list, compare=False, repr=False)
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
     one_of_several: bool = field(default=False, compare=False, repr=False)
+    # at an event, for a report without `day:`: the latest day the event has recorded (the
+    # event store sets it; no report line writes it)
+    event_day: int | None = field(default=None, compare=False, repr=False)
     # the language it was written in (the core's and its pack's forms); None: its policy's
     vocab: Vocabulary | None = field(default=None, compare=False, repr=False)
     line_offset: int = field(default=0, compare=False, repr=False)    # lines of the file before `lines`
