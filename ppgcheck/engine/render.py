@@ -38,7 +38,7 @@ def question_text(question: Question) -> str:
     elif question.unsettled == "conflict":
         penalty = "no single penalty: two rules of the guide disagree"
     elif question.unsettled == "gap":
-        penalty = "no penalty: the guide gives none here"
+        penalty = "penalty not named by the guide (a gap)"
     else:
         penalty = "no penalty named"
     if question.infraction:
@@ -47,17 +47,28 @@ def question_text(question: Question) -> str:
         outcome = "not covered by the guide (a gap)"
     else:
         outcome = "no infraction"
-    return f"{question.asks}? → {question.player}: {outcome}"
+    # an answer about another person than the observation's names the observation whole
+    # ("on purpose? → Bob" read as asking about Bob, not about Alice's error)
+    asked = question.asks if question.add.startswith(f"{question.player} ") else question.add
+    return f"{asked}? → {question.player}: {outcome}"
 
 
 # how the guide stands to the judge's call: its default, a course it permits (an option, or
 # one of a set it leaves open), or neither
 JUDGE_CALL_VERDICTS = {"agrees": "the guide agrees with the judge's call",
                        "permitted": "the guide permits the judge's call, though not as its default",
+                       "unsettled": "the guide names no single penalty to hold the judge's call against (see the "
+                                    "findings)",
                        "disagrees": "the guide DISAGREES with the judge's call"}
+_VERDICT_WORDS = {"agrees": "agrees", "permitted": "permits it", "unsettled": "names no single penalty",
+                  "disagrees": "DISAGREES"}
 
 
-def judge_call_text(verdict: str) -> str:
+def judge_call_text(verdict: str, by_value: dict[str, dict[str, str]] | None = None) -> str:
+    if verdict == "depends" and by_value:
+        parts = [f"`{header}:` — it " + ", ".join(f"{_VERDICT_WORDS.get(v, v)} at {value}" for value, v in values.items())
+                 for header, values in by_value.items()]
+        return "the guide's answer to the judge's call depends on " + "; ".join(parts)
     return JUDGE_CALL_VERDICTS.get(verdict, JUDGE_CALL_VERDICTS["disagrees"])
 
 
@@ -75,7 +86,7 @@ def penalty_line(r: PlayerRuling) -> str:
         return f"{_either(r.base_choices)} (the guide does not say which)"
     if len(r.permitted) > 1:
         return f"{_either(r.permitted)} (the guide does not say which)"
-    return "none: the guide gives no single penalty here (see the findings)"
+    return "not named by the guide: it gives no single penalty here (see the findings)"
 
 
 def _observed(rs: RulingSet, index: int) -> str:
@@ -140,7 +151,8 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         sources = ", ".join(f"{c.text} min{_cite(c.section)}" for c in rs.time_extensions)
         out.append(f"  time extension: {rs.time_extension_minutes} minutes [{sources}]")
     if rs.judge_call:
-        out.append(f"  {judge_call_text(rs.judge_call_verdict)}: {rs.judge_call[0]}, {rs.judge_call[1]}")
+        out.append(f"  {judge_call_text(rs.judge_call_verdict, rs.judge_call_by_value)}: "
+                   f"{rs.judge_call[0]}, {rs.judge_call[1]}")
     out.extend(outcome_lines(rs))
     for note in rs.notes:
         out.append(f"  note: {note.text}{_cite(note.section)}")
@@ -233,7 +245,9 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         "findings": [asdict(f) for f in rs.findings],
         "time_extension_minutes": rs.time_extension_minutes,
         "judge_call": ({"infraction": rs.judge_call[0], "penalty": rs.judge_call[1],
-                        "verdict": rs.judge_call_verdict} if rs.judge_call else None),
+                        "verdict": rs.judge_call_verdict,
+                        **({"by_value": rs.judge_call_by_value} if rs.judge_call_by_value else {})}
+                       if rs.judge_call else None),
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
         "questions": [question_dict(q) for q in rs.questions],

@@ -145,6 +145,8 @@ class RulingSet:
     time_extension_minutes: int = 0
     judge_call: tuple[str, str] | None = None
     judge_call_verdict: str = ""
+    # per omitted header value, where the verdict depends on it ("depends"): {header: {value: verdict}}
+    judge_call_by_value: dict[str, dict[str, str]] | None = None
     day: int | None = None      # the day the ruling counted history on (`day:`, or the one it took)
     notes: list[Cited] = field(default_factory=list)
     assumptions: list[Cited] = field(default_factory=list)
@@ -274,7 +276,7 @@ def _report_level(by: dict, result: RulingSet, report: Report, person) -> None:
     result.judge_call = report.judge_call
     verdicts = by.get("judge_call_verdict/1", [])
     result.judge_call_verdict = verdicts[0][0].name if verdicts else ""
-    if result.judge_call_verdict == "disagrees" and by.get("judge_call_permitted/2"):
+    if result.judge_call_verdict in ("disagrees", "unsettled") and by.get("judge_call_permitted/2"):
         result.judge_call_verdict = "permitted"      # not the default, but a course the guide allows
     days = by.get("today/1", [])
     result.day = days[0][0].number if days else None

@@ -221,6 +221,21 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
     if any(r.by_value for r in rs.rulings):
         rs.findings.append(Finding("input", "warning", 0,
                                    f"no {where} given: the ruling depends on it (shown under each value)", ""))
+    _judge_call_by_value(rs, variants)
+
+
+def _judge_call_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
+    """A judge's call the guide holds at some value of an omitted header and not at another:
+    the verdict is `depends`, with each value's (the report's own verdict, ruled without the
+    header, is no answer of the guide's)."""
+    if not rs.judge_call or rs.judge_call_verdict in ("agrees", "permitted"):
+        return
+    by_value: dict[str, dict[str, str]] = {}
+    for variant, vrs in variants:
+        by_value.setdefault(variant.header, {})[variant.value] = vrs.judge_call_verdict
+    if any(v in ("agrees", "permitted") for values in by_value.values() for v in values.values()):
+        rs.judge_call_verdict = "depends"
+        rs.judge_call_by_value = by_value
 
 
 def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
