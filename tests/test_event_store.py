@@ -814,3 +814,26 @@ def test_a_version_2_store_keeps_its_history_and_takes_a_rerule_entry(tmp_path):
     assert "Ann: submit report #1" in history and "Bea: rerule report #1 — looked again" in history
     with sqlite3.connect(event) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
+
+
+def test_an_infraction_the_guide_gives_no_penalty_is_pending_in_the_record(tmp_path):
+    """FaB Cheating (named, never given a penalty): the record holds it as a pending penalty the
+    Head Judge decides from the policy's ladder (it was recorded as a report with no penalty
+    row: missing from the event view, `event show --player` and the exports)."""
+    event = tmp_path / "event.db"
+    path = tmp_path / "cheat.txt"
+    path.write_text("policy: fab\nrel: competitive\nday: 1\nround: 4, swiss\ntable: 1\nplayer: Dave\n"
+                    "Dave broke a game rule, on purpose.\n", encoding="utf-8")
+    result = rule(path, event)
+    assert result.exit_code in (0, 1), result.output
+    assert "pending #1 Dave: cheating" in result.stdout and "a penalty of the policy" in result.stdout
+    shown = invoke("event", "show", "--player", "Dave", "--event", event)
+    assert "#1 Dave: PENDING for cheating" in shown.stdout
+    refused = invoke("event", "amend", 1, "--penalty", "disqualified", "--reason", "HJ", "--judge", "Hana",
+                     "--event", event)
+    assert refused.exit_code == 2 and "it permits" in refused.output
+    chosen = invoke("event", "amend", 1, "--penalty", "disqualification", "--reason", "cheating: HJ decision",
+                    "--judge", "Hana", "--event", event)
+    assert chosen.exit_code == 0, chosen.output
+    in_force = json.loads(invoke("event", "show", "--event", event, "--format", "json").stdout)
+    assert [(p["player"], p["penalty"], p["status"]) for p in in_force] == [("Dave", "disqualification", "in-force")]

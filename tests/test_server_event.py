@@ -269,3 +269,15 @@ def test_the_event_view_tells_days_apart(station):
         (1, 3, 12, 4), (2, 3, 12, 4)]
     assert "day 1, round 3, table 12: 4 minutes" in page
     assert 'name="all" value="1" checked' in station.get("/event", params={"all": "1"}).text
+
+
+def test_a_submission_answers_with_the_questions_a_judge_should_ask(station):
+    """The station's submit answer lists the questions that would change the ruling, as `rule`
+    and the Rule button do (it listed none: a judge who went straight to Submit never saw
+    "the extra cards can be identified?"); `"questions": false` leaves them out."""
+    text = HIDDEN.format(round=1, table=1, p="Alice").replace(", not on purpose", "")
+    asked = submit(station, text, "q1")
+    assert any("can be identified" in q["add"] for q in asked["ruling"]["questions"])
+    plain = write(station, "/api/event/reports", {"report": text.replace("round: 1", "round: 2"), "source": "q2",
+                                                  "judge": "Dana", "questions": False})
+    assert plain.status_code == 200 and plain.json()["submissions"][0]["ruling"]["questions"] == []

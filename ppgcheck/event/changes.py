@@ -55,8 +55,10 @@ class RecordChanges:
                     raise StoreError(f"`{penalty}` is not a penalty the guide permits for penalty #{penalty_id} "
                                      f"({old.infraction}): it permits " + ", ".join(f"`{p}`" for p in allowed))
             if new_penalty is None:
+                among = (", ".join(f"`{p}`" for p in old.permitted) if old.permitted
+                         else "the policy's penalties: the guide names none here")
                 raise StoreError(f"penalty #{penalty_id} is pending: choose its penalty with --penalty (one of "
-                                 + ", ".join(f"`{p}`" for p in old.permitted) + ")")
+                                 f"{among})")
             chosen_by = old.chosen_by if penalty is None or (penalty == old.penalty) else "judge"
             new_id = self._replace(db, old, new_penalty, old.permitted, chosen_by, IN_FORCE,
                                    old.notes if notes is None else notes)

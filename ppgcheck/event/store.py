@@ -272,12 +272,14 @@ class EventStore(RecordChanges):
     def _penalties_of(rs: RulingSet, report: Report, choices: dict[str, Choice]) -> list[dict]:
         """A row for every penalty the ruling issues: the guide's default, or the judge's
         choice among the permitted penalties; pending where the guide names no default
-        and the judge chose none.  An absorbed penalty is not issued; `none` is no penalty."""
+        (a set to choose from, one per omitted header value, or none at all: a gap the Head
+        Judge decides, never left out of the record) and the judge chose none.  An absorbed
+        penalty is not issued; `none` is no penalty."""
         call = report.judge_call
         rows = []
         for r in rs.rulings:
             default = default_penalty(r)
-            if not (r.issued or r.awaits_choice) or default == "none":
+            if r.absorbed_by or default == "none" or (default is not None and not r.issued):
                 continue
             permitted = permitted_penalties(r)
             choice = choices.get(r.infraction)

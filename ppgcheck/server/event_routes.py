@@ -65,6 +65,8 @@ async def _submit(request: Request) -> list:
     judge = field_of(data, "judge", str)
     amend = field_of(data, "amend", bool, required=False, default=False)
     choices = field_of(data, "choices", dict, required=False, default={})
+    # the ruling a judge reads lists the facts to ask about, as `rule` does (the station's answer had none)
+    questions = field_of(data, "questions", bool, required=False, default=True)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in choices.items()):
         raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
     if "source" not in data:            # without a name the content names the report: the same text is one report
@@ -73,7 +75,7 @@ async def _submit(request: Request) -> list:
 
     def submit() -> list:
         api.check_judge(judge)
-        return writer.submit(prepared(text, policy, source), judge, amend, choices)
+        return writer.submit(prepared(text, policy, source), judge, amend, choices, questions)
     return await run_in_threadpool(submit)
 
 

@@ -39,6 +39,7 @@ class _Item:
     policy: str
     job: _Job
     history: list | None = None
+    event_day: int | None = None        # the event's day the store gave it when its history was noted
     result: object | None = None
     error: BaseException | None = None
 
@@ -52,6 +53,7 @@ class _Job:
     judge: str
     amend: bool
     choices: dict[str, str]
+    questions: bool = True              # the ruling lists the questions that would change it (the judge reads it)
     done: Future = field(default_factory=Future)
     items: list[_Item] = field(default_factory=list)
 
@@ -66,10 +68,10 @@ class SubmissionQueue(BatchWorker):
         self.store, self.batcher = store, batcher
 
     def submit(self, prepared: list[tuple[Report, str]], judge: str, amend: bool = False,
-               choices: dict[str, str] | None = None) -> list:
+               choices: dict[str, str] | None = None, questions: bool = True) -> list:
         """Submit prepared reports, in order (api.submit_prepared for each); blocks until done.
         The first error is raised; the reports before it are recorded, as with the CLI."""
-        job = _Job(judge, amend, dict(choices or {}))
+        job = _Job(judge, amend, dict(choices or {}), questions)
         job.items = [_Item(report, policy, job) for report, policy in prepared]
         return self.wait_for(job)
 
@@ -107,14 +109,20 @@ class SubmissionQueue(BatchWorker):
     def _wave(self, wave: list[_Item]) -> None:
         for item in wave:
             item.history = self._note_history(item)
+            item.event_day = item.report.event_day
         to_rule = [i for i in wave if i.history is not None and i.error is None]
+        ruled: dict[int, RulingSet] = {}
+        for questions in (True, False):     # (the batcher grounds a batch with its questions or without)
+            part = [i for i in to_rule if i.job.questions is questions]
+            if part:
+                rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in part],
+                                            questions=questions)
+                ruled.update((id(i), rs) for i, rs in zip(part, rulings))
         if to_rule:
-            rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in to_rule],
-                                        questions=False)
             try:        # one commit (one sync to disk) for the wave; none is answered before it
                 with self.store.grouped():
-                    for item, rs in zip(to_rule, rulings):
-                        self._record(item, rs)
+                    for item in to_rule:
+                        self._record(item, ruled[id(item)])
             except Exception as exc:        # nothing of the wave is recorded
                 for item in to_rule:
                     if item.error is None:
@@ -134,9 +142,9 @@ class SubmissionQueue(BatchWorker):
 
     def _record(self, item: _Item, ruled: RulingSet) -> None:
         def rule(report: Report) -> RulingSet:
-            if report.history == item.history:
+            if report.history == item.history and report.event_day == item.event_day:
                 return ruled
-            return api.rule_prepared([(report, item.policy)])[0]
+            return api.rule_prepared([(report, item.policy)], questions=item.job.questions)[0]
         try:
             item.result = self._call(item, rule)
         except Exception as exc:
