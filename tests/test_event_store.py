@@ -837,3 +837,12 @@ def test_an_infraction_the_guide_gives_no_penalty_is_pending_in_the_record(tmp_p
     assert chosen.exit_code == 0, chosen.output
     in_force = json.loads(invoke("event", "show", "--event", event, "--format", "json").stdout)
     assert [(p["player"], p["penalty"], p["status"]) for p in in_force] == [("Dave", "disqualification", "in-force")]
+
+
+def test_looking_at_a_report_is_worded_as_a_record_not_a_submission(tmp_path):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    shown = invoke("event", "show", "--report", 1, "--event", event)
+    assert shown.exit_code == 0, shown.output
+    assert "report #1, recorded by Ann at " in shown.stdout and "penalty #1 Alice: warning" in shown.stdout
+    assert "nothing written" not in shown.stdout and "already recorded" not in shown.stdout

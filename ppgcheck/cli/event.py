@@ -47,10 +47,13 @@ def penalty_line(p, with_status: bool = False) -> str:
     return f"#{p.id} {p.player}: {what} for {p.infraction}" + (f", {where}" if where else "") + f" ({p.source}){status}"
 
 
-def submission_text(sub, explain: bool) -> str:
-    """The stored ruling, then what the event store did with it."""
+def submission_text(sub, explain: bool, view: bool = False) -> str:
+    """The stored ruling, then what the event store did with it (`view`: what it holds of it,
+    in the words of a record looked at, not of a submission)."""
     out = [(sub.explained if explain else sub.text)]
-    if sub.outcome == "already-recorded":
+    if view:
+        out.append(f"  event {sub.store}: report #{sub.report_id}, recorded by {sub.judge} at {sub.at}")
+    elif sub.outcome == "already-recorded":
         out.append(f"  event {sub.store}: already recorded as report #{sub.report_id} by {sub.judge} at {sub.at}: "
                    "nothing written")
     else:
@@ -72,7 +75,8 @@ def submission_text(sub, explain: bool) -> str:
                        f"`ppgcheck event amend {p.id} --penalty PENALTY --reason ... --judge NAME --event {sub.store}`")
         else:
             chosen = " (the judge's choice)" if p.chosen_by == "judge" else ""
-            out.append(f"    {'recorded' if p.status == 'in-force' else p.status} {penalty_line(p)}{chosen}")
+            label = "penalty" if view else ("recorded" if p.status == "in-force" else p.status)
+            out.append(f"    {label} {penalty_line(p, with_status=view)}{chosen}")
     return "\n".join(out)
 
 
@@ -126,7 +130,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
     if report_id is not None:
         sub = store.report(report_id)
         click.echo(json.dumps(submission_json(sub), indent=2, ensure_ascii=False) if fmt == "json"
-                   else submission_text(sub, explain=False))
+                   else submission_text(sub, explain=False, view=True))
         return
     if time_extensions:
         rows = store.time_extensions()
