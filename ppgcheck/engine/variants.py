@@ -131,6 +131,11 @@ class Relevance:
         self.rules: list[_Rule] = []
         for line in plain.split("\n"):
             if ":-" not in line:
+                fact = _HEAD.match(_STRING.sub("", line))
+                if fact:    # a table of facts (`gpe_category(broke_game_rule, 5).`) leads from a kind
+                    # to its predicate only, not to the other kinds the table lists
+                    words = frozenset(_WORD.findall(_STRING.sub("", line)))
+                    self.rules.append(_Rule(fact.group(1), frozenset({fact.group(1)}), words, frozenset()))
                 continue
             bare = _STRING.sub("", line)
             head_text, _, _ = bare.partition(":-")
