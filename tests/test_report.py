@@ -306,3 +306,15 @@ def test_where_many_words_fit_the_closest_come_first_and_the_rest_are_counted():
     err = error_of("policy: fab\nplayer: Alice\nAlice drw 1 extra card\n")
     assert err.expected[0] == "`drew`" and len(err.expected) == 9
     assert err.expected[-1].endswith("more (`ppgcheck vocab` lists every form)")
+
+
+def test_a_typo_suggests_the_form_the_judge_meant_first():
+    """The closest forms are found from the observation, not from its modifiers after a comma
+    (`, mixed into her hand` put the opening-hand forms first); the error reads `end of line`."""
+    with pytest.raises(ReportError) as typo:
+        parse_report("policy: fab\nrel: competitive\nplayer: Dave\nDave drew 2 extar cards, mixed into her hand\n")
+    assert typo.value.suggestions[0] == "P drew N extra cards"
+    with pytest.raises(ReportError) as short:
+        parse_report("policy: fab\nplayer: Al\nAl was late\n")
+    assert "unexpected end of line" in str(short.value)
+    assert short.value.suggestions[0] == "P was N minutes late"

@@ -46,11 +46,11 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         line, column = max(len(lines), 1), len(_line(lines, len(lines))) + 1
     line_text = _line(lines, line)
     if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END":
-        found_text, found = "", "the end of the file"
+        found_text, found = "", "end of file"
     else:
         rest = line_text[column - 1:].split()
         found_text = rest[0] if rest else ""
-        found = f"`{found_text}`" if found_text else "the end of the line"
+        found = f"`{found_text}`" if found_text else "end of line"
     vocab = lang.vocab
     names = _declared(lines[:line - 1])
     keyword = _misread_name(lines, line, names, lang)
@@ -168,8 +168,12 @@ def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3
         kinds = [[f.text for f in forms] for forms in vocab.modifiers.values()]
         shaped = _shape(segment)
     else:
-        words = line_text.strip().split(None, 1)
-        shaped = _shape("P " + words[1]) if len(words) == 2 else _shape(line_text)
+        # the observation only: its modifiers after the next comma matched other forms'
+        # words (`..., mixed into her hand` put the opening-hand forms first)
+        end = line_text.find(",", max(column - 1, 0))
+        observed = line_text if end < 0 else line_text[:end]
+        words = observed.strip().split(None, 1)
+        shaped = _shape("P " + words[1]) if len(words) == 2 else _shape(observed)
         kinds = [[f.text for f in forms] for forms in vocab.observations.values()] + [[f.text] for f in vocab.headers]
         kinds += [[f.text for f in forms] for forms in vocab.states.values()]
         if line_text.lstrip().lower().startswith("it "):
