@@ -99,3 +99,7 @@ class UsageError(PpgError):
 class StoreError(PpgError):
     """An event store that cannot be opened, read or written (damaged, foreign, locked, full,
     read-only), or a request it refuses (void a void penalty); nothing was written."""
+
+
+class NotRecorded(StoreError):
+    """A report or penalty number the event store does not hold."""

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable
 
 from ppgcheck.engine.ruling import RulingSet
-from ppgcheck.errors import StoreError
+from ppgcheck.errors import NotRecorded, StoreError
 from ppgcheck.event.records import PenaltyRow
 from ppgcheck.event.rows import IN_FORCE, LIVE, PENALTIES, PENALTY_COLUMNS, RESULTS, penalty_row
 from ppgcheck.language.report import Report
@@ -135,7 +135,7 @@ class RecordChanges:
         """The report's row (status, policy, place, day), which must be in force to be `change`d."""
         row = db.execute("SELECT status, policy, position, day FROM reports WHERE id = ?", (report_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no report #{report_id} in `{self.path}`")
+            raise NotRecorded(f"no report #{report_id} in `{self.path}`")
         if row["status"] != IN_FORCE:
             raise StoreError(f"report #{report_id} is {row['status']}: only a report in force can be {change}")
         return row
@@ -167,7 +167,7 @@ class RecordChanges:
     def _penalty_by_id(self, db: sqlite3.Connection, penalty_id: int) -> PenaltyRow:
         row = db.execute(f"{PENALTIES} WHERE p.id = ?", (penalty_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no penalty #{penalty_id} in `{self.path}`")
+            raise NotRecorded(f"no penalty #{penalty_id} in `{self.path}`")
         return penalty_row(row)
 
     def counted_by(self, penalty_ids: list[int]) -> list[int]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
-from ppgcheck.errors import ResubmittedReport, StoreError
+from ppgcheck.errors import NotRecorded, ResubmittedReport, StoreError
 from ppgcheck.event import schema
 from ppgcheck.event.changes import RecordChanges
 from ppgcheck.event.records import AuditRow, Choice, ImportRow, MatchResultRow, PenaltyRow, Submission
@@ -381,7 +381,7 @@ class EventStore(RecordChanges):
     def report(self, report_id: int) -> Submission:
         with self._read() as db:
             if db.execute("SELECT 1 FROM reports WHERE id = ?", (report_id,)).fetchone() is None:
-                raise StoreError(f"no report #{report_id} in `{self.path}`")
+                raise NotRecorded(f"no report #{report_id} in `{self.path}`")
             return self._submission(db, report_id, "already-recorded")
 
     def submitted(self, report_id: int) -> tuple[str, str, str]:
@@ -389,7 +389,7 @@ class EventStore(RecordChanges):
         with self._read() as db:
             row = db.execute("SELECT original, source, policy FROM reports WHERE id = ?", (report_id,)).fetchone()
             if row is None:
-                raise StoreError(f"no report #{report_id} in `{self.path}`")
+                raise NotRecorded(f"no report #{report_id} in `{self.path}`")
             return row["original"], row["source"], row["policy"]
 
     def audit(self, penalty_id: int | None = None, report_id: int | None = None) -> list[AuditRow]:

@@ -76,6 +76,8 @@ def error_body(exc: Exception) -> tuple[int, dict]:
         return 400, {"kind": "usage", "message": str(exc)}
     if isinstance(exc, PolicyError):
         return 500, {"kind": "policy", "message": str(exc)}
+    if type(exc).__name__ == "NotRecorded":     # a report or penalty number the store does not hold
+        return 404, {"kind": "event", "message": str(exc)}
     if type(exc).__name__ == "StoreError":
         return 409, {"kind": "event", "message": str(exc)}
     if isinstance(exc, PpgError):
