@@ -61,8 +61,9 @@ def submission_text(sub, explain: bool, view: bool = False) -> str:
         if sub.superseded:
             head += f", superseding report #{sub.superseded} (its penalties no longer count)"
         out.append(head)
-    out.append(f"    counted {_plural(len(sub.counted), 'earlier penalty')}"
-               + (":" if sub.counted else " of these persons"))
+    # every person named is given their penalties in force: the rules count what they read
+    out.append(f"    history given: {_plural(len(sub.counted), 'earlier penalty')} of the persons named"
+               + (":" if sub.counted else ""))
     out.extend(f"      {penalty_line(p)}" for p in sub.counted)
     if sub.match_result is not None:
         out.append(f"    match result recorded: {sub.match_result.describe()}")
