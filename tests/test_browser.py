@@ -296,9 +296,10 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     assert third.locator(".upgrade").count() >= 1
     upgraded = phone.locator("#result .card .penalty").first.inner_text()
     assert upgraded != "WARNING"
-    # the same report again writes nothing; an edited one replaces it only when asked
+    # the same report again writes nothing; an edited one replaces it only when reopened and asked
     phone.click("#submit")
     phone.wait_for_selector("#result .submission[data-outcome='already-recorded']")
+    phone.click("#edit-report")
     phone.fill("#report", HIDDEN_CARD.format(round=3, table=14))
     phone.wait_for_selector("#parse-status.ok")
     phone.click("#submit")
@@ -308,7 +309,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     phone.dispatch_event("#report", "input")
     phone.wait_for_selector("#parse-status.ok")
     prompt = phone.inner_text("#result")
-    assert "recorded before as report #" in prompt and "--amend" not in prompt
+    assert "This replaces report #3 (Alice: " in prompt and "--amend" not in prompt
     assert phone.locator("#amend").is_visible()
     phone.click("#amend")
     phone.wait_for_selector("#result .submission[data-outcome='amended']")
@@ -338,7 +339,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
         head.click("#rerule")
     assert head.locator(f"tr[data-penalty-id='{voided_id}']").count() == 0     # live penalties only
     assert head.locator("table.penalties tbody tr").count() == 2
-    assert [b.lower() for b in head.locator("table.penalties tbody tr b").all_inner_texts()] == ["warning"] * 2
+    assert head.locator("table.penalties tbody tr b").all_inner_texts() == ["WARNING"] * 2
     head.goto(event_station + "/event?round=3")
     assert head.locator("table.penalties tbody tr").count() == 1
     head.goto(event_station + "/event?table=12")
@@ -371,7 +372,7 @@ def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_stati
     head.fill("#amend-reason", "stalled on purpose")
     with head.expect_navigation():
         head.click("#amend-form button[type=submit]")
-    assert head.inner_text("table.penalties tbody tr b") == "disqualification-without-prizes"
+    assert head.inner_text("table.penalties tbody tr b") == "DISQUALIFICATION WITHOUT PRIZES"   # as the card says
     assert head.locator("button.amend").count() == 1            # the permitted set is still offered
 
     head.goto(event_station + "/event?player=Alice")
@@ -383,12 +384,11 @@ def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_stati
     head.click("#amend-form button[type=submit]")
     head.wait_for_selector("#rerule-panel:not([hidden])")
     assert head.inner_text("#rerule-what") == "Changed to CAUTION" and head.inner_text("#rerule-reports") == "#3"
-    assert head.locator("table.penalties tbody tr b").first.inner_text() == "caution"      # shown before the reload
+    assert head.locator("table.penalties tbody tr b").first.inner_text() == "CAUTION"      # shown before the reload
     with head.expect_navigation():
         head.click("#rerule-skip")
     # (the second ruling, which counted the Warning as a repeat, stands until it is ruled again)
-    assert sorted(b.lower() for b in head.locator("table.penalties tbody tr b").all_inner_texts()) == [
-        "caution", "intellect-penalty"]
+    assert sorted(head.locator("table.penalties tbody tr b").all_inner_texts()) == ["CAUTION", "INTELLECT PENALTY"]
     assert errors == []
     head.context.close()
 
@@ -453,7 +453,7 @@ def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_s
     head.goto(event_station + "/event")
     rows = head.locator("table.penalties tbody tr")
     assert rows.count() == 1                                        # report 2's: ruled again, it stands
-    assert rows.first.locator("b").inner_text().lower() == "warning"
+    assert rows.first.locator("b").inner_text() == "WARNING"
     rows.first.locator("button.notes").click()
     head.fill("#notes-text", "the player will appeal")
     head.fill("#notes-reason", "noted at the table")
@@ -466,3 +466,182 @@ def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_s
     assert head.locator("button.notes").count() == 1                # only the live one is offered
     assert errors == []
     head.context.close()
+
+
+# --- the ux audit of 2 Dec (/work/notes/ux-audit.md): findings 4, 8, 10, 13, 19 -------------------
+
+LEE_LATE = "policy: fab\nrel: competitive\nround: 7\nday: 2\ntable: 5\nplayer: Lee\nLee was 1 minute late\n"
+MAX_SLOW = "policy: fab\nrel: competitive\nround: 7\nday: 2\ntable: 6\nplayer: Max\nMax played slowly\n"
+
+
+@needs_event
+def test_the_next_incident_after_a_submit_is_a_new_report_not_a_replace(event_station, phone):
+    """Finding 4: after Submit the next incident typed in the same tab is its own report; the
+    one just submitted is replaced only when reopened on purpose, after a prompt naming it."""
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.fill("#report", LEE_LATE)
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission[data-report-id='1'][data-outcome='recorded']")
+    phone.click("#submit")                                   # a double tap: the same report, nothing written
+    phone.wait_for_selector("#result .submission[data-report-id='1'][data-outcome='already-recorded']")
+    phone.fill("#report", MAX_SLOW)                          # the next table's incident
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission[data-report-id='2'][data-outcome='recorded']")
+    assert phone.locator("#amend").count() == 0
+    record = phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties"
+                            ".map(p => [p.player, p.status])")
+    assert sorted(record) == [["Lee", "in-force"], ["Max", "in-force"]]       # Lee's tardiness still counts
+
+    # reopened on purpose: the prompt names the report and its penalties
+    phone.click("#edit-report")
+    assert phone.is_visible("#editing") and "report #2" in phone.inner_text("#editing")
+    assert phone.input_value("#report") == MAX_SLOW
+    phone.fill("#report", MAX_SLOW.replace("table: 6", "table: 8"))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#amend")
+    prompt = phone.inner_text("#result .amend-prompt")
+    assert "This replaces report #2 (Max: " in prompt and " for slow-play, day 2, round 7, table 6)" in prompt
+    assert phone.inner_text("#amend") == "Replace report #2"
+    phone.click("#amend")
+    phone.wait_for_selector("#result .submission[data-outcome='amended']")
+    assert phone.is_hidden("#editing")
+    # and after the replace, the next incident is again a new report
+    phone.fill("#report", LEE_LATE.replace("Lee", "Ned"))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission[data-outcome='recorded']")
+    assert [e for e in phone.errors if "status of 422" not in e] == []     # (the refusal that asked)
+
+
+def _crowded_event(base: str) -> None:
+    """Rows with the long things a Head Judge's table holds: a DCI id, a long name, a pending
+    penalty (its `choose`), one with an option (its `change`)."""
+    submit_over_api(base, [
+        "policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n",
+        ('policy: dci\nrel: competitive\nround: 2\ntable: 117\nplayer: "Maximilian Alexander Featherstonehaugh-'
+         'Worthington"\nplayer: Bob\n"Maximilian Alexander Featherstonehaugh-Worthington" drew 2 extra cards\n'),
+        ("policy: fab\nrel: competitive\nround: 3\nday: 2\ntable: 1\nplayer: Alice\nplayer: Bob\n"
+         "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n"),
+        LEE_LATE])
+
+
+@needs_event
+@pytest.mark.parametrize("width,height", [(1280, 900), (1024, 768)])
+def test_every_row_action_is_on_screen_on_a_laptop(event_station, browser, width, height):
+    """Finding 8: at 1280 px the table sat in a 702 px scroll box and void, change and notes
+    were past its right edge."""
+    _crowded_event(event_station)
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    open_as(page, event_station, HEAD_TOKEN, judge="Hana")
+    page.goto(event_station + "/event")
+    assert page.evaluate("() => { const s = document.querySelector('.scroll'); return s.scrollWidth <= s.clientWidth; }")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    box = page.locator(".scroll").bounding_box()
+    actions = page.locator("td.row-actions a, td.row-actions button")
+    assert actions.count() >= 4 * 3 + 1                    # slip, notes, void each; choose, change
+    for i in range(actions.count()):
+        b = actions.nth(i).bounding_box()
+        assert b and b["x"] >= box["x"] and b["x"] + b["width"] <= box["x"] + box["width"], actions.nth(i).inner_text()
+    assert page.locator("button.amend").count() == 2 and page.locator("button.void").count() == 4
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"event-{width}.png"), full_page=True)
+    page.context.close()
+
+
+@needs_event
+def test_pending_penalties_are_counted_and_listed_alone(event_station, browser):
+    """Finding 19: a count of the pending penalties, their rows highlighted, a way to list them
+    alone, and a player found whatever the case typed."""
+    _crowded_event(event_station)
+    head, errors = head_judge_page(browser, event_station)
+    head.goto(event_station + "/event")
+    assert "1 pending penalty" in head.inner_text("#pending-count")
+    pending = head.locator("tr.status-pending")
+    assert pending.count() == 1
+    assert head.evaluate("() => getComputedStyle(document.querySelector('tr.status-pending')).backgroundColor") \
+        not in ("rgba(0, 0, 0, 0)", "transparent")
+    rows = head.locator("table.penalties tbody tr")
+    head.click("#pending-toggle")
+    assert [rows.nth(i).is_visible() for i in range(rows.count())].count(True) == 1
+    assert pending.is_visible() and "pending=1" in head.url
+    head.reload()                                           # kept in the address: the filter stands
+    assert head.is_checked("#pending-only")
+    assert [rows.nth(i).is_visible() for i in range(rows.count())].count(True) == 1
+    head.uncheck("#pending-only")
+    assert [rows.nth(i).is_visible() for i in range(rows.count())].count(True) == 4
+    head.fill('form.filters input[name="player"]', "carol")
+    with head.expect_navigation():
+        head.click("form.filters button[type=submit]")
+    assert head.locator("table.penalties tbody tr").count() == 1
+    assert head.inner_text("table.penalties tbody td.player") == "Carol"
+    head.screenshot(path=str(OUTPUT / "event-pending-phone.png"), full_page=True)
+    assert errors == []
+    head.context.close()
+
+
+@needs_event
+def test_the_builder_has_a_table_and_spectators(event_station, phone):
+    """Finding 10: a Table field (kept for the next report, like Day) and spectators."""
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.select_option("#b-policy", "fab")
+    phone.select_option("#b-day", "2")
+    phone.fill("#b-table", "12")
+    for name, button in (("Alice", "#b-player-add"), ("Bob", "#b-player-add"), ("Carl Spec", "#b-spectator-add")):
+        phone.fill("#b-player-name", name)
+        phone.click(button)
+    phone.fill("#b-obs-search", "advice")
+    phone.click('#b-obs-list button[data-kind="gave_advice"]')
+    obs = phone.locator('.obs[data-kind="gave_advice"]')
+    obs.locator('select[data-slot="P"]').select_option("Carl Spec")        # `P gave Q advice`
+    obs.locator('select[data-slot="Q"]').select_option("Alice")
+    lines = phone.input_value("#report").splitlines()
+    assert "table: 12" in lines and 'spectator: "Carl Spec"' in lines and "player: Alice" in lines
+    assert 'player: "Carl Spec"' not in lines
+    assert any(line.startswith('"Carl Spec" gave Alice advice') for line in lines), lines
+    assert phone.locator("#b-players .spectator-chip").count() == 1
+    phone.wait_for_selector("#parse-status.ok")
+    phone.fill("#b-table", "12x")                           # not a table: left out, and said so
+    assert not any(line.startswith("table:") for line in phone.input_value("#report").splitlines())
+    assert phone.is_visible("#b-table-hint")
+    phone.fill("#b-table", "12")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission[data-outcome='recorded']")
+    phone.click("#new-report")                              # the next report keeps the day and the table
+    lines = phone.input_value("#report").splitlines()
+    assert "table: 12" in lines and "day: 2" in lines
+    record = phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties.map(p => p.table)")
+    assert record and set(record) == {12}
+    phone.evaluate("() => document.querySelector('#builder').scrollIntoView({block: 'start'})")
+    phone.screenshot(path=str(OUTPUT / "builder-table-spectator-phone.png"))
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert phone.errors == []
+
+
+def _in_view(page, selector: str) -> bool:
+    return page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+
+
+@needs_event
+def test_the_result_is_scrolled_into_view_on_a_phone(event_station, phone):
+    """Finding 13: after Rule or Submit at 390 x 844 the card's penalty was below the fold."""
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    build_readme_example(phone, lambda page: [page.fill("#b-player-name", n) or page.click("#b-player-add")
+                                              for n in ("Alice", "Bob")])
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#rule")
+    phone.wait_for_selector("#result .card .penalty")
+    phone.wait_for_timeout(100)
+    assert _in_view(phone, "#result .card .penalty")
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    phone.click("#submit")
+    phone.wait_for_selector("#result .submission")
+    phone.wait_for_timeout(100)
+    assert _in_view(phone, "#result .submission .outcome") and _in_view(phone, "#result .card .penalty")
+    phone.screenshot(path=str(OUTPUT / "after-submit-phone.png"))
+    assert phone.errors == []

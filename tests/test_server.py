@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -383,3 +384,87 @@ def test_the_card_says_how_the_guide_stands_to_the_judges_call_and_why_a_questio
         assert wanted.replace("&#39;", "'") in render_text(api.rule_report(report)[0]), name
     sleeves = client.post("/ui/card", json={"report": (golden / "question-worn-sleeves-conflict.txt").read_text()}).text
     assert "DISQUALIFICATION WITH PRIZES or DISQUALIFICATION WITHOUT PRIZES" in sleeves
+
+
+# --- the event's pages (ux audit of 2 Dec: findings 18, 19, 20) -------------------------------
+
+@pytest.fixture
+def event_client(tmp_path):
+    pytest.importorskip("ppgcheck.event.store", reason="the event store (issue 13) is not in this tree")
+    from station import with_tokens
+    station = with_tokens(tmp_path / "event.db")
+    with TestClient(create_app(station), raise_server_exceptions=False) as c:
+        c.csrf = c.get("/api/session").json()["csrf"]
+        yield c
+    station.close()
+
+
+def _write(client, path: str, body: dict, token: str = JUDGE_TOKEN) -> dict:
+    response = client.post(path, json=body, headers={"X-CSRF-Token": client.csrf, "Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _submit(client, text: str, source: str) -> dict:
+    (submission,) = _write(client, "/api/event/reports", {"report": text, "source": source, "judge": "Dana"})["submissions"]
+    return submission
+
+
+LATE_ONE_MINUTE = ("policy: fab\nrel: competitive\nround: 7\nday: 2\ntable: 5\nplayer: Lee\nLee was 1 minute late\n"
+                   "the ruling took 1 minute\n")
+
+
+def test_one_minute_is_singular_on_the_card_and_the_event_page(client, event_client):
+    card_html = client.post("/ui/card", json={"report": LATE_ONE_MINUTE}).text
+    assert "time extension: <b>1 minute</b>" in card_html and "1 minutes" not in card_html
+    _submit(event_client, LATE_ONE_MINUTE, "lee")
+    page = event_client.get("/event").text
+    assert "table 5: 1 minute<" in page and "1 minutes" not in page
+    two = LATE_ONE_MINUTE.replace("Lee was 1 minute late", "Lee was 2 minutes late")
+    assert "time extension: <b>2 minutes</b>" in client.post("/ui/card", json={"report": two}).text
+
+
+def test_pending_penalties_are_counted_highlighted_and_a_player_found_in_any_case(event_client):
+    _submit(event_client, "policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n", "c")
+    _submit(event_client, LATE_ONE_MINUTE, "lee")
+    page = event_client.get("/event").text
+    assert re.search(r'id="pending-count" data-pending="1"><b>1 pending\s+penalty</b>', page)
+    assert 'id="pending-only"' in page and 'id="pending-toggle"' in page
+    assert re.search(r'<tr data-penalty-id="\d+" class="status-pending">', page)
+    # the store matches a name exactly: the page names the players it meant
+    lower = event_client.get("/event", params={"player": "caro"}).text
+    assert 'players named like this: <a href="/event?player=Carol">Carol</a>' in lower
+    none = event_client.get("/event").text
+    assert "players named like this" not in none
+
+
+def test_a_slip_after_the_head_judges_decision_leads_with_the_decision(event_client):
+    """DCI Cheating is "a Disqualification" with or without prizes: recorded PENDING, then the
+    Head Judge chooses.  The slip leads with the decision, marks the PENDING row as replaced by
+    it, and spells penalties as the card does (DISQUALIFICATION WITHOUT PRIZES)."""
+    sub = _submit(event_client, "policy: dci\nrel: competitive\nround: 4\ntable: 9\nplayer: Hank\nHank stalled\n", "h")
+    (pending,) = sub["recorded"]
+    assert pending["status"] == "pending"
+    decided = _write(event_client, f"/api/event/penalties/{pending['id']}/amend",
+                     {"penalty": "disqualification-without-prizes", "reason": "on purpose", "judge": "Olga"},
+                     token=HEAD_TOKEN)["amended"]
+    slip = event_client.get(f"/event/slip/{sub['report_id']}").text
+    lead = slip.index('class="in-force"')
+    assert lead < slip.index('class="card"')
+    in_force = slip[lead:slip.index("</section>", lead)]
+    assert "DISQUALIFICATION WITHOUT PRIZES" in in_force and f"penalty #{decided['id']}" in in_force
+    assert "PENDING" not in in_force
+    assert f"replaced by #{decided['id']}" in slip
+    assert re.search(rf'<tr class="status-superseded" data-penalty-id="{pending["id"]}">', slip)
+    assert "DISQUALIFICATION-WITHOUT-PRIZES" not in slip and "disqualification-without-prizes</b>" not in slip
+    # the card's block: the decision where the ruling's open choice was, which is shown struck out
+    card_part = slip[slip.index('class="card"'):]
+    assert re.search(r'<p class="penalty decided" data-penalty="disqualification-without-prizes">'
+                     r'DISQUALIFICATION WITHOUT PRIZES</p>', card_part)
+    assert "the Head Judge&#39;s decision" in card_part
+    undecided = card_part.index("the guide does not say which")
+    assert card_part.rfind("<s>", 0, undecided) > card_part.rfind("</s>", 0, undecided)
+    assert "confirm with the Head Judge" not in card_part
+    # a penalty still pending leads the slip as PENDING, for the Head Judge to choose
+    other = _submit(event_client, "policy: dci\nrel: competitive\nround: 5\ntable: 3\nplayer: Ivy\nIvy stalled\n", "i")
+    assert "the Head Judge chooses it" in event_client.get(f"/event/slip/{other['report_id']}").text

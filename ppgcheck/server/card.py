@@ -41,7 +41,14 @@ def _match_lines(data: dict) -> list[str]:
     return lines
 
 
-def card(data: dict) -> dict:
+class Card(dict):
+    """A card's fields (card.html reads them), and its slip once the report is recorded."""
+
+    def on_record(self, recorded: list) -> dict:
+        return slip(self, recorded)
+
+
+def card(data: dict) -> Card:
     """The card of one report's ruling: a block per player ruling, then the report's own lines."""
     blocks = []
     for r in data.get("rulings", []):
@@ -62,15 +69,61 @@ def card(data: dict) -> dict:
             "explanation": r.get("explanation", []),
         })
     call = data.get("judge_call")
-    return {
+    return Card({
         "report": data.get("report", ""), "policy": data.get("policy", ""), "blocks": blocks,
         "no_infraction": data.get("no_infraction", []),
         "findings": data.get("findings", []),
         "time_extension": data.get("time_extension_minutes") or 0,
         "match": _match_lines(data),
-        "judge_call": call and {**call, "verdict_text": judge_call_text(call.get("verdict", ""))},
+        "judge_call": call and {**call, "verdict_text": judge_call_text(call.get("verdict", ""), call.get("by_value"))},
         "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
         "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
         "questions": [{"text": question_text(_question(q)), "add": q["add"]} for q in data.get("questions", [])],
         "who": WHO,
-    }
+    })
+
+
+LIVE = ("in-force", "pending")
+
+
+def penalty_name(penalty: str | None) -> str:
+    """A recorded penalty as the card spells it (`intellect-penalty` -> INTELLECT PENALTY),
+    PENDING for one the guide leaves to the Head Judge."""
+    return penalty.upper().replace("-", " ").replace("/", " / ") if penalty else "PENDING"
+
+
+def _row(p, replaced_by: dict[int, int]) -> dict:
+    return {"id": p.id, "player": p.player, "infraction": p.infraction, "penalty": p.penalty,
+            "name": penalty_name(p.penalty), "status": p.status, "chosen_by": p.chosen_by, "notes": p.notes,
+            "replaces": p.replaces, "replaced_by": replaced_by.get(p.id), "live": p.status in LIVE}
+
+
+def slip(c: Card, recorded: list) -> dict:
+    """A recorded report's slip: the penalties in force first (the Head Judge's decision where one
+    was made), every row of the record with what replaced it, and the ruling's card with each
+    player's block showing the penalty in force where it is not the one the ruling gave."""
+    replaced_by = {p.replaces: p.id for p in recorded if p.replaces}
+    rows = [_row(p, replaced_by) for p in recorded]
+    c = Card(c, blocks=[dict(b) for b in c["blocks"]])
+    live = [r for r in rows if r["live"]]
+    taken: set[int] = set()
+    for block in c["blocks"]:
+        if block["absorbed_into"]:
+            continue
+        mine = [r for r in rows if (r["player"], r["infraction"]) == (block["player"], block["infraction"])
+                and r["id"] not in taken]
+        now = next((r for r in mine if r["live"]), None) or next((r for r in mine if r["status"] == "void"), None)
+        if now is None:
+            continue
+        by_id = {r["id"]: r for r in rows}
+        chain = [now]
+        while chain[-1]["replaces"] in by_id and by_id[chain[-1]["replaces"]] not in chain:
+            chain.append(by_id[chain[-1]["replaces"]])
+        taken.update(r["id"] for r in chain)        # (a second block of the same infraction takes the next)
+        if now["status"] == "void":
+            block["decision"] = {**now, "name": "VOID", "by": "voided: it does not count"}
+        elif now["penalty"] != block["penalty"] or now["chosen_by"] == "judge":
+            by = ("the judge's choice" if now["replaces"] is None else "the Head Judge's decision"
+                  ) if now["chosen_by"] == "judge" else "ruled again"
+            block["decision"] = {**now, "by": by}
+    return {"card": c, "rows": rows, "live": live, "history": [r for r in rows if not r["live"]]}

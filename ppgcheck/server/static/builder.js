@@ -3,8 +3,10 @@
 import { $, el, getJSON, meta, saved } from "./common.js";
 import { onText } from "./report-text.js";
 
-const B = { vocab: null, policy: null, players: [], observations: [], states: [], tallies: [],
+const B = { vocab: null, policy: null, players: [], spectators: [], observations: [], states: [], tallies: [],
   keywords: new Set(), built: "" };
+// the persons an observation may name: the players, then the spectators (`Q gave P advice`)
+const persons = () => [...B.players, ...B.spectators];
 
 function quoteName(name) {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !B.keywords.has(name.toLowerCase())
@@ -14,9 +16,10 @@ function quoteName(name) {
 const quoted = (values) => Object.fromEntries(Object.entries(values).map(
   ([k, v]) => [k, k === "P" || k === "Q" ? quoteName(v) : v]));
 
+const singular = (text) => text.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
 function fill(text, values) {
   const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] ?? `{${slot}}`);
-  return filled.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
+  return singular(filled);
 }
 function numberOptions(select, lo, hi, keepBlank) {
   const blank = keepBlank ? select.querySelector('option[value=""]') : null;
@@ -48,6 +51,8 @@ export async function initBuilder() {
   }
   $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
   $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
+  $("#b-spectator-add").addEventListener("click", () => addPlayer($("#b-player-name").value, "spectator"));
+  $("#b-table").addEventListener("input", build);
   $("#b-player-name").addEventListener("keydown", (e) => {
     if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
   });
@@ -89,10 +94,10 @@ export async function loadRoster() {
   } catch (e) { /* an event that cannot be read shows no roster */ }
 }
 
-function addPlayer(raw) {
+function addPlayer(raw, role = "player") {
   const name = raw.trim();
-  if (!name || B.players.includes(name)) return;
-  B.players.push(name);
+  if (!name || persons().includes(name)) return;
+  (role === "spectator" ? B.spectators : B.players).push(name);
   $("#b-player-name").value = "";
   for (const o of [...B.observations, ...B.states]) {
     for (const slot of ["P", "Q"]) if (!o.values[slot]) o.values[slot] = defaultPerson(o, slot);
@@ -105,18 +110,20 @@ function addPlayer(raw) {
 function renderPlayers() {
   const box = $("#b-players");
   box.textContent = "";
-  for (const name of B.players) {
-    box.append(el("span", { class: "chip on player-chip" }, name,
-      el("button", { type: "button", class: "x", "aria-label": "remove " + name, text: "×",
-        onclick: () => {
-          B.players = B.players.filter((p) => p !== name);
-          renderPlayers(); renderObservations(); renderStates(); build();
-        } })));
-  }
+  const chip = (name, role) => el("span", { class: `chip on ${role}-chip`, "data-name": name },
+    role === "spectator" ? el("small", { class: "role", text: "spectator " }) : "", name,
+    el("button", { type: "button", class: "x", "aria-label": "remove " + name, text: "×",
+      onclick: () => {
+        B.players = B.players.filter((p) => p !== name);
+        B.spectators = B.spectators.filter((p) => p !== name);
+        renderPlayers(); renderObservations(); renderStates(); build();
+      } }));
+  for (const name of B.players) box.append(chip(name, "player"));
+  for (const name of B.spectators) box.append(chip(name, "spectator"));
 }
 function defaultPerson(o, slot) {
-  if (slot === "P") return B.players[0] || "";
-  return B.players.find((p) => p !== o.values.P) || "";
+  if (slot === "P") return B.players[0] || B.spectators[0] || "";
+  return persons().find((p) => p !== o.values.P) || "";
 }
 
 function listObservations() {
@@ -149,7 +156,7 @@ function addObservation(form) {
 function slotControl(slot, value, onchange) {
   const select = el("select", { "data-slot": slot, "aria-label": slot });
   if (slot === "P" || slot === "Q") {
-    options(select, B.players, B.players.length ? undefined : "(add a player)");
+    options(select, persons(), persons().length ? undefined : "(add a player)");
   } else {
     const [lo, hi] = B.vocab.count_ranges[slot] || [0, 60];
     numberOptions(select, lo, hi, false);
@@ -217,7 +224,7 @@ function toggleMod(o, m) {
     });
     const values = {};
     for (const slot of m.slots) {
-      values[slot] = slot === "Q" ? (B.players.find((p) => p !== o.values.P) || B.players[0] || "")
+      values[slot] = slot === "Q" ? (persons().find((p) => p !== o.values.P) || persons()[0] || "")
         : String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
     }
     o.mods.push({ kind: m.kind, values });
@@ -309,14 +316,20 @@ function build() {
   if (val("#b-rel")) lines.push(`rel: ${val("#b-rel")}`);
   if (val("#b-round")) lines.push(`round: ${val("#b-round")}` + (val("#b-round-kind") ? `, ${val("#b-round-kind")}` : ""));
   if (val("#b-day")) lines.push(`day: ${val("#b-day")}`);
+  const table = $("#b-table").value.trim();
+  const tableOk = /^[0-9]{1,4}$/.test(table) && Number(table) >= 1;
+  $("#b-table-hint").hidden = !table || tableOk;
+  $("#b-table").setAttribute("aria-invalid", String(Boolean(table) && !tableOk));
+  if (tableOk) lines.push(`table: ${Number(table)}`);
   if (val("#b-when")) {
     const w = B.vocab.when.find((x) => x.kind === val("#b-when"));
     lines.push(`when: ${w.text.replace(/\{\w+\}/, val("#b-when-n") || "1")}`);
   }
   for (const p of B.players) lines.push(`player: ${quoteName(p)}`);
+  for (const p of B.spectators) lines.push(`spectator: ${quoteName(p)}`);
   for (const o of B.observations) lines.push(observationText(o));
   lines.push(...stateLines());
-  if (val("#b-minutes")) lines.push(`the ruling took ${val("#b-minutes")} minutes`);
+  if (val("#b-minutes")) lines.push(singular(`the ruling took ${val("#b-minutes")} minutes`));
   if (val("#b-call-infraction") && val("#b-call-penalty")) {
     lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
   }
@@ -324,7 +337,8 @@ function build() {
   onText();
 }
 
-// a new report: the builder's observations and match state cleared, the players kept
+// a new report: the builder's observations and match state cleared, the players, the day and
+// the table kept
 export function resetBuilder() {
   B.observations = [];
   B.states = [];

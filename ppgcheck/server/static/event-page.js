@@ -45,7 +45,44 @@ function initRerule() {
   });
 }
 
+// pending penalties only (`?pending=1`, the filter form's box): the rows are all in the page,
+// the others are hidden; the count names how many wait for the Head Judge
+function initPending() {
+  const table = $("table.penalties");
+  const box = $("#pending-only");
+  const toggle = $("#pending-toggle");
+  const show = (only) => {
+    if (table) table.classList.toggle("only-pending", only);
+    box.checked = only;
+    if (toggle) toggle.textContent = only ? "show every penalty" : "show only pending";
+    const url = new URL(location.href);
+    if (only) url.searchParams.set("pending", "1"); else url.searchParams.delete("pending");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  };
+  show(new URL(location.href).searchParams.get("pending") === "1");
+  box.addEventListener("change", () => show(box.checked));
+  if (toggle) toggle.addEventListener("click", () => show(!table.classList.contains("only-pending")));
+}
+
+// the store finds a player by the exact name: a name typed in another case (or a part of
+// one name only) is sent as the roster spells it
+function initPlayerFilter() {
+  const form = $("form.filters");
+  const input = form.querySelector('input[name="player"]');
+  form.addEventListener("submit", () => {
+    const typed = input.value.trim().toLowerCase();
+    if (!typed) return;
+    const roster = [...document.querySelectorAll("#roster option")].map((o) => o.value);
+    const same = roster.filter((n) => n.toLowerCase() === typed);
+    const near = roster.filter((n) => n.toLowerCase().includes(typed));
+    if (same.length === 1) input.value = same[0];
+    else if (!same.length && near.length === 1) input.value = near[0];
+  });
+}
+
 export function initEventPage() {
+  initPending();
+  initPlayerFilter();
   const forms = { void: $("#void-form"), amend: $("#amend-form"), notes: $("#notes-form") };
   // one form at a time, for the penalty of the row clicked
   function openForm(name, button) {
@@ -109,7 +146,7 @@ export function initEventPage() {
     const penalty = $("#amend-penalty").value;
     const amended = await change("#amend-status", `/api/event/penalties/${id}/amend`, { penalty, reason });
     if (amended) {
-      rowOf(id).querySelector("b").textContent = penalty;
+      rowOf(id).querySelector("b").textContent = shownPenalty(penalty);
       closeForms();
       offerRerule(amended.counted_by_reports || [], `Changed to ${shownPenalty(penalty)}`,
         `penalty #${id} changed to ${penalty}: ${reason}`);
