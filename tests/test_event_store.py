@@ -846,3 +846,10 @@ def test_looking_at_a_report_is_worded_as_a_record_not_a_submission(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "report #1, recorded by Ann at " in shown.stdout and "penalty #1 Alice: warning" in shown.stdout
     assert "nothing written" not in shown.stdout and "already recorded" not in shown.stdout
+
+
+def test_a_player_is_found_whatever_the_case_of_the_name_typed(tmp_path):
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    shown = invoke("event", "show", "--player", "alice", "--event", event)
+    assert shown.exit_code == 0 and "#1 Alice: warning for hidden-card-error" in shown.stdout, shown.output

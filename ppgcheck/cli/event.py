@@ -143,7 +143,8 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
             where = (f"day {row['day']}, " if row["day"] else "") + \
                     (f"round {row['round']}" if row["round"] else "no round") + ", " + \
                     (f"table {row['table']}" if row["table"] else "no table")
-            click.echo(f"  {where}: {row['minutes']} minutes ({', '.join(row['sources'])})")
+            minutes = row["minutes"]
+            click.echo(f"  {where}: {minutes} minute{'' if minutes == 1 else 's'} ({', '.join(row['sources'])})")
         return
     if results:
         _show_results(store, event, day, round_, table, everything, fmt)

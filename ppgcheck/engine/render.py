@@ -149,7 +149,8 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.append(f"  {n.player}: no infraction — {n.reason}{_cite(n.section)}")
     if rs.time_extension_minutes:
         sources = ", ".join(f"{c.text} min{_cite(c.section)}" for c in rs.time_extensions)
-        out.append(f"  time extension: {rs.time_extension_minutes} minutes [{sources}]")
+        minutes = rs.time_extension_minutes
+        out.append(f"  time extension: {minutes} minute{'' if minutes == 1 else 's'} [{sources}]")
     if rs.judge_call:
         out.append(f"  {judge_call_text(rs.judge_call_verdict, rs.judge_call_by_value)}: "
                    f"{rs.judge_call[0]}, {rs.judge_call[1]}")

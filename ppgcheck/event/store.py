@@ -369,11 +369,12 @@ class EventStore(RecordChanges):
 
     def penalties(self, player: str | None = None, day: int | None = None, round: int | None = None,
                   table: int | None = None, statuses: tuple[str, ...] = LIVE) -> list[PenaltyRow]:
-        """The penalties with these statuses, in the order they were recorded."""
+        """The penalties with these statuses, in the order they were recorded (a player looked
+        for by name whatever its case: `alice` finds Alice)."""
         where, args = [f"p.status IN ({', '.join('?' for _ in statuses)})"], list(statuses)
         for column, value in (("persons.name", player), ("p.day", day), ("p.round", round), ("p.table_no", table)):
             if value is not None:
-                where.append(f"{column} = ?")
+                where.append(f"{column} = ?" + (" COLLATE NOCASE" if column == "persons.name" else ""))
                 args.append(value)
         with self._read() as db:
             return [penalty_row(r) for r in db.execute(f"{PENALTIES} WHERE {' AND '.join(where)} ORDER BY p.id", args)]
