@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ppgcheck.language.report import Modifier, Report, print_observation
-from ppgcheck.engine.ruling import Finding, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.ruling import Finding, Option, PlayerRuling, Question, RulingSet
 
 MAX_QUESTIONS = 5
 
@@ -198,8 +198,10 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
             by_value.setdefault(variant.header, {})[variant.value] = _label(match, r) if match else None
             if match and match.infraction == r.infraction:
                 permitted |= set(match.permitted)
+                _add_options_at(r, match, variant)
         if any(v != r.penalty for values in by_value.values() for v in values.values()):
             r.by_value = by_value
+        if r.by_value or len(permitted) > len(r.permitted):
             r.permitted = lightest_first(permitted)
     where = " or ".join(f"`{h}:`" for h in headers)
     shown_at: dict[tuple[str, str, int, str, str], list[str]] = {}
@@ -241,6 +243,22 @@ def _judge_call_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]
     if any(v in ("agrees", "permitted") for values in by_value.values() for v in values.values()):
         rs.judge_call_verdict = "depends"
         rs.judge_call_by_value = by_value
+
+
+def _add_options_at(r: PlayerRuling, match: PlayerRuling, variant: Variant) -> None:
+    """An option only some values of an omitted header give (PPG 3.9's Competitive-REL
+    Caution for a report without `rel:`): listed, with the value it holds at."""
+    at = f"`{variant.header}: {variant.value}`"
+    for option in match.options:
+        if option.penalty == r.penalty:
+            continue
+        same = next((o for o in r.options if (o.penalty, o.by, o.section) == (option.penalty, option.by, option.section)
+                     and (o.condition == option.condition or o.condition.startswith(f"{option.condition} (at "))),
+                    None)
+        if same is None:
+            r.options.append(Option(option.penalty, option.by, f"{option.condition} (at {at})", option.section))
+        elif same.condition != option.condition:     # held at one more value
+            same.condition = same.condition[:-1] + f", {at})"
 
 
 def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
