@@ -228,13 +228,14 @@ def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_
     some observation kinds: every scenario is searched.  Only the classes whose inputs
     changed are compared (the penalty's were grounded over every pair of rulings: over
     2 GB), so a rule that changes nothing says so, and one that changes the notes finds it."""
-    redundant = "game_loss_deferred :- when(after_time).\ngame_loss_deferred :- when(between_games)."
+    rule = "game_loss_deferred(O) :- observation(O, _, _), when(after_time)."
+    redundant = rule + "\ngame_loss_deferred(O) :- observation(O, _, _), when(between_games)."
     before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "same")
-    edit_file(after, "s1_4_penalties.lp", "game_loss_deferred :- when(after_time).", redundant)
+    edit_file(after, "s1_4_penalties.lp", rule, redundant)
     (result,) = diff_rules(before, after, "fab")
     assert result.complete and result.changes == []
     after = copy_rules(tmp_path / "narrower")
-    edit_file(after, "s1_4_penalties.lp", "game_loss_deferred :- when(after_time).", "")
+    edit_file(after, "s1_4_penalties.lp", rule, "")
     (result,) = diff_rules(before, after, "fab")
     assert result.complete and result.changes
     assert {c.what for c in result.changes} == {"note"}

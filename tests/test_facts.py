@@ -49,7 +49,7 @@ def test_each_statement_maps_to_one_fact_shape():
         "round_kind(swiss)", "best_of(1)", "day(2)", "when(during_game(2))", "ruling_minutes(2)",
         "judge_call(tardiness,game_loss)", "observation(1,2,gave_advice)", "other_person(1,1)",
         "modifier(1,unrequested)", "observation(2,1,late)", "count(2,minutes,12)",
-        "history(1,warning,slow_play,1,1)", "history(1,warning,slow_play,0,1)"}
+        "history(1,warning,slow_play,1,1)", "history(1,warning,slow_play,0,1)", "history_day(1)"}
 
 
 def test_slugs_and_constants_convert_both_ways():

@@ -19,7 +19,8 @@ INPUT_SIGNATURES = frozenset({
     ("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1), ("round", 1),
     ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1), ("ruling_minutes", 1),
     ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
-    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3), ("event_day", 1)})
+    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3), ("event_day", 1),
+    ("history_day", 1)})
 
 # the fact naming each report of a batch (ppgcheck/engine/indexing.py)
 INDEX_PREDICATE = "report_index"
@@ -123,5 +124,7 @@ def build_facts(report: Report) -> Facts:
         seen[key] = seen.get(key, 0) + 1
         add("history", pid[entry.person], _const(slug_to_constant(entry.penalty)),
             _const(slug_to_constant(entry.infraction)), Number(entry.day or 0), Number(seen[key]))
+        if entry.day:       # the days the history names, apart (core's today/1 reads them, not history/5)
+            add("history_day", Number(entry.day))
     # the same fact twice (a modifier repeated) is one fact
     return Facts(list(dict.fromkeys(out)), persons)
