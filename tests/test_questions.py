@@ -27,3 +27,16 @@ def test_a_table_does_not_join_the_kinds_it_lists():
     relevant = Relevance(TABLE, frozenset(), set())
     assert "caught_at_once" in relevant("clerical_error")
     assert "caught_at_once" not in relevant("broke_game_rule")
+
+
+def test_a_rule_pinned_to_another_observation_kind_is_not_followed():
+    """Fraud is derived from many kinds; the rule deriving it from a draft's `announcing picks`
+    names the draft's kind: its modifier is not asked of a broken game rule (a dci game play
+    error was ruled again with 29 modifiers, most of them other kinds' own)."""
+    text = ("infraction(O,P,fraud) :- observation(O,P,broke_game_rule); modifier(O,on_purpose).\n"
+            "infraction(O,P,fraud) :- observation(O,P,broke_draft_procedure); modifier(O,announcing_picks).\n"
+            "adjustment(O,P,fraud,1,upgrade,up,\"R\",\"S\") :- committed(O,P,fraud); modifier(O,in_public).\n")
+    relevant = Relevance(text, frozenset(), set())
+    assert "announcing_picks" not in relevant("broke_game_rule")
+    assert "announcing_picks" in relevant("broke_draft_procedure")
+    assert {"on_purpose", "in_public"} <= relevant("broke_game_rule")      # what fraud's own rules read stays

@@ -63,14 +63,16 @@ def question_variants(report: Report, relevant: Callable[[str], frozenset[str]])
     for index, obs in enumerate(report.observations, start=1):
         stated = {m.kind for m in obs.modifiers}
         taken = {vocab.exclusive[m] for m in stated if m in vocab.exclusive}
-        for kind in sorted(relevant(obs.kind)):
+        for read in sorted(relevant(obs.kind)):
+            kind, _, of_self = read.partition(SELF)
             if kind in stated or vocab.exclusive.get(kind) in taken or kind in vocab.counted_modifiers:
                 continue
-            # a modifier naming a person is asked of the first other player and of the observed
-            # player (`with illegal cards Alice meant to play` decides Alice's own list)
+            # a modifier naming a person is asked of the first other player, and of the observed
+            # player where a rule reads it of that player (`with illegal cards Alice meant to
+            # play` decides Alice's own list)
             if kind in vocab.person_modifiers:
                 others = [p for p in players if p != obs.subject]
-                persons = [*others[:1], *([obs.subject] if obs.subject in players else [])]
+                persons = ([obs.subject] if obs.subject in players else []) if of_self == "self" else others[:1]
             else:
                 persons = [None]
             for person in persons:
@@ -97,6 +99,12 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _WORD = re.compile(r"\b[a-z_][A-Za-z0-9_]*\b")
 _HEAD = re.compile(r"^\s*([a-z_][A-Za-z0-9_]*)\(")
 _MODIFIER = re.compile(r"\bmodifier\([A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9_]*)")
+# a person modifier read of the observation's (or the infraction's) own person:
+# `committed(O,P,I), modifier(O,M,P)` -> M is asked of the observed player too
+_PERSON_MODIFIER = re.compile(r"\bmodifier\([A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9_]*),([A-Z][A-Za-z0-9_]*)\)")
+_OBSERVATION_KIND = re.compile(r"\bobservation\([A-Z_][A-Za-z0-9_]*,[A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9_]*)\)")
+_SUBJECT = re.compile(r"\b(?:observation|committed|infraction)\([A-Z_][A-Za-z0-9_]*,([A-Z][A-Za-z0-9_]*)")
+SELF = "@"      # `name@self`: the modifier read of the observed person
 # what a pack derives for the core (rules/core/CONTRACT.md): never a thread to follow
 CONTRACT = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment",
                       "discretion", "fix", "note", "because", "head_judge", "time_extension", "report_note",
@@ -114,10 +122,22 @@ class _Rule:
     head_words: frozenset[str]
     words: frozenset[str]
     modifiers: frozenset[str]
+    kinds: frozenset[str] = frozenset()     # the observation kinds it is pinned to (none: any)
+
+    def may_apply(self, kind: str) -> bool:
+        return not self.kinds or kind in self.kinds
 
 
 # what a question may change: the infraction and the default penalty
 DECISIVE = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment"})
+
+
+def _modifiers_read(rule_text: str) -> frozenset[str]:
+    """The modifiers a rule reads, and `name@self` for a person modifier it reads of the
+    person its observation or infraction is about."""
+    subjects = set(_SUBJECT.findall(rule_text))
+    return frozenset(_MODIFIER.findall(rule_text)) | {
+        f"{name}{SELF}self" for name, person in _PERSON_MODIFIER.findall(rule_text) if person in subjects}
 
 
 class Relevance:
@@ -140,8 +160,10 @@ class Relevance:
             bare = _STRING.sub("", line)
             head_text, _, _ = bare.partition(":-")
             head = _HEAD.match(head_text)
+            body = bare.partition(":-")[2]
             self.rules.append(_Rule(head.group(1) if head else "", frozenset(_WORD.findall(head_text)),
-                                    frozenset(_WORD.findall(bare)), frozenset(_MODIFIER.findall(bare))))
+                                    frozenset(_WORD.findall(bare)), _modifiers_read(bare),
+                                    frozenset(_OBSERVATION_KIND.findall(body))))
         self.ignored = core_heads | CONTRACT | ADJUSTING | penalties | {"modifier", "observation", "not"}
         self.defining: dict[str, list[_Rule]] = {}
         for rule in self.rules:
@@ -153,8 +175,10 @@ class Relevance:
         if kind not in self._memo:
             anchors = {kind}
             about: list[_Rule] = []
+            # a rule that reads another observation kind by name (Fraud from a draft's
+            # `announcing picks`) is about that kind, not this one: its modifiers are not asked
             for _ in range(3):
-                about = [r for r in self.rules if r.words & anchors]
+                about = [r for r in self.rules if r.words & anchors and r.may_apply(kind)]
                 grown = anchors | {w for r in about for w in r.head_words} - self.ignored
                 if grown == anchors:
                     break
@@ -164,7 +188,7 @@ class Relevance:
             seen: set[str] = set()
             frontier = {w for r in decisive for w in r.words} & set(self.defining)
             for _ in range(2):
-                step = [r for name in frontier - seen for r in self.defining[name]]
+                step = [r for name in frontier - seen for r in self.defining[name] if r.may_apply(kind)]
                 seen |= frontier
                 found |= {m for r in step for m in r.modifiers}
                 frontier = {w for r in step for w in r.words} & set(self.defining)
