@@ -272,12 +272,15 @@ def test_the_event_view_tells_days_apart(station):
 
 
 def test_a_submission_answers_with_the_questions_a_judge_should_ask(station):
-    """The station's submit answer lists the questions that would change the ruling, as `rule`
+    """The station's submit card lists the questions that would change the ruling, as `rule`
     and the Rule button do (it listed none: a judge who went straight to Submit never saw
-    "the extra cards can be identified?"); `"questions": false` leaves them out."""
+    "the extra cards can be identified?"); the JSON API gives them with `"questions": true`
+    (a program's batch asks for them, as `--format jsonl` does) and honours it (it did not)."""
     text = HIDDEN.format(round=1, table=1, p="Alice").replace(", not on purpose", "")
-    asked = submit(station, text, "q1")
+    page = write(station, "/ui/submit", {"report": text, "source": "q1", "judge": "Dana"})
+    assert page.status_code == 200 and "can be identified?" in page.text
+    asked = write(station, "/api/event/reports", {"report": text.replace("round: 1", "round: 2"), "source": "q2",
+                                                  "judge": "Dana", "questions": True}).json()["submissions"][0]
     assert any("can be identified" in q["add"] for q in asked["ruling"]["questions"])
-    plain = write(station, "/api/event/reports", {"report": text.replace("round: 1", "round: 2"), "source": "q2",
-                                                  "judge": "Dana", "questions": False})
-    assert plain.status_code == 200 and plain.json()["submissions"][0]["ruling"]["questions"] == []
+    plain = submit(station, text.replace("round: 1", "round: 3"), "q3")
+    assert plain["ruling"]["questions"] == []

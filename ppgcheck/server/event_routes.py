@@ -57,7 +57,7 @@ async def api_event(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(_record, request))
 
 
-async def _submit(request: Request) -> list:
+async def _submit(request: Request, questions_default: bool) -> list:
     station = _station(request)
     station.access.require(request, JUDGE)
     data = await read_json(request)
@@ -65,8 +65,9 @@ async def _submit(request: Request) -> list:
     judge = field_of(data, "judge", str)
     amend = field_of(data, "amend", bool, required=False, default=False)
     choices = field_of(data, "choices", dict, required=False, default={})
-    # the ruling a judge reads lists the facts to ask about, as `rule` does (the station's answer had none)
-    questions = field_of(data, "questions", bool, required=False, default=True)
+    # the ruling a judge reads on the page lists the facts to ask about, as `rule` does; a
+    # program's submissions ask for them (`"questions": true`), as `--format jsonl` batches do
+    questions = field_of(data, "questions", bool, required=False, default=questions_default)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in choices.items()):
         raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
     if "source" not in data:            # without a name the content names the report: the same text is one report
@@ -80,11 +81,13 @@ async def _submit(request: Request) -> list:
 
 
 async def api_submit(request: Request) -> Response:
-    return JSONResponse({"submissions": [{**s.as_dict(), "ruling": s.ruling} for s in await _submit(request)]})
+    return JSONResponse({"submissions": [{**s.as_dict(), "ruling": s.ruling}
+                                         for s in await _submit(request, questions_default=False)]})
 
 
 async def ui_submit(request: Request) -> Response:
-    return html(request, "submitted.html", submissions=[(s, card(s.ruling)) for s in await _submit(request)])
+    return html(request, "submitted.html",
+                submissions=[(s, card(s.ruling)) for s in await _submit(request, questions_default=True)])
 
 
 async def _head_judge_change(request: Request, what: str) -> tuple[Station, str, str, dict]:

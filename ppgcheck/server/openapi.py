@@ -29,6 +29,9 @@ def _report_body(*extra: str) -> dict:
                                                              "(default true)"}}
     for name in extra:
         props[name] = _EXTRA[name]
+    if "judge" in extra:        # a submission: the page asks for the questions, a program opts in
+        props["questions"] = {"type": "boolean", "description": "list the unstated facts that would change it "
+                                                               "(default false for a submission)"}
     return {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["report", *[e for e in extra if e == "judge"]], "properties": props,
         "additionalProperties": True}}}}
