@@ -175,7 +175,9 @@ def test_policy_reference(client):
     fab = client.get("/api/policies/fab").json()
     assert {"id": "hidden-card-error", "section": "PPG 2.5"} in fab["infractions"]
     assert fab["penalties"].index("warning") < fab["penalties"].index("game-loss")
-    assert "mixed_into_hand" in fab["modifiers_read"]["drew_above_intellect"]
+    # what can change a draw above intellect's ruling (PPG 2.4/2.5), not what other kinds' rules read
+    read = fab["modifiers_read"]["drew_above_intellect"]
+    assert "extras_identifiable" in read and "on_purpose" in read and "mixed_into_hand" not in read
     assert "PPG 2.5" in fab["sections"]
 
 
