@@ -75,6 +75,9 @@ def build_readme_example(page, players_by) -> None:
     obs = page.locator('.obs[data-kind="drew_above_intellect"]')
     obs.locator('select[data-slot="cards"]').select_option("5")
     obs.locator('select[data-slot="intellect"]').select_option("4")
+    # (the chips the rules about a draw above intellect read come first; the others behind "more")
+    if obs.locator('button[data-modifier="mixed_into_hand"]').count() == 0:
+        obs.locator("button.chip.more").click()
     obs.locator('button[data-modifier="mixed_into_hand"]').click()
     if obs.locator('button[data-modifier="caught_before_next_action"]').count() == 0:
         obs.locator("button.chip.more").click()
