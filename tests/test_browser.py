@@ -471,7 +471,7 @@ def test_the_head_judge_voids_a_report_from_its_slip_and_notes_a_penalty(event_s
     head.context.close()
 
 
-# --- the ux audit of 2 Dec (/work/notes/ux-audit.md): findings 4, 8, 10, 13, 19 -------------------
+# --- the ux audit of 2 Dec (the head judge's audit of the station): findings 4, 8, 10, 13, 19 -------------------
 
 LEE_LATE = "policy: fab\nrel: competitive\nround: 7\nday: 2\ntable: 5\nplayer: Lee\nLee was 1 minute late\n"
 MAX_SLOW = "policy: fab\nrel: competitive\nround: 7\nday: 2\ntable: 6\nplayer: Max\nMax played slowly\n"
