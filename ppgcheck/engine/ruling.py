@@ -78,12 +78,6 @@ class PlayerRuling:
     def key(self) -> tuple[int, str, str]:
         return (self.observation, self.player, self.infraction)
 
-    @property
-    def awaits_choice(self) -> bool:
-        """The guide permits penalties here but names no default: the judge must choose
-        (never a related infraction's absorbed penalty, never a header the report omits)."""
-        return self.penalty is None and bool(self.permitted) and not self.absorbed_by and not self.by_value
-
 
 @dataclass
 class NoInfraction:
