@@ -200,7 +200,7 @@ def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: fl
         got[:] = [courses.scenario(m), m.symbols(atoms=True)]
     try:
         done, sat = satisfiable(ctl, budget, [(VIOLATION, True)], heuristic=tuning.HEURISTIC, until=until,
-                                conflicts=conflicts, on_model=keep)
+                                conflicts=conflicts, restarts=tuning.CANDIDATE_RESTARTS, on_model=keep)
         return tuple(got) if sat else (None if done else False)
     finally:
         ctl.assign_external(MIRROR, False)

@@ -243,10 +243,10 @@ def brave(ctl: clingo.Control, budget: Budget, until: float | None = None, assum
 
 
 def satisfiable(ctl: clingo.Control, budget: Budget, assumptions: Assumptions, *, heuristic: str,
-                until: float | None = None, conflicts: int | None = None,
+                until: float | None = None, conflicts: int | None = None, restarts: str | None = None,
                 on_model: Callable[[clingo.Model], None] | None = None) -> tuple[bool, bool]:
     """(finished, satisfiable) of one search for a model under the assumptions."""
-    with configured(ctl, models=1, heuristic=heuristic, conflicts=conflicts):
+    with configured(ctl, models=1, heuristic=heuristic, conflicts=conflicts, restarts=restarts):
         return solve(ctl, budget, assumptions, on_model, until)
 
 

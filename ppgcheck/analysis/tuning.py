@@ -16,6 +16,11 @@ HEURISTIC = "Vsids"
 # on the same control a third (bench/README.md); its candidate search keeps restarts
 # (without, ffg's took 30 s)
 PROOF_RESTARTS = "no"
+# restarts in the heaviest-permitted search's candidate searches: Luby's sequence, whose
+# run lengths bound a heavy tail (clasp's default took dci's first candidate 3.9 s, Luby
+# 0.3 s; no restarts 0.3 s on dci but 30+ s on ffg); within the bounded searches for other
+# breaks it finds ffg's second break (tardiness -> absence) the default missed
+CANDIDATE_RESTARTS = "L,128"
 
 # A pack with at least this many rules (with a body) counts as large: its
 # scenario space may be split by a header (space.py) and its monotonicity is
