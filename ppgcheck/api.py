@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, TypeVar
 from ppgcheck import __version__
 from ppgcheck.errors import ReportError, UsageError
 from ppgcheck.language.facts import build_facts
-from ppgcheck.engine.policy import engine
+from ppgcheck.engine.policy import QUESTION_SHOWN, engine
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.engine import variants
 from ppgcheck.engine.isolation import Job, in_job, start_bounded
-from ppgcheck.engine.ruling import RulingSet, decode
+from ppgcheck.engine.ruling import RulingSet, decode, decode_outcomes
 
 T = TypeVar("T")
 
@@ -122,27 +122,37 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, quest
         policy_engine = engine(policy_id, rules)
         program = policy_engine.program
         owners: list[tuple[int, variants.Variant | None]] = []
+        asked: list[tuple[int, variants.Variant]] = []
         for position in positions:
             report = prepared[position][0]
             owners.append((position, None))
             owners.extend((position, v) for v in variants.header_variants(report, program.header_values))
             if questions:
-                owners.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
+                asked.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
-        models = policy_engine.solve_many([f.inputs for f in facts],
-                                          explore=[v is None or bool(v.header) for _, v in owners])
-        ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
+        models = policy_engine.solve_many([f.inputs for f in facts])
+        by_value: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
         for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
             rs = decode(atoms, report_facts, report, policy_id, program.ranks)
             if variant is None:
                 rulings[position] = rs
             else:
-                ruled.setdefault(position, []).append((variant, rs))
-        for position, done in ruled.items():
-            rs = rulings[position]
-            variants.attach_by_value(rs, [(v, vrs) for v, vrs in done if v.header], program.ranks)
-            rs.questions = variants.questions_from(rs, [(v, vrs) for v, vrs in done if not v.header], program.ranks)
+                by_value.setdefault(position, []).append((variant, rs))
+        for position, done in by_value.items():
+            variants.attach_by_value(rulings[position], done, program.ranks)
+        if asked:
+            # a question's variant needs only its infractions and default penalties: its own
+            # grounding, showing only what they are read from (policy.QUESTION_SHOWN), not explored
+            facts = [build_facts(v.report) for _, v in asked]
+            models = policy_engine.solve_many([f.inputs for f in facts], explore=[False] * len(asked),
+                                              shown=QUESTION_SHOWN)
+            ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {p: [] for p in positions}
+            for (position, variant), report_facts, atoms in zip(asked, facts, models):
+                ruled[position].append((variant, decode_outcomes(atoms, report_facts, variant.report, policy_id,
+                                                                 program.ranks)))
+            for position, done in ruled.items():
+                rulings[position].questions = variants.questions_from(rulings[position], done, program.ranks)
     return rulings  # type: ignore[return-value]  (every position was filled)
 
 

@@ -269,10 +269,10 @@ def count_groundings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Groundi
     groundings = Groundings(tmp_path / "groundings.log")
     solve_many = policy_module.PolicyEngine.solve_many
 
-    def counted(self, fact_lists, explore=None):
+    def counted(self, fact_lists, explore=None, shown=None):
         with groundings.log.open("a") as log:
             log.write(f"{len(fact_lists)} {os.getpid()}\n")
-        return solve_many(self, fact_lists, explore)
+        return solve_many(self, fact_lists, explore, shown)
 
     monkeypatch.setattr(policy_module.PolicyEngine, "solve_many", counted)
     return groundings

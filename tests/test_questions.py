@@ -40,3 +40,45 @@ def test_a_rule_pinned_to_another_observation_kind_is_not_followed():
     assert "announcing_picks" not in relevant("broke_game_rule")
     assert "announcing_picks" in relevant("broke_draft_procedure")
     assert {"on_purpose", "in_public"} <= relevant("broke_game_rule")      # what fraud's own rules read stays
+
+
+def _variants_of_golden_reports(policy: str, limit: int = 40):
+    from pathlib import Path
+
+    from ppgcheck import api
+    from ppgcheck.engine import variants
+    from ppgcheck.language.report import parse_report
+    folder = Path(__file__).parent / "golden" / policy
+    policy_engine = api.engine(policy, None)
+    out = []
+    for path in sorted(folder.glob("*.txt"))[:limit]:
+        report = parse_report(path.read_text(encoding="utf-8"), str(path))
+        out.extend(v.report for v in variants.question_variants(report, api.relevance(policy_engine)))
+    return policy_engine, out
+
+
+def test_a_question_variant_read_from_its_few_shown_atoms_is_ruled_as_in_full():
+    """A question's variant is ruled in a grounding that shows only what questions compare
+    (policy.QUESTION_SHOWN) and read without text (ruling.decode_outcomes): each variant's
+    infractions, base and default penalties, open base sets, not-infractions and findings are
+    those of the full ruling."""
+    from ppgcheck.engine.policy import QUESTION_SHOWN
+    from ppgcheck.engine.ruling import decode, decode_outcomes
+    from ppgcheck.language.facts import build_facts
+
+    def compared(rs):
+        return ([(r.observation, r.player, r.infraction, r.base_penalty, r.penalty, r.base_choices)
+                 for r in rs.rulings],
+                sorted((n.observation, n.player) for n in rs.no_infractions),
+                sorted((f.kind, f.level, f.observation) for f in rs.findings))
+    for policy in ("dci", "fab", "ffg", "yugioh"):
+        policy_engine, reports = _variants_of_golden_reports(policy)
+        assert reports, policy
+        facts = [build_facts(r) for r in reports]
+        full = policy_engine.solve_many([f.inputs for f in facts], explore=[False] * len(facts))
+        few = policy_engine.solve_many([f.inputs for f in facts], explore=[False] * len(facts), shown=QUESTION_SHOWN)
+        ranks = policy_engine.program.ranks
+        for report, report_facts, atoms, shown in zip(reports, facts, full, few):
+            assert compared(decode_outcomes(shown, report_facts, report, policy, ranks)) == \
+                compared(decode(atoms, report_facts, report, policy, ranks)), report.observations
+            assert {key.split("/")[0] for key in shown} <= QUESTION_SHOWN

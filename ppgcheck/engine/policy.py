@@ -16,6 +16,7 @@ gigabytes.)
 """
 from __future__ import annotations
 
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -47,6 +48,10 @@ _EXPLORED_NAMES = frozenset(name.split("/")[0] for name in EXPLORED)
 # statements their facts can fire: a single report of fab or dci uses about half the pack
 SLICED_AT_MOST = 64
 
+# the shown atoms a question's variant is read from (ruling.decode_outcomes): its
+# infractions, base and default penalties, open base sets, not-infractions and findings
+QUESTION_SHOWN = frozenset({"committed", "base_penalty", "penalty", "base_choice", "not_infraction", "finding"})
+
 
 @dataclass(frozen=True)
 class IndexedProgram:
@@ -70,15 +75,28 @@ class IndexedProgram:
     def plain(self) -> str:
         return "\n".join(self.plain_statements)
 
-    def usable_text(self, fact_lists: Sequence[list[Fact]], indexed: bool) -> str:
+    def usable_text(self, fact_lists: Sequence[list[Fact]], indexed: bool,
+                    shown: frozenset[str] | None = None) -> str:
         """The program a grounding of these reports' facts needs: the statements that can
         fire (engine/reach.py), rewritten for a batch or as written.  A batch of more than
         SLICED_AT_MOST reports grounds the whole program: together its reports use nearly
-        every statement, and finding which costs more than grounding the rest."""
+        every statement, and finding which costs more than grounding the rest.  shown: only
+        the `#show name/arity.` statements of these names (reading a model costs per atom)."""
         statements = self.statements if indexed else self.plain_statements
-        if len(fact_lists) > SLICED_AT_MOST:
+        if shown is None and len(fact_lists) > SLICED_AT_MOST:
             return self.text if indexed else self.plain
-        return usable_text(statements, self.reach.usable(fact_lists))
+        usable = None if len(fact_lists) > SLICED_AT_MOST else self.reach.usable(fact_lists)
+        if shown is not None:
+            usable = [(usable is None or usable[at]) and _shows(st, shown) for at, st in enumerate(statements)]
+        return usable_text(statements, usable)
+
+
+def _shows(statement: str, shown: frozenset[str]) -> bool:
+    """Whether a statement stays in a program showing only these names: a `#show name/arity.`
+    of another name does not."""
+    if not (statement.startswith("#show ") and statement.endswith(".") and "/" in statement):
+        return True
+    return statement[6:].partition("/")[0].strip() in shown
 
 
 class PolicyEngine:
@@ -269,15 +287,17 @@ class PolicyEngine:
             return sorted({constant_to_slug(i.name) for _, _, i in committed})
         return isolation.call_bounded(ruled_as, self.where, lambda: self.locate_overrun([facts]))
 
-    def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None) -> list[ShownAtoms]:
+    def solve_many(self, fact_lists: Sequence[list[Fact]], explore: Sequence[bool] | None = None,
+                   shown: frozenset[str] | None = None) -> list[ShownAtoms]:
         """For each report's input facts, the shown atoms of its one model; one grounding for all.
         A report with a discretion or a base set open is explored too (permitted/4, option/7),
-        unless `explore` says not (a question's variant needs only its default).  Run it inside
-        a job (isolation.call_bounded, as api.rule_prepared does): the job bounds the grounding,
+        unless `explore` says not (a question's variant needs only its default).  shown: only
+        the atoms of these names (QUESTION_SHOWN for questions' variants).  Run it inside a job
+        (isolation.call_bounded, as api.rule_prepared does): the job bounds the grounding,
         and the solving stops itself at the job's deadline."""
         if not fact_lists:
             return []
-        return self._solve_many(self.program, fact_lists, explore)
+        return self._solve_many(self.program, fact_lists, explore, shown)
 
     def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
         """The file whose rules took grounding these reports past the limits, if one did alone."""
@@ -285,10 +305,11 @@ class PolicyEngine:
         return overrun.locate(self.files, fact_lists, parse=lambda path: self.pack.parsed([path], keep=False))
 
     def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
-                    explore: Sequence[bool] | None) -> list[ShownAtoms]:
+                    explore: Sequence[bool] | None, shown: frozenset[str] | None = None) -> list[ShownAtoms]:
         alone = len(fact_lists) == 1      # the pack as written: no index to add or strip
         isolation.phase("grounding")
-        ctl = self._control(program.usable_text(fact_lists, indexed=not alone), fact_lists, indexed=not alone)
+        ctl = self._control(program.usable_text(fact_lists, indexed=not alone, shown=shown), fact_lists,
+                            indexed=not alone)
         isolation.phase("solving")
         models = _models(ctl)
         if len(models) != 1:

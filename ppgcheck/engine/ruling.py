@@ -251,6 +251,39 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
     return result
 
 
+def decode_outcomes(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report: Report,
+                    policy: str, ranks: dict[str, int] | None = None) -> RulingSet:
+    """What a question's variant is compared by (variants.questions_from), from the atoms
+    policy.QUESTION_SHOWN shows: each ruling's infraction, default penalty and open base
+    set, the not-infractions and the findings (their kind, level and observation); no text."""
+    def key(o, p, i) -> tuple[int, int, str]:
+        return (o.number, p.number, i.name)
+    ordered = sorted(by.get("committed/3", []), key=lambda t: (t[0].number, t[1].number, t[2].name))
+    final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
+    bases: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_penalty/5", []):
+        bases.setdefault(key(o, p, i), set()).add(pen.name)
+    chosen_from: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_choice/5", []):
+        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    result = RulingSet(report.name, policy, [])
+    for o, p, i in ordered:
+        k = key(o, p, i)
+        base = bases.get(k, set())
+        r = PlayerRuling(observation=o.number, player=facts.person_name(p.number), infraction=constant_to_slug(i.name),
+                         section="", base_penalty=constant_to_slug(next(iter(base))) if len(base) == 1 else None,
+                         penalty=constant_to_slug(final[k]) if k in final else None, issued=False)
+        if r.base_penalty is None and k in chosen_from:
+            r.base_choices = [constant_to_slug(pen) for pen in
+                              sorted(chosen_from[k], key=lambda pen: ((ranks or {}).get(pen, 0), pen))]
+        result.rulings.append(r)
+    result.no_infractions = [NoInfraction(o.number, facts.person_name(p.number), "", "")
+                             for o, p, _, _ in by.get("not_infraction/4", [])]
+    result.findings = [Finding(kind.name, level.name, o.number, "", "")
+                       for kind, level, o, _, _ in by.get("finding/5", [])]
+    return result
+
+
 def _report_level(by: dict, result: RulingSet, report: Report, person) -> None:
     """What the ruling says of the report as a whole: no-infractions, findings, time
     extensions, the judge's call, notes and assumptions."""

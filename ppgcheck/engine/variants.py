@@ -14,7 +14,7 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from ppgcheck.language.report import Modifier, Report, print_observation
 from ppgcheck.engine.ruling import Finding, Option, PlayerRuling, Question, RulingSet
@@ -34,8 +34,17 @@ class Variant:
     header: str | None = None
     value: str | None = None
     observation: int = 0          # the observation a question adds to (1-based)
-    add: str = ""                 # the observation as the question would state it
-    asks: str = ""                # the added modifier's words
+    before: object = None         # that observation as the report states it
+
+    @cached_property
+    def add(self) -> str:
+        """The observation as the question would state it (written only for a question asked)."""
+        return print_observation(self.report.observations[self.observation - 1], self.report.vocabulary)
+
+    @cached_property
+    def asks(self) -> str:
+        """The added modifier's words."""
+        return self.add.removeprefix(print_observation(self.before, self.report.vocabulary) + ", ")
 
 
 def header_variants(report: Report, header_values: dict[str, list[str]]) -> list[Variant]:
@@ -83,14 +92,11 @@ def question_variants(report: Report, relevant: Callable[[str], frozenset[str]])
 
 def _with_modifier(report: Report, index: int, obs, modifier: Modifier) -> Variant:
     """The report with one modifier added to its index-th observation, as a question asks it."""
-    vocab = report.vocabulary
     variant_obs = copy.copy(obs)
     variant_obs.modifiers = [*obs.modifiers, modifier]
     variant = copy.copy(report)
     variant.observations = [*report.observations[:index - 1], variant_obs, *report.observations[index:]]
-    added = print_observation(variant_obs, vocab)
-    return Variant(variant, observation=index, add=added,
-                   asks=added.removeprefix(print_observation(obs, vocab) + ", "))
+    return Variant(variant, observation=index, before=obs)
 
 
 # --- which modifiers the rules about an observation read ------------------------
