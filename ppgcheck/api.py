@@ -68,12 +68,13 @@ def positions_by_policy(prepared: list[tuple[Report, str]]) -> dict[str, list[in
 
 
 def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
-                  questions: bool = False, resident: Resident | None = None) -> list[RulingSet]:
+                  questions: bool | list[bool] = False, resident: Resident | None = None) -> list[RulingSet]:
     """Rule prepared reports, in order, with one grounding per policy for the whole list
     (the packs under `rules` when given, as for `prepare`).  Each report is ruled with its
     variants in the same grounding: under each value of a header the guide tells apart and
-    the report omits (`by_value`) and, with `questions`, with each unstated modifier the
-    rules about an observation read added (ppgcheck/engine/variants.py).  The whole list is
+    the report omits (`by_value`) and, with `questions` (for every report, or one flag a
+    report), with each unstated modifier the rules about an observation read added
+    (ppgcheck/engine/variants.py).  The whole list is
     one job under the process's limits (ppgcheck/engine/isolation.py): past one,
     LimitExceeded names the file to blame where there is one.  With `resident`, the job runs
     in that resident child (a server's batches: ppgcheck/engine/resident.py)."""
@@ -116,7 +117,9 @@ def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None
     return start_bounded(work, where, locate)
 
 
-def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, questions: bool) -> list[RulingSet]:
+def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
+                   questions: bool | list[bool]) -> list[RulingSet]:
+    asks = [questions] * len(prepared) if isinstance(questions, bool) else questions
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in positions_by_policy(prepared).items():
         policy_engine = engine(policy_id, rules)
@@ -127,7 +130,7 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None, quest
             report = prepared[position][0]
             owners.append((position, None))
             owners.extend((position, v) for v in variants.header_variants(report, program.header_values))
-            if questions:
+            if asks[position]:
                 asked.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
@@ -293,12 +296,13 @@ def check_judge(judge: str) -> None:
 
 def check_change(judge: str, reason: str, notes: str | None = None) -> None:
     """Who changes a record and why (and a penalty's new notes): the record keeps them, so
-    each is bounded (the station's forms hold no more)."""
+    each is bounded (the station's forms hold no more).  Every change reaches this check, the
+    CLI's and the station's: its words name neither's way of giving them."""
     check_judge(judge)
     if not reason.strip() or len(reason) > MAX_REASON:
-        raise UsageError(f"a change needs a reason (`--reason`): at most {MAX_REASON} characters")
+        raise UsageError(f"a change needs a reason of at most {MAX_REASON} characters")
     if notes is not None and len(notes) > MAX_NOTES:
-        raise UsageError(f"notes are at most {MAX_NOTES} characters")
+        raise UsageError(f"a penalty's notes are at most {MAX_NOTES} characters")
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>",

@@ -295,7 +295,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
         phone.click("#submit")
         phone.wait_for_selector(f"#result .submission[data-report-id='{n}']")
     third = phone.locator("#result .submission")
-    assert "Earlier penalties counted (2)" in third.inner_text()
+    assert "History given (2 earlier penalties of the persons named)" in third.inner_text()
     assert third.locator(".upgrade").count() >= 1
     upgraded = phone.locator("#result .card .penalty").first.inner_text()
     assert upgraded != "WARNING"
@@ -316,7 +316,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
     assert phone.locator("#amend").is_visible()
     phone.click("#amend")
     phone.wait_for_selector("#result .submission[data-outcome='amended']")
-    assert "Earlier penalties counted (2)" in phone.locator("#result .submission").inner_text()
+    assert "History given (2 earlier penalties of the persons named)" in phone.locator("#result .submission").inner_text()
 
     # the event view: by player, round and table; a judge cannot void, the Head Judge can
     phone.goto(event_station + "/event?player=Alice")

@@ -304,6 +304,27 @@ def test_worker_processes_rule_as_the_library_does():
     assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in expected]
 
 
+def test_one_batch_rules_some_reports_with_questions_and_some_without():
+    """A station's wave of submissions is one batch whatever each asks (the page's card wants
+    the questions, the JSON API by default not): each report gets the ruling it would alone."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    texts = [f"policy: {p}\nrel: competitive\nplayer: P{i}\nP{i} played slowly\n"
+             for i, p in enumerate(["fab", "dci", "fab", "yugioh", "dci", "fab"])]
+    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
+    flags = [i % 2 == 0 for i in range(len(prepared))]
+    batcher = RulingBatcher(workers=0)
+    batcher.start()
+    try:
+        served = batcher.rule(prepared, questions=flags)
+    finally:
+        batcher.close()
+    alone = [api.rule_prepared([p], questions=flag)[0] for p, flag in zip(prepared, flags)]
+    assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in alone]
+    assert any(rs.questions for rs, flag in zip(served, flags) if flag)
+    assert not any(rs.questions for rs, flag in zip(served, flags) if not flag)
+
+
 def test_a_killed_worker_process_is_replaced():
     import os
     import signal

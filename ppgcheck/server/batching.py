@@ -111,15 +111,18 @@ class BatchWorker:
 @dataclass
 class _Job:
     prepared: Prepared
-    questions: bool
+    questions: bool | list[bool]        # for every report, or one flag a report
     done: Future
+
+    def asks(self) -> list[bool]:
+        return [self.questions] * len(self.prepared) if isinstance(self.questions, bool) else self.questions
 
 
 # in a worker process: the resident child its parts are ruled in (started by _warm)
 _worker_resident: Resident | None = None
 
 
-def rule_part(prepared: Prepared, questions: bool, resident: Resident | None = None) -> list[RulingSet]:
+def rule_part(prepared: Prepared, questions: bool | list[bool], resident: Resident | None = None) -> list[RulingSet]:
     """One part of a batch, in a worker process or in this one: a job in the resident child."""
     return api.rule_prepared(prepared, questions=questions, resident=resident or _worker_resident)
 
@@ -177,8 +180,9 @@ class RulingBatcher(BatchWorker):
                 for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
                     f.result()
 
-    def rule(self, prepared: Prepared, questions: bool = True) -> list[RulingSet]:
-        """The rulings of these prepared reports (api.prepare), in order; blocks until ruled."""
+    def rule(self, prepared: Prepared, questions: bool | list[bool] = True) -> list[RulingSet]:
+        """The rulings of these prepared reports (api.prepare), in order, with the questions
+        (for all, or a flag a report); blocks until ruled."""
         return self.wait_for(_Job(prepared, questions, Future()))
 
     def close(self) -> None:
@@ -194,20 +198,17 @@ class RulingBatcher(BatchWorker):
         return len(job.prepared)
 
     def handle(self, jobs: list[_Job]) -> None:
-        for questions in (True, False):
-            self._rule([j for j in jobs if j.questions is questions], questions)
-
-    def _rule(self, jobs: list[_Job], questions: bool) -> None:
-        if not jobs:
-            return
+        """One batch for every job, each report with its job's `questions` (one grounding, where
+        a batch of some with and some without questions was two, one after the other)."""
         try:
-            rulings = self._rule_batch([p for j in jobs for p in j.prepared], questions)
+            rulings = self._rule_batch([p for j in jobs for p in j.prepared],
+                                       [asks for j in jobs for asks in j.asks()])
         except Exception as exc:
-            self._failed(jobs, questions, exc)
+            self._failed(jobs, exc)
         else:
             self._deliver(jobs, rulings)
 
-    def _rule_batch(self, prepared: Prepared, questions: bool) -> list[RulingSet]:
+    def _rule_batch(self, prepared: Prepared, questions: list[bool]) -> list[RulingSet]:
         if self._pool is None:
             return rule_part(prepared, questions, self._resident)
         parts = list(api.positions_by_policy(prepared).values())
@@ -217,7 +218,8 @@ class RulingBatcher(BatchWorker):
             parts += [largest[:len(largest) // 2], largest[len(largest) // 2:]]
         rulings: list[RulingSet | None] = [None] * len(prepared)
         try:
-            futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions], questions))
+            futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions],
+                                                     [questions[i] for i in positions]))
                        for positions in parts]
             for positions, future in futures:
                 for position, rs in zip(positions, future.result()):
@@ -237,13 +239,13 @@ class RulingBatcher(BatchWorker):
             job.done.set_result(rulings[start:start + len(job.prepared)])
             start += len(job.prepared)
 
-    def _failed(self, jobs: list[_Job], questions: bool, exc: BaseException) -> None:
+    def _failed(self, jobs: list[_Job], exc: BaseException) -> None:
         """A failed batch: each request ruled alone, here, so only the culprit hears of it."""
         if len(jobs) == 1:
             jobs[0].done.set_exception(exc)
             return
         for job in jobs:
             try:
-                job.done.set_result(rule_part(job.prepared, questions, self._resident))
+                job.done.set_result(rule_part(job.prepared, job.questions, self._resident))
             except Exception as own:
                 job.done.set_exception(own)

@@ -92,7 +92,8 @@ async def ui_submit(request: Request) -> Response:
 
 async def _head_judge_change(request: Request, what: str) -> tuple[Station, str, str, dict]:
     """The station, the reason, the judge and the whole body of a change only the Head Judge
-    makes (`what` names it in the refusal of an empty reason)."""
+    makes (`what` names it in the refusal of an empty reason; the reason's and the notes'
+    lengths are api.check_change's, which every change reaches)."""
     station = _station(request)
     station.access.require(request, HEAD_JUDGE)
     data = await read_json(request)
@@ -100,8 +101,6 @@ async def _head_judge_change(request: Request, what: str) -> tuple[Station, str,
     judge = field_of(data, "judge", str)
     if not reason.strip():
         raise RequestRefused(400, f"{what} needs a reason", "json")
-    if len(reason) > api.MAX_REASON:
-        raise RequestRefused(400, f"`reason` is longer than {api.MAX_REASON} characters", "json")
     return station, reason, judge, data
 
 
@@ -141,8 +140,6 @@ async def api_amend(request: Request) -> Response:
     notes = field_of(data, "notes", str, required=False)
     if penalty is None and notes is None:
         raise RequestRefused(400, "nothing to change: give `penalty` and/or `notes`", "json")
-    if notes is not None and len(notes) > api.MAX_NOTES:
-        raise RequestRefused(400, f"`notes` is longer than {api.MAX_NOTES} characters", "json")
     penalty_id = int(request.path_params["penalty_id"])
     store = station.store()
 

@@ -112,12 +112,10 @@ class SubmissionQueue(BatchWorker):
             item.event_day = item.report.event_day
         to_rule = [i for i in wave if i.history is not None and i.error is None]
         ruled: dict[int, RulingSet] = {}
-        for questions in (True, False):     # (the batcher grounds a batch with its questions or without)
-            part = [i for i in to_rule if i.job.questions is questions]
-            if part:
-                rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in part],
-                                            questions=questions)
-                ruled.update((id(i), rs) for i, rs in zip(part, rulings))
+        if to_rule:     # one batch, each report with or without its questions
+            rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in to_rule],
+                                        questions=[i.job.questions for i in to_rule])
+            ruled.update((id(i), rs) for i, rs in zip(to_rule, rulings))
         if to_rule:
             try:        # one commit (one sync to disk) for the wave; none is answered before it
                 with self.store.grouped():
