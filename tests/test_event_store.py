@@ -291,6 +291,23 @@ def test_a_judge_call_outside_what_the_guide_permits_is_an_error(tmp_path):
     assert bad.exit_code == 2 and "expected INFRACTION=PENALTY" in bad.stderr
 
 
+def test_a_refused_judge_call_names_the_fact_that_would_give_it(tmp_path):
+    """A judge who calls a penalty the guide gives only on a fact the report leaves out
+    (some cards already left the mixed group: an Intellect Penalty) is told that fact, not
+    only what the guide permits as written; a call no fact gives is told no more."""
+    event = tmp_path / "event.db"
+    path = report(tmp_path)
+    path.write_text(path.read_text() + "judge call: hidden-card-error, intellect-penalty\n")
+    result = rule(path, event)
+    assert result.exit_code == 2 and rows(event, "reports") == 0
+    first = result.stderr.splitlines()[0]
+    assert first.endswith("it permits `warning`; the guide gives `intellect-penalty` if the report says: "
+                          "Alice drew 1 extra card, some cards already left the mixed group"), first
+    path.write_text(path.read_text().replace("intellect-penalty", "disqualification"))
+    refused = rule(path, event).stderr.splitlines()[0]
+    assert refused.endswith("it permits `warning`"), refused
+
+
 def _fake_rule(penalty: str | None, permitted: list[str]):
     """A ruling the guide leaves to the judge (the v2 model: no default, a permitted set)."""
     def rule(report):

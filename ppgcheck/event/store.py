@@ -53,6 +53,15 @@ def permitted_penalties(r: PlayerRuling) -> list[str]:
     return list(r.permitted) or ([r.penalty] if r.penalty else [])
 
 
+def _would_permit(rs: RulingSet, r: PlayerRuling, penalty: str) -> str:
+    """Where a question of the ruling (when it has them) gives the judge's penalty for this
+    infraction, the fact that would: what the judge may have seen and the report omits."""
+    for q in rs.questions:
+        if (q.player, q.infraction) == (r.player, r.infraction) and penalty in (q.penalty, *q.choose_from):
+            return f"; the guide gives `{penalty}` if the report says: {q.add}"
+    return ""
+
+
 class EventStore(RecordChanges):
     """One event's store file: its path and one connection per thread that uses it."""
 
@@ -289,7 +298,8 @@ class EventStore(RecordChanges):
             if choice is not None and choice.penalty != default:
                 if permitted and choice.penalty not in permitted:
                     message = (f"{choice.origin} `{choice.penalty}` for {r.player}'s {r.infraction} is not a penalty "
-                               "the guide permits here: it permits " + ", ".join(f"`{p}`" for p in permitted))
+                               "the guide permits here: it permits " + ", ".join(f"`{p}`" for p in permitted)
+                               + _would_permit(rs, r, choice.penalty))
                     raise choice.error(message) if choice.error else StoreError(message)
                 penalty, chosen_by = choice.penalty, "judge"
             observation = rs.observations[r.observation - 1] if 0 < r.observation <= len(rs.observations) else ""
