@@ -171,6 +171,10 @@ def test_the_head_judge_chooses_among_the_permitted_penalties(station):
     (pending,) = stalled["recorded"]
     assert (pending["status"], pending["penalty"]) == ("pending", None)
     assert pending["permitted"] == ["disqualification-with-prizes", "disqualification-without-prizes"]
+    submit(station, STALE.format(round=9).replace("Alice", "Zed"), "s9")     # an issued penalty beside it
+    waiting = station.get("/api/event", params={"pending": "1"}).json()
+    assert [p["id"] for p in waiting["penalties"]] == [pending["id"]] and waiting["filters"]["pending"] is True
+    assert len(station.get("/api/event").json()["penalties"]) == 2
     amend = f"/api/event/penalties/{pending['id']}/amend"
     choice = {"penalty": "disqualification-without-prizes", "reason": "stalled on purpose", "judge": "Hana"}
     assert write(station, amend, {**choice, "judge": "Dana"}).status_code == 403        # a judge may not

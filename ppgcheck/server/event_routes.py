@@ -39,22 +39,28 @@ def _filters(request: Request) -> dict:
             "table": _number(request, "table")}
 
 
-def _record(request: Request) -> dict:
-    """The event's penalties (live ones, or every one with `all`), its roster and time extensions."""
+def _record(request: Request, pending_filter: bool = False) -> dict:
+    """The event's penalties (live ones, or every one with `all`; with `pending_filter`, only
+    the pending ones when `pending` asks), its roster and time extensions.  (The event page
+    lists every row and hides all but the pending ones itself, so its count stays that of
+    the rows listed.)"""
     store = _station(request).store()
     from ppgcheck.event.records import penalty_dict
     everything = request.query_params.get("all") in ("1", "true")
+    pending = pending_filter and request.query_params.get("pending") in ("1", "true")
     filters = _filters(request)
-    rows = store.penalties(**filters, statuses=STATUSES if everything else STATUSES[:2])
+    statuses = ("pending",) if pending else STATUSES if everything else STATUSES[:2]
+    rows = store.penalties(**filters, statuses=statuses)
     everyone = store.penalties(statuses=STATUSES)
     return {"event": store.event_name(), "penalties": [penalty_dict(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
-            "time_extensions": store.time_extensions(), "filters": {**filters, "all": everything}}
+            "time_extensions": store.time_extensions(),
+            "filters": {**filters, "all": everything, **({"pending": pending} if pending_filter else {})}}
 
 
 async def api_event(request: Request) -> Response:
-    return JSONResponse(await run_in_threadpool(_record, request))
+    return JSONResponse(await run_in_threadpool(_record, request, True))
 
 
 async def _submit(request: Request, questions_default: bool) -> list:

@@ -62,7 +62,7 @@ def _op(summary: str, *, body: dict | None = None, auth: str | None = None, ok: 
 
 def _query(*names: str) -> list[dict]:
     return [{"name": n, "in": "query", "required": False,
-             "schema": {"type": "string" if n in ("player", "format", "all") else "integer"}} for n in names]
+             "schema": {"type": "string" if n in ("player", "format", "all", "pending") else "integer"}} for n in names]
 
 
 def _path(name: str, kind: str = "integer") -> list[dict]:
@@ -90,9 +90,10 @@ def document(version: str) -> dict:
             "/api/session": {"get": _op("the CSRF token for writes, whether tokens are needed, the bearer's role",
                                         errors=())},
             "/api/openapi.json": {"get": _op("this document", errors=())},
-            "/api/event": {"get": _op("the event's penalties (live, or `all=1` every one), its roster and time "
-                                      "extensions", errors=(400, 404),
-                                      params=_query("player", "day", "round", "table", "all"))},
+            "/api/event": {"get": _op("the event's penalties (live, `all=1` every one, `pending=1` only those "
+                                      "the Head Judge has still to choose), its roster and time extensions",
+                                      errors=(400, 404),
+                                      params=_query("player", "day", "round", "table", "all", "pending"))},
             "/api/event/reports": {"post": _op("rule reports with the event's penalties in force as their "
                                                "history and record them (the same report again writes nothing)",
                                                body=_report_body("judge", "amend", "choices"), auth="a judge token",
