@@ -71,10 +71,11 @@ def rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None = None,
                   questions: bool | list[bool] = False, resident: Resident | None = None) -> list[RulingSet]:
     """Rule prepared reports, in order, with one grounding per policy for the whole list
     (the packs under `rules` when given, as for `prepare`).  Each report is ruled with its
-    variants in the same grounding: under each value of a header the guide tells apart and
-    the report omits (`by_value`) and, with `questions` (for every report, or one flag a
-    report), with each unstated modifier the rules about an observation read added
-    (ppgcheck/engine/variants.py).  The whole list is
+    variants in the same grounding under each value of a header the guide tells apart and
+    the report omits (`by_value`); with `questions` (for every report, or one flag a
+    report), each unstated modifier the rules about an observation read is added, one at a
+    time, and those variants ground together in a second grounding that shows only what a
+    question compares (ppgcheck/engine/variants.py).  The whole list is
     one job under the process's limits (ppgcheck/engine/isolation.py): past one,
     LimitExceeded names the file to blame where there is one.  With `resident`, the job runs
     in that resident child (a server's batches: ppgcheck/engine/resident.py)."""

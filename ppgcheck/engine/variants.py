@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from ppgcheck.language.report import Modifier, Report, print_observation
+from ppgcheck.language.report import Modifier, Observation, Report, print_observation
 from ppgcheck.engine.ruling import Finding, Option, PlayerRuling, Question, RulingSet
 
 MAX_QUESTIONS = 5
@@ -34,7 +34,7 @@ class Variant:
     header: str | None = None
     value: str | None = None
     observation: int = 0          # the observation a question adds to (1-based)
-    before: object = None         # that observation as the report states it
+    before: Observation | None = None    # that observation as the report states it
 
     @cached_property
     def add(self) -> str:
