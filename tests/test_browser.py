@@ -296,6 +296,7 @@ def test_three_submissions_upgrade_then_void_and_export(event_station, phone, br
         phone.wait_for_selector(f"#result .submission[data-report-id='{n}']")
     third = phone.locator("#result .submission")
     assert "History given (2 earlier penalties of the persons named)" in third.inner_text()
+    assert "Recorded (1)" in third.inner_text()     # a heading between what was counted and what was written
     assert third.locator(".upgrade").count() >= 1
     upgraded = phone.locator("#result .card .penalty").first.inner_text()
     assert upgraded != "WARNING"

@@ -402,6 +402,18 @@ def test_an_option_kept_or_gained_when_worse_is_no_break(tmp_path, condition):
     assert r.complete and kinds(r) == []
 
 
+def test_the_candidate_search_takes_turns_until_it_finds_or_refutes(tmp_path, monkeypatch):
+    """The heaviest-permitted search's candidate search takes turns between restart policies,
+    each turn bounded in conflicts, the bound doubling: with turns of one conflict it still
+    finds the break, and still proves a pack without one (the check complete)."""
+    from ppgcheck.analysis import tuning
+    monkeypatch.setattr(tuning, "CANDIDATE_TURN_CONFLICTS", 1)
+    (r,) = check_policy(path=PACKS / "monotonicity-heaviest", timeout=60)
+    assert kinds(r) == ["monotonicity"] and "game-loss → warning" in r.findings[0].message
+    (clean,) = check_policy(path=_heaviest_pack(tmp_path, "count(O, minutes, N)"), timeout=60)
+    assert clean.complete and kinds(clean) == []
+
+
 def test_a_default_break_is_not_reported_again_as_a_heaviest_break(tmp_path):
     """Where the default penalty already gets lighter, that is the one finding:
     the heaviest permitted penalty's search leaves such scenarios to it."""

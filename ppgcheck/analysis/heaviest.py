@@ -29,6 +29,7 @@ elsewhere the heaviest permitted penalty is the default one.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
@@ -192,16 +193,34 @@ class _Search:
 
 def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: float, conflicts: int | None):
     """(scenario assumptions, the model's atoms) of a candidate; None when there
-    is none left, False when the time slice or the conflict bound ended the search first."""
+    is none left, False when the time slice or the conflict bound ended the search first.
+    Without a bound, the search takes turns between restart policies (tuning.CANDIDATE_RESTARTS),
+    each turn's conflict bound doubling after every policy had one: the search is heavy-tailed,
+    and which policy is quick changed with unrelated edits of the packs (a portfolio in one thread,
+    whose learnt nogoods every turn keeps; in conflicts, so any machine finds the same candidate)."""
     ctl.assign_external(MIRROR, True)
     got: list = []
 
     def keep(m: clingo.Model) -> None:
         got[:] = [courses.scenario(m), m.symbols(atoms=True)]
+
+    def search(restarts: str, bound: int | None) -> tuple[bool, bool]:
+        return satisfiable(ctl, budget, [(VIOLATION, True)], heuristic=tuning.HEURISTIC, until=until,
+                           conflicts=bound, restarts=restarts, on_model=keep)
     try:
-        done, sat = satisfiable(ctl, budget, [(VIOLATION, True)], heuristic=tuning.HEURISTIC, until=until,
-                                conflicts=conflicts, restarts=tuning.CANDIDATE_RESTARTS, on_model=keep)
-        return tuple(got) if sat else (None if done else False)
+        if conflicts is not None:
+            done, sat = search(tuning.CANDIDATE_RESTARTS[0], conflicts)
+            return tuple(got) if sat else (None if done else False)
+        bound = tuning.CANDIDATE_TURN_CONFLICTS
+        for turn in itertools.count():
+            done, sat = search(tuning.CANDIDATE_RESTARTS[turn % len(tuning.CANDIDATE_RESTARTS)], bound)
+            if sat or done:
+                return tuple(got) if sat else None
+            if budget.hit or time.monotonic() >= until:
+                return False
+            if turn % len(tuning.CANDIDATE_RESTARTS) == len(tuning.CANDIDATE_RESTARTS) - 1:
+                bound *= 2
+        return False    # (never reached: the loop returns)
     finally:
         ctl.assign_external(MIRROR, False)
 

@@ -16,11 +16,15 @@ HEURISTIC = "Vsids"
 # on the same control a third (bench/README.md); its candidate search keeps restarts
 # (without, ffg's took 30 s)
 PROOF_RESTARTS = "no"
-# restarts in the heaviest-permitted search's candidate searches: Luby's sequence, whose
-# run lengths bound a heavy tail (clasp's default took dci's first candidate 3.9 s, Luby
-# 0.3 s; no restarts 0.3 s on dci but 30+ s on ffg); within the bounded searches for other
-# breaks it finds ffg's second break (tardiness -> absence) the default missed
-CANDIDATE_RESTARTS = "L,128"
+# restarts in the heaviest-permitted search's candidate searches, taken in turns, each turn
+# bounded in conflicts (the bound doubling once every policy had a turn): Luby's sequence,
+# then dynamic restarts (D,100,0.7).  clasp's default took dci's first candidate 3.9 s /
+# 4,980 conflicts, Luby 0.3 s / 283, dynamic 221; no restarts 0.3 s on dci but 30+ s on ffg.
+# A dci program that differed by one core rule took Luby 2,032 conflicts, dynamic 2,475, the
+# turns 1,266.  The bounded searches for other breaks use the first: it finds ffg's second
+# break (tardiness -> absence), which the default missed.
+CANDIDATE_RESTARTS = ("L,128", "D,100,0.7")
+CANDIDATE_TURN_CONFLICTS = 1000
 
 # A pack with at least this many rules (with a body) counts as large: its
 # scenario space may be split by a header (space.py) and its monotonicity is
