@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -598,6 +599,37 @@ def test_a_store_locked_too_long_is_an_error_and_nothing_is_written(tmp_path, mo
     assert result.exit_code == 2 and result.stderr == (
         f"`{event}` stayed locked by another judge's ruling for more than 0.3 s: nothing was written; try again\n")
     assert counts(event) == before
+
+
+def test_a_judge_waits_as_long_as_other_judges_rulings_go_in(tmp_path, monkeypatch):
+    """The lock wait fails only when one ruling kept the lock past the bound: a judge who loses
+    every race to other judges whose rulings keep going in (eight at once on a slow machine)
+    waits for them, however long that is in all."""
+    event = tmp_path / "event.db"
+    ruled(report(tmp_path), event)
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT", 0.3)
+    other = sqlite3.connect(event, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    busy = threading.Event()
+
+    def other_judges() -> None:        # a ruling written every 0.1 s for 1.2 s, the lock taken again at once
+        busy.set()
+        for n in range(12):
+            time.sleep(0.1)
+            other.execute("INSERT INTO persons (name) VALUES (?)", (f"judge{n}",))
+            other.execute("COMMIT")
+            other.execute("BEGIN IMMEDIATE")
+        other.execute("COMMIT")
+    writer = threading.Thread(target=other_judges)
+    writer.start()
+    busy.wait()
+    try:
+        result = rule(report(tmp_path, file="r2.txt"), event)
+    finally:
+        writer.join()
+        other.close()
+    assert result.exit_code in (0, 1), result.stderr
+    assert counts(event)["reports"] == 2
 
 
 def test_event_commands_need_a_store_and_a_judge(tmp_path):
