@@ -118,9 +118,14 @@ def start_ruling_job(policy_ids: list[str], names: list[str], rules: Path | None
     return start_bounded(work, where, locate)
 
 
+def questions_each(questions: bool | list[bool], count: int) -> list[bool]:
+    """`questions` as rule_prepared takes it (for every report, or a flag a report), a flag a report."""
+    return [questions] * count if isinstance(questions, bool) else list(questions)
+
+
 def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
                    questions: bool | list[bool]) -> list[RulingSet]:
-    asks = [questions] * len(prepared) if isinstance(questions, bool) else questions
+    asks = questions_each(questions, len(prepared))
     rulings: list[RulingSet | None] = [None] * len(prepared)
     for policy_id, positions in positions_by_policy(prepared).items():
         policy_engine = engine(policy_id, rules)

@@ -286,20 +286,25 @@ def test_concurrent_requests_each_get_their_own_rulings(client):
         assert ruling == json.loads(json.dumps(expected))
 
 
+def _batched(texts: list[str], workers: int, questions: bool | list[bool]):
+    """The reports prepared, and their rulings from a batcher with these worker processes."""
+    from ppgcheck.language.report import parse_reports
+    from ppgcheck.server.batching import RulingBatcher
+    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
+    batcher = RulingBatcher(workers=workers)
+    batcher.start()
+    try:
+        return prepared, batcher.rule(prepared, questions=questions)
+    finally:
+        batcher.close()
+
+
 def test_worker_processes_rule_as_the_library_does():
     """Batches split over worker processes (one part per policy, a large part halved) come
     back whole and in order."""
-    from ppgcheck.language.report import parse_reports
-    from ppgcheck.server.batching import RulingBatcher
     texts = [f"policy: {p}\nrel: competitive\nplayer: P{i}\nP{i} was {1 + i % 9} minutes late\n"
              for i, p in enumerate(["fab"] * 10 + ["dci", "yugioh", "fab", "ffg"])]
-    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
-    batcher = RulingBatcher(workers=2)
-    batcher.start()
-    try:
-        served = batcher.rule(prepared, questions=True)
-    finally:
-        batcher.close()
+    prepared, served = _batched(texts, workers=2, questions=True)
     expected = api.rule_prepared(prepared, questions=True)
     assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in expected]
 
@@ -307,18 +312,10 @@ def test_worker_processes_rule_as_the_library_does():
 def test_one_batch_rules_some_reports_with_questions_and_some_without():
     """A station's wave of submissions is one batch whatever each asks (the page's card wants
     the questions, the JSON API by default not): each report gets the ruling it would alone."""
-    from ppgcheck.language.report import parse_reports
-    from ppgcheck.server.batching import RulingBatcher
     texts = [f"policy: {p}\nrel: competitive\nplayer: P{i}\nP{i} played slowly\n"
              for i, p in enumerate(["fab", "dci", "fab", "yugioh", "dci", "fab"])]
-    prepared = [p for i, t in enumerate(texts) for p in api.prepare(parse_reports(t, f"r{i}"))]
-    flags = [i % 2 == 0 for i in range(len(prepared))]
-    batcher = RulingBatcher(workers=0)
-    batcher.start()
-    try:
-        served = batcher.rule(prepared, questions=flags)
-    finally:
-        batcher.close()
+    flags = [i % 2 == 0 for i in range(len(texts))]       # (one report a text)
+    prepared, served = _batched(texts, workers=0, questions=flags)
     alone = [api.rule_prepared([p], questions=flag)[0] for p, flag in zip(prepared, flags)]
     assert [ruling_dict(rs) for rs in served] == [ruling_dict(rs) for rs in alone]
     assert any(rs.questions for rs, flag in zip(served, flags) if flag)

@@ -29,7 +29,6 @@ elsewhere the heaviest permitted penalty is the default one.
 """
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 
@@ -212,15 +211,14 @@ def _candidate(ctl: clingo.Control, budget: Budget, courses: _Courses, until: fl
             done, sat = search(tuning.CANDIDATE_RESTARTS[0], conflicts)
             return tuple(got) if sat else (None if done else False)
         bound = tuning.CANDIDATE_TURN_CONFLICTS
-        for turn in itertools.count():
-            done, sat = search(tuning.CANDIDATE_RESTARTS[turn % len(tuning.CANDIDATE_RESTARTS)], bound)
-            if sat or done:
-                return tuple(got) if sat else None
-            if budget.hit or time.monotonic() >= until:
-                return False
-            if turn % len(tuning.CANDIDATE_RESTARTS) == len(tuning.CANDIDATE_RESTARTS) - 1:
-                bound *= 2
-        return False    # (never reached: the loop returns)
+        while True:
+            for restarts in tuning.CANDIDATE_RESTARTS:
+                done, sat = search(restarts, bound)
+                if sat or done:
+                    return tuple(got) if sat else None
+                if budget.hit or time.monotonic() >= until:
+                    return False
+            bound *= 2
     finally:
         ctl.assign_external(MIRROR, False)
 

@@ -16,7 +16,6 @@ gigabytes.)
 """
 from __future__ import annotations
 
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property

@@ -192,12 +192,7 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
 
     sections = {i.name: s.string for i, s in by.get("cited/2", [])}
     final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
-    bases: dict[tuple, set[tuple[str, str]]] = {}
-    for o, p, i, pen, sec in by.get("base_penalty/5", []):
-        bases.setdefault(key(o, p, i), set()).add((pen.name, sec.string))
-    # two base penalties are a conflict finding: the ruling shows neither
-    base = {k: next(iter(v))[0] for k, v in bases.items() if len({pen for pen, _ in v}) == 1}
-    base_sections = {k: next(iter(v))[1] for k, v in bases.items() if len(v) == 1}
+    base, base_sections = _bases(by, key)
     issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
     result = RulingSet(report.name, policy, [print_observation(o, report.vocabulary) for o in report.observations])
     rulings: dict[tuple, PlayerRuling] = {}
@@ -260,28 +255,42 @@ def decode_outcomes(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts
         return (o.number, p.number, i.name)
     ordered = sorted(by.get("committed/3", []), key=lambda t: (t[0].number, t[1].number, t[2].name))
     final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
-    bases: dict[tuple, set[str]] = {}
-    for o, p, i, pen, _ in by.get("base_penalty/5", []):
-        bases.setdefault(key(o, p, i), set()).add(pen.name)
-    chosen_from: dict[tuple, set[str]] = {}
-    for o, p, i, pen, _ in by.get("base_choice/5", []):
-        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    base, _ = _bases(by, key)
+    choices = _base_choices(by, key, ranks or {})
     result = RulingSet(report.name, policy, [])
     for o, p, i in ordered:
         k = key(o, p, i)
-        base = bases.get(k, set())
         r = PlayerRuling(observation=o.number, player=facts.person_name(p.number), infraction=constant_to_slug(i.name),
-                         section="", base_penalty=constant_to_slug(next(iter(base))) if len(base) == 1 else None,
+                         section="", base_penalty=constant_to_slug(base[k]) if k in base else None,
                          penalty=constant_to_slug(final[k]) if k in final else None, issued=False)
-        if r.base_penalty is None and k in chosen_from:
-            r.base_choices = [constant_to_slug(pen) for pen in
-                              sorted(chosen_from[k], key=lambda pen: ((ranks or {}).get(pen, 0), pen))]
+        if r.base_penalty is None:
+            r.base_choices = choices.get(k, [])
         result.rulings.append(r)
     result.no_infractions = [NoInfraction(o.number, facts.person_name(p.number), "", "")
                              for o, p, _, _ in by.get("not_infraction/4", [])]
     result.findings = [Finding(kind.name, level.name, o.number, "", "")
                        for kind, level, o, _, _ in by.get("finding/5", [])]
     return result
+
+
+def _bases(by: dict, key) -> tuple[dict[tuple, str], dict[tuple, str]]:
+    """Each ruling's base penalty (two base penalties are a conflict finding: the ruling
+    shows neither) and the section it comes from (where one rule gives it)."""
+    bases: dict[tuple, set[tuple[str, str]]] = {}
+    for o, p, i, pen, sec in by.get("base_penalty/5", []):
+        bases.setdefault(key(o, p, i), set()).add((pen.name, sec.string))
+    base = {k: next(iter(v))[0] for k, v in bases.items() if len({pen for pen, _ in v}) == 1}
+    base_sections = {k: next(iter(v))[1] for k, v in bases.items() if len(v) == 1}
+    return base, base_sections
+
+
+def _base_choices(by: dict, key, ranks: dict[str, int]) -> dict[tuple, list[str]]:
+    """The set each open base penalty is chosen from (base_choice/5), lightest first, as slugs."""
+    chosen_from: dict[tuple, set[str]] = {}
+    for o, p, i, pen, _ in by.get("base_choice/5", []):
+        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
+    return {k: [constant_to_slug(pen) for pen in sorted(members, key=lambda pen: (ranks.get(pen, 0), pen))]
+            for k, members in chosen_from.items()}
 
 
 def _report_level(by: dict, result: RulingSet, report: Report, person) -> None:
@@ -349,13 +358,10 @@ def _discretion(by: dict, rulings: dict, key, ranks: dict[str, int]) -> None:
     for k, r in rulings.items():
         found = permitted.get(k) or ({slug_to_constant(r.penalty)} if r.penalty else set())
         r.permitted = [constant_to_slug(pen) for pen in ordered(found)]
-    chosen_from: dict[tuple, set[str]] = {}
-    for o, p, i, pen, _ in by.get("base_choice/5", []):
-        chosen_from.setdefault(key(o, p, i), set()).add(pen.name)
-    for k, members in chosen_from.items():
+    for k, choices in _base_choices(by, key, ranks).items():
         r = rulings.get(k)
         if r is not None and r.base_penalty is None:
-            r.base_choices = [constant_to_slug(pen) for pen in ordered(members)]
+            r.base_choices = choices
     moves: dict[tuple, set[tuple]] = {}
     for o, p, i, pen, who, cond, sec in by.get("option/7", []):
         moves.setdefault(key(o, p, i), set()).add((pen.name, who.name, _text(cond), sec.string))

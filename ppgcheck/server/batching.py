@@ -114,8 +114,6 @@ class _Job:
     questions: bool | list[bool]        # for every report, or one flag a report
     done: Future
 
-    def asks(self) -> list[bool]:
-        return [self.questions] * len(self.prepared) if isinstance(self.questions, bool) else self.questions
 
 
 # in a worker process: the resident child its parts are ruled in (started by _warm)
@@ -202,7 +200,7 @@ class RulingBatcher(BatchWorker):
         a batch of some with and some without questions was two, one after the other)."""
         try:
             rulings = self._rule_batch([p for j in jobs for p in j.prepared],
-                                       [asks for j in jobs for asks in j.asks()])
+                                       [asks for j in jobs for asks in api.questions_each(j.questions, len(j.prepared))])
         except Exception as exc:
             self._failed(jobs, exc)
         else:

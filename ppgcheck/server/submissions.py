@@ -111,16 +111,14 @@ class SubmissionQueue(BatchWorker):
             item.history = self._note_history(item)
             item.event_day = item.report.event_day
         to_rule = [i for i in wave if i.history is not None and i.error is None]
-        ruled: dict[int, RulingSet] = {}
-        if to_rule:     # one batch, each report with or without its questions
+        if to_rule:
+            # one batch, each report with or without its questions
             rulings = self.batcher.rule([(_with_history(i.report, i.history), i.policy) for i in to_rule],
                                         questions=[i.job.questions for i in to_rule])
-            ruled.update((id(i), rs) for i, rs in zip(to_rule, rulings))
-        if to_rule:
             try:        # one commit (one sync to disk) for the wave; none is answered before it
                 with self.store.grouped():
-                    for item in to_rule:
-                        self._record(item, ruled[id(item)])
+                    for item, ruled in zip(to_rule, rulings):
+                        self._record(item, ruled)
             except Exception as exc:        # nothing of the wave is recorded
                 for item in to_rule:
                     if item.error is None:
