@@ -158,6 +158,31 @@ def test_a_ruling_for_another_history_is_never_recorded(tmp_path):
     assert item.result.ruling["rulings"][0]["penalty"] != "warning"      # the third one, upgraded
 
 
+def test_a_wave_rules_a_report_without_a_day_on_the_day_an_earlier_one_of_it_names(tmp_path, monkeypatch):
+    """A report without `day:` is on the event's latest day as it is recorded, after the reports
+    of its wave before it: one of them naming a later day moves it.  The wave's batch rules it
+    on that day, so its ruling stands (it was ruled again alone: a whole wave of them, once)."""
+    store = api.open_event(tmp_path / "e.db", create=True)
+    rule, alone = api.rule_prepared, []
+
+    class Batcher:
+        def rule(self, prepared, questions):
+            return rule(prepared, questions=questions)
+    writer = SubmissionQueue(store, batcher=Batcher())
+    monkeypatch.setattr(api, "rule_prepared", lambda prepared, **kw: alone.append(prepared) or rule(prepared, **kw))
+    texts = [HIDDEN.format(round=1, table=1, p="Alice"),                        # day: 2
+             HIDDEN.format(round=1, table=2, p="Carol").replace("day: 2\n", "").replace("Bob", "Dan")]
+    items = []
+    for n, text in enumerate(texts):
+        (report, policy), = api.prepare(parse_reports(text, f"w{n}"))
+        items.append(_Item(report, policy, _Job("Dana", False, {}, questions=False)))
+    writer._wave(items)
+    assert [i.error for i in items] == [None, None]
+    assert alone == []
+    assert "taken to be on day 2" in items[1].result.ruling["assumptions"][0]["text"]
+    assert [p.day for p in store.penalties()] == [2, 2]
+
+
 STALE = ("policy: fab\nrel: competitive\nround: {round}\ntable: 1\nplayer: Alice\nplayer: Bob\n"
          "Alice gave incorrect game information, Bob acted on it, from a stale marker.\n")
 STALLED = "policy: dci\nrel: competitive\nround: 1\ntable: 2\nplayer: Carol\nCarol stalled\n"

@@ -10,8 +10,9 @@ names (the rest wait for the next round):
      written: a report already recorded answers at once);
   2. rules them all with those histories in one batch (batching.py);
   3. submits each again, its callback answering with the batch's ruling when the
-     store hands it the same history, else ruling afresh (a writer outside this
-     server came between).
+     store hands it the same history and day, else ruling afresh (a writer outside
+     this server came between).  A report without `day:` is ruled on the day it will
+     be recorded on: the latest of the store's and of the `day:` lines before it in the wave.
 Which penalties count, and what is recorded, stays the store's alone."""
 from __future__ import annotations
 
@@ -107,9 +108,16 @@ class SubmissionQueue(BatchWorker):
             self._wave(wave)
 
     def _wave(self, wave: list[_Item]) -> None:
+        named: int | None = None        # the latest `day:` of the wave's reports before this one
         for item in wave:
             item.history = self._note_history(item)
+            if item.report.event_day is not None and named is not None:
+                # a report without `day:` is ruled on the event's latest day as it is recorded,
+                # after the wave's reports before it: a `day: 2` among them moves that day
+                item.report.event_day = max(item.report.event_day, named)
             item.event_day = item.report.event_day
+            if item.history is not None and item.report.day is not None:
+                named = max(named or item.report.day, item.report.day)
         to_rule = [i for i in wave if i.history is not None and i.error is None]
         if to_rule:
             # one batch, each report with or without its questions
