@@ -23,7 +23,7 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
     from ppgcheck.engine.resident import Resident
-    from ppgcheck.event.records import Submission
+    from ppgcheck.event.records import PenaltyRow, Submission
     from ppgcheck.event.store import EventStore
 
 
@@ -220,7 +220,21 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
             return rule_prepared([(r, policy_id)], rules, questions)[0]
     return store.submit(report, policy_id, judge, rule,
                         rules_version=rules_version(policy_id, rules), version=__version__, amend=amend,
-                        choices=picked)
+                        choices=picked, not_recorded=policy_engine.not_recorded)
+
+
+def exported_penalties(store: EventStore) -> tuple[list, list]:
+    """The penalties in force an export holds, and those it leaves out: the guide does not
+    record them (not_recorded/3, e.g. FaB's Cautions; a policy not bundled records all)."""
+    from ppgcheck.errors import PpgError
+    kept, left_out = [], []
+    for row in store.penalties(statuses=("in-force",)):
+        try:
+            unrecorded = row.penalty in engine(row.policy).not_recorded
+        except PpgError:
+            unrecorded = False
+        (left_out if unrecorded else kept).append(row)
+    return kept, left_out
 
 
 def submit_report(event: Path, text: str, judge: str, source: str = "<report>", policy: str | None = None,
@@ -263,6 +277,27 @@ def amend_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge:
                                    p for p in engine(policy_id, rules).penalties if p != "none"])
 
 
+def rulings_changed_by_amend(event: Path | EventStore, old_id: int, new: PenaltyRow,
+                             rules: Path | None = None) -> list[int]:
+    """The reports in force whose rulings an amendment (penalty #old_id -> the row `new`)
+    changes: those that counted the old penalty; and, where the new one is history for later
+    rulings and the old one was not (a pending penalty chosen, or one the guide does not
+    record made one it does), the later reports that issue the person a penalty."""
+    from ppgcheck.errors import PpgError
+    store = _store(event)
+
+    def given(row: PenaltyRow) -> bool:
+        try:
+            unrecorded = row.penalty in engine(row.policy, rules).not_recorded
+        except PpgError:        # a policy not bundled: every penalty is history
+            unrecorded = False
+        return row.status == "in-force" and not unrecorded
+    reports = set(store.counted_by([new.id]))
+    if given(new) and not given(store.penalty(old_id)):
+        reports.update(store.later_reports_of(new.id))
+    return sorted(reports)
+
+
 def void_penalty(event: Path | EventStore, penalty_id: int, reason: str, judge: str):
     """Void a penalty in the event (a store, or its path): it stays in the record, and stops
     counting.  Returns it and the reports whose rulings counted it."""
@@ -287,7 +322,7 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     text, source, policy_id = store.submitted(report_id)
     [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
     return store.rerule(report_id, report, judge, reason, lambda r: rule_prepared([(r, policy_id)], rules)[0],
-                        rules_version(policy_id, rules))
+                        rules_version(policy_id, rules), engine(policy_id, rules).not_recorded)
 
 
 MAX_REASON = 500        # a change's reason (kept in the event's history)

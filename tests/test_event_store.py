@@ -97,6 +97,47 @@ def test_the_third_report_of_the_day_is_upgraded_from_the_store_alone(tmp_path):
                                    for i, pen in ((1, "warning"), (2, "warning"), (3, "intellect-penalty"))]
 
 
+TRIGGER = "policy: fab\nrel: competitive\nday: 1\nround: {round}\nplayer: Alice\nplayer: Bob\n\nAlice missed a trigger\n"
+RULE_BROKEN = ("policy: dci\nrel: regular\nday: 1\nround: {round}\nmatch: best of 3\nplayer: Alice\nplayer: Bob\n\n"
+               "Alice broke a game rule\n")
+
+
+def test_a_penalty_the_guide_does_not_record_is_logged_but_counted_by_no_later_ruling(tmp_path):
+    """FaB PPG 1.4: "All penalties (except Caution) should be recorded".  Three Missed Triggers
+    (a Caution each) at an event: the third is no 3rd of the day (PPG 1.2 would upgrade it), each
+    Caution is in the log, none is given as history, and the export leaves them out."""
+    event = tmp_path / "event.db"
+    results = []
+    for n in (1, 2, 3):
+        (tmp_path / f"t{n}.txt").write_text(TRIGGER.format(round=n), encoding="utf-8")
+        results.append(ruled(tmp_path / f"t{n}.txt", event))
+    assert [r["rulings"][0]["penalty"] for r in results] == ["caution"] * 3
+    assert [r["event"]["counted"] for r in results] == [[], [], []]
+    assert [[p["penalty"] for p in r["event"]["recorded"]] for r in results] == [["caution"]] * 3
+    assert results[0]["event"]["not_recorded"] == [{"penalty": "caution", "section": "PPG 1.4",
+                                                    "text": "a Caution is a spoken, informal warning and is not recorded"}]
+    text = rule(tmp_path / "t3.txt", event).output
+    assert "logged #3 Alice: caution" in text and "counted in no later ruling" in text
+    exported = invoke("event", "export", "--event", event)
+    assert exported.exit_code == 0 and "missed-trigger" not in exported.stdout
+    assert "3 penalties the guide does not record not exported: #1 (caution)" in exported.stderr
+
+
+def test_a_caution_a_guide_notes_for_repeats_is_counted(tmp_path):
+    """DCI UPG 20: "A Caution is noted for the duration of the tournament in case of repeated
+    offense": the second Game Rule Violation at Regular REL counts the first one's Caution, and
+    the Head Judge may upgrade it (UPG 40)."""
+    event = tmp_path / "event.db"
+    results = []
+    for n in (1, 2):
+        (tmp_path / f"g{n}.txt").write_text(RULE_BROKEN.format(round=n), encoding="utf-8")
+        results.append(ruled(tmp_path / f"g{n}.txt", event))
+    assert [r["rulings"][0]["penalty"] for r in results] == ["caution", "caution"]
+    assert [p["penalty"] for p in results[1]["event"]["counted"]] == ["caution"]
+    assert "warning" in results[1]["rulings"][0]["permitted"]
+    assert results[0]["event"]["not_recorded"] == []
+
+
 def test_every_ruling_keeps_its_report_judge_time_and_versions(tmp_path):
     event = tmp_path / "event.db"
     path = report(tmp_path)

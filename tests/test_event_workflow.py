@@ -175,12 +175,18 @@ def test_amending_a_counted_penalty_names_the_rulings_that_counted_it(tmp_path):
         (tmp_path / name).write_text(text)
     ppgcheck("rule", tmp_path / "first.txt", "--event", event, "--judge", "Ann",
              "--choose", "communicating-incorrect-game-information=caution")
-    ppgcheck("rule", tmp_path / "second.txt", "--event", event, "--judge", "Ann")       # counts the first
+    # FaB PPG 1.4: a Caution is not recorded, so the second ruling does not count the first
+    second = ppgcheck("rule", tmp_path / "second.txt", "--event", event, "--judge", "Ann")
+    assert "history given: 0 earlier penalties" in second
     noted = ppgcheck("event", "amend", 1, "--notes", "table 4", "--reason", "x", "--judge", "Bea", "--event", event)
-    assert "counted by" not in noted                                                  # the same penalty
+    assert "rulings of report" not in noted                                           # the same penalty
     amended = ppgcheck("event", "amend", 3, "--penalty", "warning", "--reason", "x", "--judge", "Bea",
-                       "--event", event)
-    assert "counted by the rulings of report #2" in amended and "ppgcheck event rerule 2" in amended
+                       "--event", event)      # a Warning is recorded: the second ruling would count it now
+    assert "the rulings of report #2 counted it as it was, or would count it as it is now" in amended
+    assert "ppgcheck event rerule 2" in amended
+    again = ppgcheck("event", "amend", 4, "--penalty", "caution", "--reason", "x", "--judge", "Bea",
+                     "--event", event)        # back to a Caution: nothing counted the Warning yet
+    assert "rulings of report" not in again
 
 
 def test_a_change_needs_a_bounded_reason_and_changes_nothing_without_one(tmp_path):

@@ -77,6 +77,10 @@ def submission_text(sub, explain: bool, view: bool = False) -> str:
         else:
             chosen = " (the judge's choice)" if p.chosen_by == "judge" else ""
             label = "penalty" if view else ("recorded" if p.status == "in-force" else p.status)
+            unrecorded = sub.not_recorded.get(p.penalty)
+            if unrecorded:      # kept in the log, not in the tournament's record
+                label = "penalty" if view else "logged"
+                chosen += f" — counted in no later ruling: {unrecorded[0]} ({unrecorded[1]})"
             out.append(f"    {label} {penalty_line(p, with_status=view)}{chosen}")
     return "\n".join(out)
 
@@ -207,11 +211,14 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
     _counted_hint(counted_by, event)
 
 
-def _counted_hint(counted_by: list[int], event: Path) -> None:
-    """The later rulings that counted a changed penalty, and the command that rules them again."""
+def _counted_hint(counted_by: list[int], event: Path, amended: bool = False) -> None:
+    """The later rulings that counted a changed penalty (amended: or would count it as it is
+    now), and the command that rules them again."""
     if counted_by:
-        click.echo("  counted by the rulings of report " + ", ".join(f"#{r}" for r in counted_by)
-                   + ": their penalties stand until a judge rules them again (`ppgcheck event rerule "
+        reports = ", ".join(f"#{r}" for r in counted_by)
+        lead = (f"the rulings of report {reports} counted it as it was, or would count it as it is now"
+                if amended else f"counted by the rulings of report {reports}")
+        click.echo(f"  {lead}: their penalties stand until a judge rules them again (`ppgcheck event rerule "
                    + f"{counted_by[0]} --reason ... --judge ... --event {event}`)")
 
 
@@ -270,8 +277,8 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
         raise UsageError("nothing to amend: give --penalty and/or --notes")
     row = api.amend_penalty(event, penalty_id, reason, judge, penalty, notes, rules)
     click.echo(f"amended #{penalty_id}: now {penalty_line(row)}")
-    if penalty is not None:     # another penalty: the later rulings that counted the old one
-        _counted_hint(api.open_event(event).counted_by([penalty_id]), event)
+    if penalty is not None:     # another penalty: the later rulings it changes
+        _counted_hint(api.rulings_changed_by_amend(event, penalty_id, row, rules), event, amended=True)
 
 
 @event_group.command("history")
@@ -313,7 +320,8 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
 def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
     """Export the penalties in force, in the fields tournament platforms import: player,
     round, table, infraction, penalty, judge, time, notes, time_extension (then policy,
-    day and report, for `event import`).  Pending penalties are left out, and said.
+    day and report, for `event import`).  Pending penalties are left out, and said; so are
+    those the guide does not record (FaB's Cautions, PPG 1.4).
     With --results: the match outcomes instead (day, round, table, kind, scope, result,
     winner, player, penalty, step, section, report).
 
@@ -322,15 +330,15 @@ def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
       ppgcheck event export --format csv --event event.db > penalties.csv
       ppgcheck event export --results --format csv --event event.db > results.csv
     """
-    from ppgcheck.api import open_event
+    from ppgcheck import api
     from ppgcheck.event import exports
-    from ppgcheck.event.rows import IN_FORCE, PENDING
-    store = open_event(event)
+    from ppgcheck.event.rows import PENDING
+    store = api.open_event(event)
     if results:
         outcomes = store.match_results()
         text = exports.results_to_csv(outcomes) if fmt == "csv" else exports.results_to_json(outcomes)
     else:
-        rows = store.penalties(statuses=(IN_FORCE,))
+        rows, unrecorded = api.exported_penalties(store)
         text = exports.to_csv(rows) if fmt == "csv" else exports.to_json(rows)
     if output:
         try:
@@ -339,6 +347,9 @@ def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
             raise UsageError(f"cannot write `{output}`: {exc.strerror}") from None
     else:
         click.echo(text, nl=False)
+    if not results and unrecorded:
+        click.echo(f"{_plural(len(unrecorded), 'penalty')} the guide does not record not exported: "
+                   + ", ".join(f"#{p.id} ({p.penalty})" for p in unrecorded), err=True)
     pending = [] if results else store.penalties(statuses=(PENDING,))
     if pending:
         click.echo(f"{_plural(len(pending), 'pending penalty')} not exported "

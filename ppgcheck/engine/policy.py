@@ -65,6 +65,7 @@ class IndexedProgram:
     ranks: dict[str, int]                   # penalty constant -> its place on the ladder
     header_values: dict[str, list[str]]     # header -> the values the guide tells apart (header_matters/2)
     relevance: dict[str, frozenset[str]]    # observation kind -> the modifiers that can change its ruling
+    not_recorded: dict[str, list[str]]      # penalty slug -> [why, section]: the guide does not record it
 
     @cached_property
     def text(self) -> str:
@@ -147,7 +148,8 @@ class PolicyEngine:
         return IndexedProgram(data["statements"], data["plain_statements"], Reach(data["reach"]),
                               frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"],
-                              {kind: frozenset(read) for kind, read in data["relevance"].items()})
+                              {kind: frozenset(read) for kind, read in data["relevance"].items()},
+                              data["not_recorded"])
 
     def _cache_key(self, kind: str = "policy") -> tuple[str, list[Path]]:
         """What the prepared program (or, `contract`, that the pack met the contract) is cached
@@ -187,6 +189,8 @@ class PolicyEngine:
                      for a in atoms.by_signature("penalty_id", 1)]
         ranks = {a.symbol.arguments[0].name: a.symbol.arguments[1].number
                  for a in atoms.by_signature("penalty_rank", 2)}
+        not_recorded = {constant_to_slug(pen.name): [why.string, sec.string]
+                        for pen, why, sec in (a.symbol.arguments for a in atoms.by_signature("not_recorded", 3))}
         header_values: dict[str, list[str]] = {}
         for a in atoms.by_signature("header_matters", 2):
             header, value = a.symbol.arguments
@@ -196,7 +200,7 @@ class PolicyEngine:
         return {"statements": [str(statement) for at, statement in enumerate(rewritten) if at not in unneeded],
                 "plain_statements": plain,
                 "reach": program_summary(statements, unneeded), "indexed": sorted(indexed), "sections": sections,
-                "penalties": penalties, "ranks": ranks,
+                "penalties": penalties, "ranks": ranks, "not_recorded": not_recorded,
                 "header_values": {h: sorted(v) for h, v in sorted(header_values.items())},
                 "relevance": self._relevance("\n".join(plain), ranks)}
 
@@ -216,6 +220,12 @@ class PolicyEngine:
     @property
     def penalties(self) -> list[str]:
         return self.program.penalties
+
+    @property
+    def not_recorded(self) -> dict[str, tuple[str, str]]:
+        """Penalty slug -> (why, section): the penalties the guide does not record
+        (not_recorded/3): an event gives them to no later ruling as history."""
+        return {pen: (why, sec) for pen, (why, sec) in self.program.not_recorded.items()}
 
     def _control(self, text: str, fact_lists: Sequence[list[Fact]] = (), ground: bool = True,
                  indexed: bool = True) -> clingo.Control:

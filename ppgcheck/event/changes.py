@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.errors import NotRecorded, StoreError
@@ -68,18 +68,20 @@ class RecordChanges:
             return self._penalty_by_id(db, new_id)
 
     def rerule(self, report_id: int, report: Report, judge: str, reason: str, rule: Callable[[Report], RulingSet],
-               rules_version: str = "") -> tuple[list[tuple[PenaltyRow, PenaltyRow]], list[PenaltyRow]]:
+               rules_version: str = "", not_recorded: Mapping[str, object] | None = None
+               ) -> tuple[list[tuple[PenaltyRow, PenaltyRow]], list[PenaltyRow]]:
         """Rule a report in force again (`report`, read back from its stored text) with its
         persons' penalties in force now, at its place in the event, and amend each of its live
         penalties the new ruling changes as `amend` does: a new row in force, the old one
         superseded, an audit entry each.  A penalty a judge chose stays where the new
-        ruling still permits it; the audit names the rules it was ruled with (`rules_version`).
+        ruling still permits it; the audit names the rules it was ruled with (`rules_version`);
+        the penalties the guide does not record (`not_recorded`) are not its history.
         Returns (old, new) for each change ([]: the ruling stands)
         and the penalties the new ruling counted.  A new ruling that issues other penalties,
         or gives the match another outcome, is refused: that is a new report."""
         with self._write() as db:
             row = self._report_in_force(db, report_id, "ruled again")
-            counted = self._history(db, report, row["policy"], row["position"])
+            counted = self._history(db, report, row["policy"], row["position"], not_recorded)
             if report.day is None:      # the day it was recorded on, not the event's latest now
                 report.event_day = row["day"]
             rs = self._ruled(report, counted, rule)
@@ -169,6 +171,25 @@ class RecordChanges:
         if row is None:
             raise NotRecorded(f"no penalty #{penalty_id} in `{self.path}`")
         return penalty_row(row)
+
+    def penalty(self, penalty_id: int) -> PenaltyRow:
+        """One penalty row, whatever its status."""
+        with self._read() as db:
+            return self._penalty_by_id(db, penalty_id)
+
+    def later_reports_of(self, penalty_id: int) -> list[int]:
+        """The reports in force after the penalty's report (all of them, for an imported
+        penalty) that issue its person a penalty under its policy: the rulings the penalty
+        would change as their history."""
+        with self._read() as db:
+            row = db.execute("SELECT p.person_id, p.policy, COALESCE(r.position, 0) AS position FROM penalties p "
+                             "LEFT JOIN reports r ON r.id = p.report_id WHERE p.id = ?", (penalty_id,)).fetchone()
+            if row is None:
+                raise NotRecorded(f"no penalty #{penalty_id} in `{self.path}`")
+            return [r[0] for r in db.execute(
+                "SELECT DISTINCT r.id FROM penalties p JOIN reports r ON r.id = p.report_id WHERE p.person_id = ? "
+                "AND p.policy = ? AND p.status IN (?, ?) AND r.status = 'in-force' AND r.position > ? ORDER BY r.id",
+                (row["person_id"], row["policy"], *LIVE, row["position"]))]
 
     def counted_by(self, penalty_ids: list[int]) -> list[int]:
         """The reports in force whose rulings counted any of these penalties."""

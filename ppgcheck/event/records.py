@@ -3,7 +3,7 @@ outcome, a judge's choice, an imported row (plain data; ppgcheck/event/store.py 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ppgcheck.engine.ruling import Outcome
 
@@ -97,6 +97,9 @@ class Submission:
     at: str = ""
     match_result: MatchResultRow | None = None    # the match's outcome the ruling gave, if any
     status: str = "in-force"    # the report's: in-force, superseded (by an amended one) or void
+    # of its penalties, those the guide does not record: penalty -> (why, section); kept in
+    # the event's log, given to no later ruling as history
+    not_recorded: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def upgrades(self) -> list[dict]:
@@ -111,7 +114,9 @@ class Submission:
                 "status": self.status, "judge": self.judge, "at": self.at, "superseded": self.superseded,
                 "recorded": [penalty_dict(p) for p in self.recorded],
                 "counted": [penalty_dict(p) for p in self.counted], "upgrades": self.upgrades,
-                "match_result": self.match_result.as_dict() if self.match_result else None}
+                "match_result": self.match_result.as_dict() if self.match_result else None,
+                "not_recorded": [{"penalty": pen, "text": why, "section": sec}
+                                 for pen, (why, sec) in self.not_recorded.items()]}
 
 
 def penalty_dict(p: PenaltyRow) -> dict:

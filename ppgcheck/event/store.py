@@ -23,7 +23,7 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -180,9 +180,12 @@ class EventStore(RecordChanges):
     # --- submitting a report ----------------------------------------------------------
     def submit(self, report: Report, policy_id: str, judge: str, rule: Callable[[Report], RulingSet], *,
                rules_version: str, version: str, amend: bool = False,
-               choices: dict[str, Choice] | None = None) -> Submission:
+               choices: dict[str, Choice] | None = None,
+               not_recorded: Mapping[str, tuple[str, str]] | None = None) -> Submission:
         """Rule a report with its persons' penalties in force as its history and record it,
-        in one transaction.  `rule` rules the report (its history filled in here)."""
+        in one transaction.  `rule` rules the report (its history filled in here).
+        `not_recorded`: the penalties the guide does not record (PolicyEngine.not_recorded),
+        kept in the log but given to no ruling as history."""
         if report.history:
             line = report.history[0].line
             text = report.line_text(line)
@@ -194,7 +197,7 @@ class EventStore(RecordChanges):
         with self._write() as db:
             same = db.execute("SELECT id FROM reports WHERE source = ? AND digest = ?", (source, key)).fetchone()
             if same:
-                return self._submission(db, same["id"], "already-recorded")
+                return self._submission(db, same["id"], "already-recorded", not_recorded=not_recorded)
             # a source that names no file (`<stdin>`, `<report>`) identifies nothing: never superseded
             older = None if source.startswith("<") else db.execute(
                 "SELECT id, position FROM reports WHERE source = ? AND status = 'in-force'", (source,)).fetchone()
@@ -206,7 +209,7 @@ class EventStore(RecordChanges):
                 position = older["position"]
             else:
                 position = db.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM reports").fetchone()[0]
-            counted = self._history(db, report, policy_id, position)
+            counted = self._history(db, report, policy_id, position, not_recorded)
             if report.day is None:      # the ruling takes the event's latest day, and says so
                 report.event_day = self._latest_day(db)
             rs = self._ruled(report, counted, rule)
@@ -249,18 +252,20 @@ class EventStore(RecordChanges):
                                 **({"supersedes": older["id"]} if older else {})}, at=at)
             if older:
                 self._supersede_report(db, older["id"])
-            return self._submission(db, report_id, "amended" if older else "recorded", counted)
+            return self._submission(db, report_id, "amended" if older else "recorded", counted, not_recorded)
 
-    def _history(self, db: sqlite3.Connection, report: Report, policy_id: str, position: int) -> list[PenaltyRow]:
+    def _history(self, db: sqlite3.Connection, report: Report, policy_id: str, position: int,
+                 not_recorded: Mapping[str, object] | None = None) -> list[PenaltyRow]:
         """The penalties in force of the report's persons under its policy, recorded before
-        its place in the event (an amended report keeps the place of the one it replaces)."""
+        its place in the event (an amended report keeps the place of the one it replaces),
+        but those the guide does not record (`not_recorded`: their penalty ids)."""
         names = [name for name, _ in report.persons]
         marks = ", ".join("?" for _ in names)
         rows = db.execute(
             f"{PENALTIES} LEFT JOIN reports r ON r.id = p.report_id WHERE p.status = 'in-force' "
             f"AND p.policy = ? AND persons.name IN ({marks}) AND (p.report_id IS NULL OR r.position < ?) "
             "ORDER BY p.id", (policy_id, *names, position)).fetchall()
-        return [penalty_row(row) for row in rows]
+        return [row for row in map(penalty_row, rows) if row.penalty not in (not_recorded or {})]
 
     @staticmethod
     def _latest_day(db: sqlite3.Connection) -> int:
@@ -331,7 +336,8 @@ class EventStore(RecordChanges):
                     json.dumps(detail or {}, ensure_ascii=False)))
 
     def _submission(self, db: sqlite3.Connection, report_id: int, outcome: str,
-                    counted: list[PenaltyRow] | None = None) -> Submission:
+                    counted: list[PenaltyRow] | None = None,
+                    not_recorded: Mapping[str, tuple[str, str]] | None = None) -> Submission:
         row = db.execute("SELECT r.source, r.supersedes, r.judge, r.submitted_at, r.status, g.ruling_json, "
                          "g.ruling_text, g.explained_text, g.exit_code, g.id AS ruling_id FROM reports r "
                          "JOIN rulings g ON g.report_id = r.id WHERE r.id = ?", (report_id,)).fetchone()
@@ -345,7 +351,9 @@ class EventStore(RecordChanges):
         return Submission(outcome, str(self.path), report_id, row["source"], json.loads(row["ruling_json"]),
                           row["ruling_text"], row["explained_text"], row["exit_code"], recorded, counted,
                           row["supersedes"], row["judge"], row["submitted_at"],
-                          result_row(result) if result else None, row["status"])
+                          result_row(result) if result else None, row["status"],
+                          {p.penalty: (not_recorded or {})[p.penalty] for p in recorded
+                           if p.penalty in (not_recorded or {})})
 
     # --- imports ----------------------------------------------------------------------
     def import_rows(self, rows: list[ImportRow], source: str, fmt: str, text_digest: str,

@@ -152,8 +152,8 @@ async def api_amend(request: Request) -> Response:
     def amend() -> dict:
         from ppgcheck.event.records import penalty_dict
         row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes)
-        # another penalty changes what later rulings counted; other notes do not
-        counted = store.counted_by([row.id]) if penalty is not None else []
+        # another penalty changes what later rulings counted (or would count); other notes do not
+        counted = api.rulings_changed_by_amend(store, penalty_id, row) if penalty is not None else []
         return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": counted}
     return JSONResponse(await run_in_threadpool(amend))
 
@@ -184,7 +184,7 @@ async def api_export(request: Request) -> Response:
     if fmt not in ("csv", "json"):
         raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")
     store = _station(request).store()
-    rows = await run_in_threadpool(store.penalties, statuses=("in-force",))
+    rows, _ = await run_in_threadpool(api.exported_penalties, store)     # (as `event export`)
     name = f"{store.event_name()}-penalties.{fmt}".replace('"', "")
     body = to_csv(rows) if fmt == "csv" else to_json(rows)
     return Response(body, media_type="text/csv; charset=utf-8" if fmt == "csv" else "application/json",
