@@ -223,17 +223,22 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
                         choices=picked, not_recorded=policy_engine.not_recorded)
 
 
+def _unrecorded(row: PenaltyRow, rules: Path | None = None) -> bool:
+    """Whether the guide does not record the row's penalty (not_recorded/3, e.g. FaB's
+    Cautions); a policy that is not there to ask records every penalty."""
+    from ppgcheck.errors import PpgError
+    try:
+        return row.penalty in engine(row.policy, rules).not_recorded
+    except PpgError:
+        return False
+
+
 def exported_penalties(store: EventStore) -> tuple[list, list]:
     """The penalties in force an export holds, and those it leaves out: the guide does not
-    record them (not_recorded/3, e.g. FaB's Cautions; a policy not bundled records all)."""
-    from ppgcheck.errors import PpgError
+    record them."""
     kept, left_out = [], []
     for row in store.penalties(statuses=("in-force",)):
-        try:
-            unrecorded = row.penalty in engine(row.policy).not_recorded
-        except PpgError:
-            unrecorded = False
-        (left_out if unrecorded else kept).append(row)
+        (left_out if _unrecorded(row) else kept).append(row)
     return kept, left_out
 
 
@@ -283,15 +288,10 @@ def rulings_changed_by_amend(event: Path | EventStore, old_id: int, new: Penalty
     changes: those that counted the old penalty; and, where the new one is history for later
     rulings and the old one was not (a pending penalty chosen, or one the guide does not
     record made one it does), the later reports that issue the person a penalty."""
-    from ppgcheck.errors import PpgError
     store = _store(event)
 
     def given(row: PenaltyRow) -> bool:
-        try:
-            unrecorded = row.penalty in engine(row.policy, rules).not_recorded
-        except PpgError:        # a policy not bundled: every penalty is history
-            unrecorded = False
-        return row.status == "in-force" and not unrecorded
+        return row.status == "in-force" and not _unrecorded(row, rules)
     reports = set(store.counted_by([new.id]))
     if given(new) and not given(store.penalty(old_id)):
         reports.update(store.later_reports_of(new.id))
