@@ -223,14 +223,18 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
                         choices=picked, not_recorded=policy_engine.not_recorded)
 
 
-def _unrecorded(row: PenaltyRow, rules: Path | None = None) -> bool:
-    """Whether the guide does not record the row's penalty (not_recorded/3, e.g. FaB's
-    Cautions); a policy that is not there to ask records every penalty."""
+def not_recorded_why(row: PenaltyRow, rules: Path | None = None) -> tuple[str, str] | None:
+    """(why, section) where the guide does not record the row's penalty (not_recorded/3, e.g.
+    FaB's Cautions), else None; a policy that is not there to ask records every penalty."""
     from ppgcheck.errors import PpgError
     try:
-        return row.penalty in engine(row.policy, rules).not_recorded
+        return engine(row.policy, rules).not_recorded.get(row.penalty or "")
     except PpgError:
-        return False
+        return None
+
+
+def _unrecorded(row: PenaltyRow, rules: Path | None = None) -> bool:
+    return not_recorded_why(row, rules) is not None
 
 
 def exported_penalties(store: EventStore) -> tuple[list, list]:

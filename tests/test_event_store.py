@@ -121,6 +121,8 @@ def test_a_penalty_the_guide_does_not_record_is_logged_but_counted_by_no_later_r
     exported = invoke("event", "export", "--event", event)
     assert exported.exit_code == 0 and "missed-trigger" not in exported.stdout
     assert "3 penalties the guide does not record not exported: #1 (caution)" in exported.stderr
+    shown = invoke("event", "show", "--event", event).output
+    assert shown.count("[not recorded by the guide (PPG 1.4): counted in no ruling]") == 3
 
 
 def test_a_caution_a_guide_notes_for_repeats_is_counted(tmp_path):

@@ -158,6 +158,20 @@ def test_a_ruling_for_another_history_is_never_recorded(tmp_path):
     assert item.result.ruling["rulings"][0]["penalty"] != "warning"      # the third one, upgraded
 
 
+def test_the_record_marks_a_penalty_the_guide_does_not_record(station):
+    """FaB PPG 1.4 (Cautions are not recorded): the submission says the Caution counts in no
+    later ruling, the record marks it, and the export leaves it out."""
+    text = "policy: fab\nrel: competitive\nround: 1\nplayer: Alice\nplayer: Bob\nAlice missed a trigger\n"
+    first, second = submit(station, text, "t1"), submit(station, text.replace("round: 1", "round: 2"), "t2")
+    assert [p["penalty"] for p in first["recorded"] + second["recorded"]] == ["caution", "caution"]
+    assert second["counted"] == [] and second["not_recorded"][0]["section"] == "PPG 1.4"
+    listed = station.get("/api/event").json()["penalties"]
+    assert [p["not_recorded"]["section"] for p in listed] == ["PPG 1.4", "PPG 1.4"]
+    assert station.get("/event").text.count("not recorded · PPG 1.4") == 2
+    exported = station.get("/api/event/export", params={"format": "csv"})
+    assert exported.status_code == 200 and "missed-trigger" not in exported.text
+
+
 def test_a_wave_rules_a_report_without_a_day_on_the_day_an_earlier_one_of_it_names(tmp_path, monkeypatch):
     """A report without `day:` is on the event's latest day as it is recorded, after the reports
     of its wave before it: one of them naming a later day moves it.  The wave's batch rules it

@@ -162,8 +162,11 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
                                                 ("table", table)) if v is not None)
     click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "penalty")
                + (f" of {filters}" if filters else ""))
+    from ppgcheck.api import not_recorded_why
     for p in rows:
-        click.echo(f"  {penalty_line(p, with_status=True)} — {p.judge}, {p.time}")
+        why = not_recorded_why(p)
+        unrecorded = f" [not recorded by the guide ({why[1]}): counted in no ruling]" if why else ""
+        click.echo(f"  {penalty_line(p, with_status=True)}{unrecorded} — {p.judge}, {p.time}")
 
 
 def _show_results(store, event: Path, day: int | None, round_: int | None, table: int | None,

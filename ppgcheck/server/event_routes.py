@@ -52,7 +52,10 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     statuses = ("pending",) if pending else STATUSES if everything else STATUSES[:2]
     rows = store.penalties(**filters, statuses=statuses)
     everyone = store.penalties(statuses=STATUSES)
-    return {"event": store.event_name(), "penalties": [penalty_dict(p) for p in rows],
+    def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
+        why = api.not_recorded_why(p)
+        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None}
+    return {"event": store.event_name(), "penalties": [shown(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),

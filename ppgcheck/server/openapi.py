@@ -118,7 +118,8 @@ def document(version: str) -> dict:
                 "void a whole report ruled by mistake and every live penalty of it: they stay in the record "
                 "and stop counting", auth="the Head Judge token", body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
-            "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import",
+            "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import "
+                                             "(those the guide does not record left out: FaB's Cautions)",
                                              ok="text/csv", errors=(400, 404), params=_query("format"))},
         },
         "components": {
