@@ -28,7 +28,8 @@ _INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8
 _CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
              "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
              "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category", "gap_stated", "outcome", "outcome_note", "outcome_option", "discretion", "base_choice"}
+             "repeat_cap", "category", "gap_stated", "not_recorded", "outcome", "outcome_note", "outcome_option",
+             "discretion", "base_choice"}
 
 # Contract heads that name no infraction: a rule for one is still bounded by the
 # infractions or observation kinds its body needs (_body_needs).

@@ -115,7 +115,8 @@ SELF = "@"      # `name@self`: the modifier read of the observed person
 CONTRACT = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment",
                       "discretion", "fix", "note", "because", "head_judge", "time_extension", "report_note",
                       "assumption", "report_assumption", "finding", "section", "combine_related",
-                      "related_infractions", "undefined_infraction", "header_matters", "gap_stated"})
+                      "related_infractions", "undefined_infraction", "header_matters", "gap_stated",
+                      "not_recorded"})
 
 # the words of an adjustment's kind and target: shared by every adjustment, so no thread either
 ADJUSTING = frozenset({"upgrade", "downgrade", "repeat", "cap", "replace", "to", "up", "down",
