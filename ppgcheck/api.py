@@ -223,14 +223,25 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
                         choices=picked, not_recorded=policy_engine.not_recorded)
 
 
-def not_recorded_why(row: PenaltyRow, rules: Path | None = None) -> tuple[str, str] | None:
-    """(why, section) where the guide does not record the row's penalty (not_recorded/3, e.g.
-    FaB's Cautions), else None; a policy that is not there to ask records every penalty."""
+def _not_recorded_of(policy: str, rules: Path | None = None) -> dict[str, tuple[str, str]]:
+    """The penalties the policy's guide does not record (not_recorded/3, e.g. FaB's Cautions):
+    penalty -> (why, section); a policy that is not there to ask records every penalty."""
     from ppgcheck.errors import PpgError
     try:
-        return engine(row.policy, rules).not_recorded.get(row.penalty or "")
+        return engine(policy, rules).not_recorded
     except PpgError:
-        return None
+        return {}
+
+
+def not_recorded_why(row: PenaltyRow, rules: Path | None = None) -> tuple[str, str] | None:
+    """(why, section) where the guide does not record the row's penalty, else None."""
+    return _not_recorded_of(row.policy, rules).get(row.penalty or "")
+
+
+def stale_rulings(event: Path | EventStore, rules: Path | None = None) -> list[int]:
+    """The reports of the event whose rulings counted another history than the event gives
+    them now (EventStore.stale_rulings): each needs ruling again."""
+    return _store(event).stale_rulings(lambda policy: _not_recorded_of(policy, rules))
 
 
 def _unrecorded(row: PenaltyRow, rules: Path | None = None) -> bool:

@@ -393,6 +393,17 @@ def test_the_head_judge_chooses_a_pending_penalty_and_lowers_another(event_stati
         head.click("#rerule-skip")
     # (the second ruling, which counted the Warning as a repeat, stands until it is ruled again)
     assert sorted(head.locator("table.penalties tbody tr b").all_inner_texts()) == ["CAUTION", "INTELLECT PENALTY"]
+    # ... and the record says so on every load, until it is
+    assert head.get_attribute("#stale", "data-reports") == "3"
+    head.reload()
+    head.click("#stale-rerule")
+    head.wait_for_selector("#rerule-panel:not([hidden])")
+    assert head.inner_text("#rerule-reports") == "#3"
+    with head.expect_navigation():
+        head.click("#rerule")
+    # a Caution is not recorded (FaB PPG 1.4): the second stale marker is no repeat now
+    assert sorted(head.locator("table.penalties tbody tr b").all_inner_texts()) == ["CAUTION", "WARNING"]
+    assert head.locator("#stale").count() == 0
     assert errors == []
     head.context.close()
 

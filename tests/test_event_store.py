@@ -281,6 +281,48 @@ def test_void_stops_a_penalty_counting_and_history_says_who_when_and_why(tmp_pat
     assert rows(event, "penalties") == 3           # nothing is deleted
 
 
+def test_a_ruling_whose_history_changed_needs_ruling_again_until_it_is(tmp_path):
+    """After a void, the rulings that counted the penalty are listed as needing ruling again
+    on every `event show` (not only in the void's output), until a rule-again counts the
+    history of now; a change of notes changes no history."""
+    event = tmp_path / "event.db"
+    for i in (1, 2, 3):
+        ruled(report(tmp_path, file=f"r{i}.txt", round=i), event)
+
+    def needing() -> str:
+        lines = [line for line in invoke("event", "show", "--event", event).stdout.splitlines()
+                 if line.startswith("needs ruling again")]
+        return lines[0] if lines else ""
+    invoke("event", "amend", "1", "--notes", "table 12, seat B", "--reason", "typo", "--judge", "Bea",
+           "--event", event)
+    assert needing() == ""                                     # the same penalty: the same history
+    invoke("event", "void", "4", "--reason", "wrong player", "--judge", "Bea", "--event", event)
+    assert needing().startswith("needs ruling again: report #2, #3, whose rulings counted another history")
+    assert api.stale_rulings(event) == [2, 3]
+    assert invoke("event", "rerule", "3", "--reason", "#4 voided", "--judge", "Bea", "--event", event).exit_code == 0
+    assert needing().startswith("needs ruling again: report #2, whose ruling")
+    stands = invoke("event", "rerule", "2", "--reason", "#4 voided", "--judge", "Bea", "--event", event)
+    assert "its penalties stand" in stands.stdout and needing() == "" and api.stale_rulings(event) == []
+
+
+def test_a_pending_penalty_chosen_later_makes_the_later_rulings_of_the_person_stale(tmp_path):
+    """A pending penalty counts in no ruling; once the Head Judge chooses it, the person's later
+    rulings would have counted it: the amend names them, and they need ruling again."""
+    event = tmp_path / "event.db"
+    stalled = tmp_path / "stalled.txt"
+    stalled.write_text("policy: dci\nrel: competitive\nround: 1\nplayer: Carol\nplayer: Dan\n\nCarol stalled\n")
+    assert ruled(stalled, event)["event"]["recorded"][0]["status"] == "pending"
+    later = tmp_path / "later.txt"
+    later.write_text("policy: dci\nrel: competitive\nround: 2\nplayer: Carol\nplayer: Dan\n\n"
+                     "Carol drew an extra card\n")
+    assert ruled(later, event)["event"]["counted"] == []
+    assert api.stale_rulings(event) == []
+    chosen = invoke("event", "amend", "1", "--penalty", "disqualification-without-prizes", "--reason", "on purpose",
+                    "--judge", "Hana", "--event", event)
+    assert "the rulings of report #2 counted it as it was, or would count it as it is now" in chosen.stdout
+    assert api.stale_rulings(event) == [2]
+
+
 def test_void_a_whole_report(tmp_path):
     event = tmp_path / "event.db"
     path = tmp_path / "two.txt"

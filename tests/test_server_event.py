@@ -172,6 +172,25 @@ def test_the_record_marks_a_penalty_the_guide_does_not_record(station):
     assert exported.status_code == 200 and "missed-trigger" not in exported.text
 
 
+def test_the_record_lists_the_rulings_a_void_left_to_rule_again(station):
+    """The rulings that counted a voided penalty are listed on the record (its page and
+    /api/event) on every load, not only in the void's answer, until they are ruled again."""
+    for n in (1, 2):
+        submit(station, HIDDEN.format(round=n, table=n, p="Alice"), f"h{n}")
+    listed = station.get("/api/event").json()
+    assert listed["needs_ruling_again"] == []
+    voided = write(station, f"/api/event/penalties/{listed['penalties'][0]['id']}/void",
+                   {"reason": "wrong player", "judge": "Hana"}, token=HEAD_TOKEN)
+    assert voided.json()["counted_by_reports"] == [2]
+    assert station.get("/api/event").json()["needs_ruling_again"] == [2]
+    page = station.get("/event").text
+    assert 'id="stale" data-reports="2"' in page and "Needs ruling again" in page
+    again = write(station, "/api/event/reports/2/rerule", {"reason": "voided", "judge": "Hana"}, token=HEAD_TOKEN)
+    assert again.status_code == 200, again.text
+    assert station.get("/api/event").json()["needs_ruling_again"] == []
+    assert 'id="stale"' not in station.get("/event").text
+
+
 def test_a_wave_rules_a_report_without_a_day_on_the_day_an_earlier_one_of_it_names(tmp_path, monkeypatch):
     """A report without `day:` is on the event's latest day as it is recorded, after the reports
     of its wave before it: one of them naming a later day moves it.  The wave's batch rules it

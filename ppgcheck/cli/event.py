@@ -162,11 +162,16 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
                                                 ("table", table)) if v is not None)
     click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "penalty")
                + (f" of {filters}" if filters else ""))
-    from ppgcheck.api import not_recorded_why
+    from ppgcheck.api import not_recorded_why, stale_rulings
     for p in rows:
         why = not_recorded_why(p)
         unrecorded = f" [not recorded by the guide ({why[1]}): counted in no ruling]" if why else ""
         click.echo(f"  {penalty_line(p, with_status=True)}{unrecorded} — {p.judge}, {p.time}")
+    stale = stale_rulings(store)
+    if stale:       # a change since made their history another: persistent until ruled again
+        click.echo(f"needs ruling again: report {', '.join(f'#{r}' for r in stale)}, whose "
+                   f"{'ruling' if len(stale) == 1 else 'rulings'} counted another history than the event "
+                   f"gives now (`ppgcheck event rerule {stale[0]} --reason ... --judge ... --event {event}`)")
 
 
 def _show_results(store, event: Path, day: int | None, round_: int | None, table: int | None,

@@ -191,6 +191,42 @@ class RecordChanges:
                 "AND p.policy = ? AND p.status IN (?, ?) AND r.status = 'in-force' AND r.position > ? ORDER BY r.id",
                 (row["person_id"], row["policy"], *LIVE, row["position"]))]
 
+    def stale_rulings(self, not_recorded_of: Callable[[str], Mapping[str, object]] = lambda _policy: {}
+                      ) -> list[int]:
+        """The reports in force whose rulings counted another history than the store gives them
+        now (a penalty they counted voided or changed; one chosen, imported or made one the
+        guide records since): each needs ruling again (`rerule`) until a rule-again counts the
+        history of now.  A report's history is read for the persons its ruling issued penalties
+        to or counted penalties of (its other persons' history changes none of its penalties);
+        a ruling whose audit does not say what it counted (a store of an older version) is left
+        out.  not_recorded_of(policy): the penalties the guide does not record."""
+        def seen(rows: list[PenaltyRow]) -> list[tuple]:
+            return sorted((p.player, p.penalty or "", p.infraction, p.day or 0) for p in rows)
+        with self._read() as db:
+            last: dict[int, list[int]] = {}         # each report's latest ruling: what it counted
+            for row in db.execute("SELECT action, report_id, detail FROM audit ORDER BY id"):
+                detail = json.loads(row["detail"])
+                if not isinstance(detail.get("counted"), list):
+                    continue
+                if row["action"] in ("submit", "amend-report", "rerule") and row["report_id"] is not None:
+                    last[row["report_id"]] = detail["counted"]
+                elif row["action"] == "amend" and isinstance(detail.get("ruled_again"), int):
+                    last[detail["ruled_again"]] = detail["counted"]
+            stale = []
+            for report in db.execute("SELECT id, policy, position FROM reports WHERE status = 'in-force' "
+                                     "ORDER BY id").fetchall():
+                if report["id"] not in last:
+                    continue
+                counted = [self._penalty_by_id(db, p) for p in last[report["id"]]]
+                names = {p.player for p in counted} | {r[0] for r in db.execute(
+                    "SELECT persons.name FROM penalties p JOIN persons ON persons.id = p.person_id "
+                    "WHERE p.report_id = ? AND p.status IN (?, ?)", (report["id"], *LIVE))}
+                now = self._history_of(db, sorted(names), report["policy"], report["position"],
+                                       not_recorded_of(report["policy"]))
+                if seen(counted) != seen(now):
+                    stale.append(report["id"])
+            return stale
+
     def counted_by(self, penalty_ids: list[int]) -> list[int]:
         """The reports in force whose rulings counted any of these penalties."""
         with self._read() as db:

@@ -259,7 +259,11 @@ class EventStore(RecordChanges):
         """The penalties in force of the report's persons under its policy, recorded before
         its place in the event (an amended report keeps the place of the one it replaces),
         but those the guide does not record (`not_recorded`: their penalty ids)."""
-        names = [name for name, _ in report.persons]
+        return self._history_of(db, [name for name, _ in report.persons], policy_id, position, not_recorded)
+
+    @staticmethod
+    def _history_of(db: sqlite3.Connection, names: list[str], policy_id: str, position: int,
+                    not_recorded: Mapping[str, object] | None = None) -> list[PenaltyRow]:
         marks = ", ".join("?" for _ in names)
         rows = db.execute(
             f"{PENALTIES} LEFT JOIN reports r ON r.id = p.report_id WHERE p.status = 'in-force' "

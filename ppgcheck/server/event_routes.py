@@ -59,6 +59,8 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),
+            # rulings a change since made wrong until ruled again (every page load: not only after the change)
+            "needs_ruling_again": api.stale_rulings(store),
             "filters": {**filters, "all": everything, **({"pending": pending} if pending_filter else {})}}
 
 

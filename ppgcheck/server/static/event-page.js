@@ -30,6 +30,13 @@ function offerRerule(later, what, reason) {
 
 function initRerule() {
   $("#rerule-skip").addEventListener("click", () => location.reload());
+  // the reports whose history changed since they were ruled (listed on every load, until ruled again)
+  const stale = $("#stale");
+  if (stale) {
+    $("#stale-rerule").addEventListener("click", () =>
+      offerRerule(stale.dataset.reports.split(","), "Their history changed since they were ruled",
+        "the history the event gives changed since the ruling"));
+  }
   $("#rerule").addEventListener("click", async () => {
     const panel = $("#rerule-panel");
     try {
