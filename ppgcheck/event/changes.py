@@ -199,12 +199,14 @@ class RecordChanges:
         history of now.  A report's history is read for the persons its ruling issued penalties
         to or counted penalties of (its other persons' history changes none of its penalties);
         a ruling whose audit does not say what it counted (a store of an older version) is left
-        out.  not_recorded_of(policy): the penalties the guide does not record."""
-        def seen(rows: list[PenaltyRow]) -> list[tuple]:
+        out.  not_recorded_of(policy): the penalties the guide does not record.  (Read in three
+        queries and compared here: the station's record asks on every load.)"""
+        def seen(rows) -> list[tuple]:
             return sorted((p.player, p.penalty or "", p.infraction, p.day or 0) for p in rows)
         with self._read() as db:
             last: dict[int, list[int]] = {}         # each report's latest ruling: what it counted
-            for row in db.execute("SELECT action, report_id, detail FROM audit ORDER BY id"):
+            for row in db.execute("SELECT action, report_id, detail FROM audit WHERE detail LIKE '%\"counted\"%' "
+                                  "ORDER BY id"):
                 detail = json.loads(row["detail"])
                 if not isinstance(detail.get("counted"), list):
                     continue
@@ -212,17 +214,30 @@ class RecordChanges:
                     last[row["report_id"]] = detail["counted"]
                 elif row["action"] == "amend" and isinstance(detail.get("ruled_again"), int):
                     last[detail["ruled_again"]] = detail["counted"]
+            if not last:
+                return []
+            # every penalty, with its report's place (0: imported, before every report)
+            rows = {r["id"]: (penalty_row(r), r["position"]) for r in db.execute(
+                f"SELECT {PENALTY_COLUMNS}, COALESCE(rp.position, 0) AS position FROM penalties p JOIN persons "
+                "ON persons.id = p.person_id LEFT JOIN reports rp ON rp.id = p.report_id")}
+            unrecorded: dict[str, Mapping[str, object]] = {}
+            history: dict[tuple[str, str], list[tuple[int, PenaltyRow]]] = {}     # (policy, person) -> in force
+            issued: dict[int, set[str]] = {}                                      # report -> its persons penalised
+            for row, position in rows.values():
+                if row.policy not in unrecorded:
+                    unrecorded[row.policy] = not_recorded_of(row.policy)
+                if row.status == IN_FORCE and row.penalty not in unrecorded[row.policy]:
+                    history.setdefault((row.policy, row.player), []).append((position, row))
+                if row.status in LIVE and row.report_id is not None:
+                    issued.setdefault(row.report_id, set()).add(row.player)
             stale = []
-            for report in db.execute("SELECT id, policy, position FROM reports WHERE status = 'in-force' "
-                                     "ORDER BY id").fetchall():
+            for report in db.execute("SELECT id, policy, position FROM reports WHERE status = 'in-force' ORDER BY id"):
                 if report["id"] not in last:
                     continue
-                counted = [self._penalty_by_id(db, p) for p in last[report["id"]]]
-                names = {p.player for p in counted} | {r[0] for r in db.execute(
-                    "SELECT persons.name FROM penalties p JOIN persons ON persons.id = p.person_id "
-                    "WHERE p.report_id = ? AND p.status IN (?, ?)", (report["id"], *LIVE))}
-                now = self._history_of(db, sorted(names), report["policy"], report["position"],
-                                       not_recorded_of(report["policy"]))
+                counted = [rows[p][0] for p in last[report["id"]] if p in rows]
+                names = {p.player for p in counted} | issued.get(report["id"], set())
+                now = [row for name in names for position, row in history.get((report["policy"], name), [])
+                       if position < report["position"]]
                 if seen(counted) != seen(now):
                     stale.append(report["id"])
             return stale
