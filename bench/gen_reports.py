@@ -124,12 +124,13 @@ def make_report(rng: random.Random, policy: str) -> Report:
             if slot not in ("P", "Q"):
                 lo, hi = vocab.count_ranges[slot]
                 obs.counts[slot] = _small(rng, lo, hi)
-        used: set[str] = set()
+        used: set[str] = set()          # modifier kinds, and groups that exclude each other (one of each)
         for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
             mod_kind = rng.choice(ids.modifiers)
-            if mod_kind in used:
+            group = "group:" + vocab.exclusive.get(mod_kind, mod_kind)
+            if mod_kind in used or group in used:
                 continue
-            used.add(mod_kind)
+            used.update((mod_kind, group))
             mod = Modifier(mod_kind)
             if mod_kind in vocab.person_modifiers:
                 mod.person = rng.choice(names)

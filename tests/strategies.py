@@ -47,7 +47,13 @@ def reports(draw, policy: str | None = "fab", with_history_ids: tuple[list[str],
             if slot not in ("P", "Q"):
                 lo, hi = vocab.count_ranges[slot]
                 obs.counts[slot] = draw(st.integers(lo, hi))
+        groups: set[str] = set()        # one modifier of a group that excludes each other (a well-formed report)
         for mod_kind in draw(st.lists(st.sampled_from(sorted(vocab.modifiers)), max_size=3)):
+            group = vocab.exclusive.get(mod_kind)
+            if group in groups:
+                continue
+            if group is not None:
+                groups.add(group)
             mod = Modifier(mod_kind)
             if mod_kind in vocab.person_modifiers:
                 mod.person = draw(person)

@@ -318,3 +318,16 @@ def test_a_typo_suggests_the_form_the_judge_meant_first():
         parse_report("policy: fab\nplayer: Al\nAl was late\n")
     assert "unexpected end of line" in str(short.value)
     assert short.value.suggestions[0] == "P was N minutes late"
+
+
+def test_two_modifiers_that_exclude_each_other_are_an_error_at_the_second():
+    """`on purpose` and `accidentally` (core's exclusive/2 groups) on one observation, even on an
+    `It ...` line after it: the report contradicts itself, and the ruling would follow one of them."""
+    with pytest.raises(ReportError) as caught:
+        parse_report("policy: dci\nplayer: Alice\nAlice deliberately drew 1 extra card\nIt was not on purpose.\n")
+    error = caught.value
+    assert (error.line, error.column) == (4, 8)
+    assert str(error).startswith("<report>:4:8: error: `accidental` contradicts `on purpose` (line 3): "
+                                 "an observation is one of `accidental`, `on purpose`")
+    assert parse_report("policy: dci\nplayer: Alice\nAlice drew 1 extra card, on purpose\n"
+                        "Alice drew 1 extra card, accidentally\n").observations[1].modifiers[0].kind == "accidental"

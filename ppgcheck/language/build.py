@@ -73,6 +73,11 @@ def _line(lines: list[str], n: int) -> str:
     return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
+def _said(kind: str) -> str:
+    """A modifier's id as a judge reads it (`caught_at_once` -> `caught at once`)."""
+    return kind.replace("_", " ")
+
+
 class ReportBuilder(Transformer):
     """Turns the tree of a file (`start`) into its Reports, validating as it goes.  Each
     rule's method takes (meta, children); a generated `form_<n>` goes to the method of its
@@ -154,7 +159,7 @@ class ReportBuilder(Transformer):
 
     def _modifier(self, form: Form, children: list, meta: Meta) -> Modifier:
         slots = self._slots(form, children)
-        modifier = Modifier(form.kind)
+        modifier = Modifier(form.kind, line=meta.line, column=meta.column)
         for key, value in slots.items():
             if isinstance(value, Name):
                 self.uses.append(value)
@@ -164,7 +169,25 @@ class ReportBuilder(Transformer):
         return modifier
 
     def _adverb(self, form: Form, children: list, meta: Meta) -> Modifier:
-        return Modifier(form.kind)
+        return Modifier(form.kind, line=meta.line, column=meta.column)
+
+    def _one_of_each_group(self, obs: Observation) -> None:
+        """An observation states at most one modifier of each group that excludes each other
+        (rules/core/vocabulary.lp, exclusive/2: `on purpose` and `accidentally`, `caught at once`
+        and `caught later`): a report stating both contradicts itself, and the ruling would
+        follow one of them silently."""
+        taken: dict[str, Modifier] = {}
+        for modifier in obs.modifiers:
+            group = self.vocab.exclusive.get(modifier.kind)
+            if group is None:
+                continue
+            first = taken.setdefault(group, modifier)
+            if first.kind != modifier.kind:
+                members = ", ".join(f"`{_said(m)}`" for m, g in sorted(self.vocab.exclusive.items()) if g == group)
+                raise self._fail(f"`{_said(modifier.kind)}` contradicts `{_said(first.kind)}`"
+                                 + (f" (line {first.line})" if first.line and first.line != modifier.line else "")
+                                 + f": an observation is one of {members}", modifier.line or obs.line,
+                                 modifier.column or 1)
 
     def _state(self, form: Form, children: list, meta: Meta) -> MatchState:
         names = [c for c in children if isinstance(c, Name)]
@@ -315,6 +338,8 @@ class ReportBuilder(Transformer):
                 report.history.append(st)
         self._check_names(report, uses)
         self._check_repeats(report)
+        for obs in report.observations:
+            self._one_of_each_group(obs)
         return report
 
     def start(self, meta: Meta, children: list) -> list[Report]:

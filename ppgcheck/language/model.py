@@ -12,6 +12,8 @@ class Modifier:
     kind: str
     person: str | None = None
     number: int | None = None
+    line: int = field(default=0, compare=False)      # where the report states it (0: built, not parsed)
+    column: int = field(default=0, compare=False)
 
 
 @dataclass
