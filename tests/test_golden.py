@@ -103,3 +103,21 @@ def test_an_outcome_option_a_near_miss_excludes_fails_the_case(tmp_path):
     assert not result.passed
     assert any(f.startswith("outcome: an option mentions `side deck`") for f in result.failures)
     assert not any("nothing like this" in f for f in result.failures)
+
+
+def test_two_rulings_alike_are_held_to_their_own_expectations(tmp_path):
+    """Two expectations of one (player, infraction, penalty) are held to the two rulings of it
+    in order: the second related Warning is the one not issued, and saying so of the first fails."""
+    report = ("policy: fab\nrel: competitive\nday: 1\nplayer: Alice\nplayer: Bob\n"
+              "Alice took illegal notes, from the same root cause.\nAlice took illegal notes.\n")
+    ruling = '[[ruling]]\nplayer = "Alice"\ninfraction = "note-taking-and-outside-assistance"\npenalty = "warning"\n'
+    (tmp_path / "right").mkdir()
+    (tmp_path / "wrong").mkdir()
+    right = run_case(write_case(tmp_path / "right", report, 'description = "d"\n' + ruling + "issued = true\n"
+                                + ruling + "issued = false\n"))
+    assert right.passed, right.failures
+    wrong = run_case(write_case(tmp_path / "wrong", report, 'description = "d"\n' + ruling + "issued = false\n"
+                                + ruling + "issued = true\n"))
+    assert not wrong.passed
+    assert wrong.failures[:2] == ["Alice note-taking-and-outside-assistance: issued expected False, got True",
+                                  "Alice note-taking-and-outside-assistance: issued expected True, got False"]

@@ -190,11 +190,15 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
         fail("missing ruling: {} {} {}".format(*key))
     for key in got_keys - want_keys:
         fail("unexpected ruling: {} {} {}".format(*key))
+    # the n-th expectation of a (player, infraction, penalty) is held to the n-th ruling of it
+    # (two related Warnings of one type: `issued = false` asserted of the second)
+    seen: Counter = Counter()
     for want in expected.get("ruling", []):
-        match = [r for r in actual if (r.player, r.infraction, _penalty(r.penalty)) ==
-                 (want["player"], want["infraction"], want["penalty"])]
-        if match:
-            _compare_ruling(want, match[0], fail)
+        key = (want["player"], want["infraction"], want["penalty"])
+        match = [r for r in actual if (r.player, r.infraction, _penalty(r.penalty)) == key]
+        if seen[key] < len(match):
+            _compare_ruling(want, match[seen[key]], fail)
+        seen[key] += 1
     _compare_no_infractions(expected, sets, fail)
     _compare_findings(expected, [f for rs in sets for f in rs.findings], fail)
     _compare_questions(expected, [q for rs in sets for q in rs.questions], fail)
