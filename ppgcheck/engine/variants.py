@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 
 from ppgcheck.language.report import Modifier, Observation, Report, print_observation
-from ppgcheck.engine.ruling import Finding, Option, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.ruling import Cited, Finding, Option, PlayerRuling, Question, RulingSet
 
 MAX_QUESTIONS = 5
 
@@ -224,14 +224,23 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
     for r in rs.rulings:
         by_value: dict[str, dict[str, str | None]] = {}
         permitted: set[str] = set(r.permitted)
+        notes_at: dict[tuple[str, str], list[str]] = {}
         for variant, vrs in variants:
             match = _same_ruling(vrs, r)
             by_value.setdefault(variant.header, {})[variant.value] = _label(match, r) if match else None
             if match and match.infraction == r.infraction:
                 permitted |= set(match.permitted)
                 _add_options_at(r, match, variant)
+                for note in match.notes:
+                    notes_at.setdefault((note.text, note.section), []).append(f"`{variant.header}: {variant.value}`")
         if any(v != r.penalty for values in by_value.values() for v in values.values()):
             r.by_value = by_value
+            # the notes of a penalty only some values give (DCI's Match Point for a Game
+            # Loss in a single-game Swiss match, without `rel:`), with the values they hold at
+            own = {(n.text, n.section) for n in r.notes}
+            r.notes.extend(Cited(text if len(values) == len(variants) else f"{text} (at {', '.join(values)})",
+                                 section)
+                           for (text, section), values in notes_at.items() if (text, section) not in own)
         if r.by_value or len(permitted) > len(r.permitted):
             r.permitted = lightest_first(permitted)
     where = " or ".join(f"`{h}:`" for h in headers)
