@@ -123,6 +123,14 @@ def questions_each(questions: bool | list[bool], count: int) -> list[bool]:
     return [questions] * count if isinstance(questions, bool) else list(questions)
 
 
+# a policy's reports in a list of at most this many ground with their questions' variants
+# in one grounding (a cold `ppgcheck rule`, a station's submission: one Control, one parse
+# of the program and one grounding of what no report changes fewer); a larger batch grounds
+# the variants apart, showing only what a question compares, as reading every atom of
+# each variant would cost it more than the second grounding
+QUESTIONS_WITH_RULING_AT_MOST = 1
+
+
 def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
                    questions: bool | list[bool]) -> list[RulingSet]:
     asks = questions_each(questions, len(prepared))
@@ -138,9 +146,16 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
             owners.extend((position, v) for v in variants.header_variants(report, program.header_values))
             if asks[position]:
                 asked.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
+        together = bool(asked) and len(positions) <= QUESTIONS_WITH_RULING_AT_MOST
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
-        models = policy_engine.solve_many([f.inputs for f in facts])
+        asked_facts = [build_facts(v.report) for _, v in asked]
+        if together:    # a question's variant is not explored: it needs only its defaults
+            models = policy_engine.solve_many([f.inputs for f in facts + asked_facts],
+                                              explore=[True] * len(facts) + [False] * len(asked))
+            models, asked_models = models[:len(facts)], models[len(facts):]
+        else:
+            models = policy_engine.solve_many([f.inputs for f in facts])
         by_value: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
         for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
             rs = decode(atoms, report_facts, report, policy_id, program.ranks)
@@ -150,14 +165,14 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
                 by_value.setdefault(position, []).append((variant, rs))
         for position, done in by_value.items():
             variants.attach_by_value(rulings[position], done, program.ranks)
-        if asked:
+        if asked and not together:
             # a question's variant needs only its infractions and default penalties: its own
             # grounding, showing only what they are read from (policy.QUESTION_SHOWN), not explored
-            facts = [build_facts(v.report) for _, v in asked]
-            models = policy_engine.solve_many([f.inputs for f in facts], explore=[False] * len(asked),
-                                              shown=QUESTION_SHOWN)
+            asked_models = policy_engine.solve_many([f.inputs for f in asked_facts], explore=[False] * len(asked),
+                                                    shown=QUESTION_SHOWN)
+        if asked:
             ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {p: [] for p in positions}
-            for (position, variant), report_facts, atoms in zip(asked, facts, models):
+            for (position, variant), report_facts, atoms in zip(asked, asked_facts, asked_models):
                 ruled[position].append((variant, decode_outcomes(atoms, report_facts, variant.report, policy_id,
                                                                  program.ranks)))
             for position, done in ruled.items():

@@ -82,3 +82,23 @@ def test_a_question_variant_read_from_its_few_shown_atoms_is_ruled_as_in_full():
             assert compared(decode_outcomes(shown, report_facts, report, policy, ranks)) == \
                 compared(decode(atoms, report_facts, report, policy, ranks)), report.observations
             assert {key.split("/")[0] for key in shown} <= QUESTION_SHOWN
+
+
+def test_a_report_ruled_alone_gets_the_questions_and_ruling_it_gets_in_a_batch():
+    """Alone (a cold `ppgcheck rule`, a station's submission), a report's questions' variants
+    ground with the report itself (api.QUESTIONS_WITH_RULING_AT_MOST); in a batch they ground
+    apart, showing only what a question compares.  The ruling, its values and its questions
+    are the same either way."""
+    from pathlib import Path
+
+    from ppgcheck import api
+    from ppgcheck.language.report import parse_report
+    assert api.QUESTIONS_WITH_RULING_AT_MOST >= 1
+    for policy in ("dci", "fab", "ffg", "yugioh"):
+        paths = sorted((Path(__file__).parent / "golden" / policy).glob("*.txt"))
+        paths = paths[::max(1, len(paths) // 25)]       # ~25 spread over the folder
+        prepared = api.prepare([parse_report(p.read_text(encoding="utf-8"), str(p)) for p in paths])
+        batch = api.rule_prepared(prepared, questions=True)
+        assert any(rs.questions for rs in batch), policy
+        for item, in_batch in zip(prepared, batch):
+            assert api.rule_prepared([item], questions=True) == [in_batch], item[0].name
