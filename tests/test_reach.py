@@ -100,3 +100,44 @@ def test_a_large_batch_grounds_the_whole_program() -> None:
     assert len(facts) > policy_module.SLICED_AT_MOST
     assert program.usable_text(facts, indexed=True) == program.text
     assert len(program.usable_text(facts[:1], indexed=True)) < len(program.text)
+
+
+def sliced(program: str, shown: set[str]) -> list[str]:
+    """The statements of `program` a grounding showing only these names keeps (reach.shown_slice)."""
+    from ppgcheck.engine.reach import program_dependencies, shown_slice
+    parsed = Program.parse(program)
+    written = [str(s.node) for s in parsed.statements if s.kind is not clingo.ast.ASTType.Comment]
+    needed = shown_slice(program_dependencies(parsed, set()), frozenset(shown))
+    return written if needed is None else [text for text, keep in zip(written, needed) if keep]
+
+
+def test_a_grounding_showing_some_names_keeps_only_the_rules_they_depend_on():
+    program = """
+    infraction(P, tardiness) :- observation(P, late).
+    penalty(P, warning) :- infraction(P, tardiness), not waived(P).
+    waived(P) :- observation(P, excused).
+    note(P, "ten minutes") :- penalty(P, warning).
+    fix(P, extension) :- observation(P, late).
+    { extra(P) ; penalty(P, game_loss) } = 1 :- observation(P, marked).
+    extra(P) :- observation(P, marked), deliberate(P).
+    :- penalty(P, warning), forbidden(P).
+    forbidden(P) :- observation(P, banned).
+    """
+    kept_rules = sliced(program, {"penalty"})
+    assert not any(r.startswith(("note(", "fix(")) for r in kept_rules)      # nothing shown reads them
+    assert any(r.startswith("waived(") for r in kept_rules)                 # read negated by a kept rule
+    assert any(r.startswith("extra(P) :-") for r in kept_rules)             # bound to the choice's other head
+    assert any(r.startswith("forbidden(") for r in kept_rules)              # a constraint's reads stay
+    assert len(sliced(program, {"note"})) == len(kept_rules) + 1            # note reads penalty: all but fix
+    assert len(sliced(program, {"fix", "note"})) == 10                       # every statement, `#program` too
+
+
+def test_a_question_variant_grounds_fewer_statements_than_a_ruling():
+    """A question's variant (policy.QUESTION_SHOWN) needs neither notes, fixes nor explanations."""
+    from ppgcheck.engine.policy import QUESTION_SHOWN
+    for policy_id in policy_ids():
+        program = engine(policy_id).program
+        needed = program._shown_slice(QUESTION_SHOWN)
+        assert needed is not None and sum(needed) < 0.9 * len(needed), policy_id
+        kept_text = usable_text(program.statements, needed)
+        assert "\nnote(" not in kept_text and "\nfix(" not in kept_text, policy_id

@@ -221,9 +221,65 @@ def usable_text(statements: Sequence[str], usable: list[bool] | None) -> str:
     return "\n".join(text for text, keep in zip(statements, usable) if keep)
 
 
+def dependencies(statements: Sequence["Statement"]) -> dict | None:
+    """For each rule, the predicates it defines and those it reads (any sign, in an aggregate
+    or a condition too), as numbers into the "predicates" list (compact in the cached pack);
+    None for another statement (kept whatever is shown), or for the whole program when some
+    statement cannot be read."""
+    from clingo.ast import ASTType
+    numbers: dict[str, int] = {}
+    rules: list[list | None] = []
+    for statement in statements:
+        if statement.kind is not ASTType.Rule:
+            rules.append(None)
+            continue
+        if statement.unsupported:
+            return None
+        defines = {numbers.setdefault(a.name.lstrip("-"), len(numbers)) for a in statement.heads}
+        reads = {numbers.setdefault(name, len(numbers)) for name in statement.names()}
+        rules.append([sorted(defines), sorted(reads)])
+    return {"predicates": list(numbers), "rules": rules}
+
+
+def shown_slice(depends: dict | None, shown: frozenset[str]) -> list[bool] | None:
+    """Which statements the atoms of the shown names depend on (None: all of them).  A rule
+    that defines none of those names, nor a name a kept rule reads, is dropped: no shown atom
+    depends on what it derives, and the kept rules are a bottom part of the program (they
+    read only what kept rules define), whose answer sets are the whole program's restricted
+    to it.  A rule defining nothing (a constraint) is kept, and what it reads too."""
+    if depends is None:
+        return None
+    numbers = {name: at for at, name in enumerate(depends["predicates"])}
+    rules = depends["rules"]
+    needed = [False] * len(numbers)
+    queue = [numbers[name] for name in shown if name in numbers]
+    queue += [p for rule in rules if rule is not None and not rule[0] for p in rule[1]]
+    definers: dict[int, list[int]] = {}
+    for at, rule in enumerate(rules):
+        for p in rule[0] if rule is not None else ():
+            definers.setdefault(p, []).append(at)
+    while queue:
+        p = queue.pop()
+        if needed[p]:
+            continue
+        needed[p] = True        # its rules kept: what they read, and all they define (a choice's
+        for at in definers.get(p, ()):      # other heads are bound to this one's)
+            queue.extend(q for q in (*rules[at][0], *rules[at][1]) if not needed[q])
+    return [rule is None or not rule[0] or any(needed[p] for p in rule[0]) for rule in rules]
+
+
 def program_summary(program: "Program", dropped: set[int]) -> Summary | None:
     """The summary of a program's statements that are not comments, but those `dropped`
     (places counted as unneeded_statements counts them)."""
+    return summarize(_kept(program, dropped))
+
+
+def program_dependencies(program: "Program", dropped: set[int]) -> dict | None:
+    """dependencies() of the same statements as program_summary."""
+    return dependencies(_kept(program, dropped))
+
+
+def _kept(program: "Program", dropped: set[int]) -> list["Statement"]:
     from clingo.ast import ASTType
     kept = [s for s in program.statements if s.kind is not ASTType.Comment]
-    return summarize([s for at, s in enumerate(kept) if at not in dropped])
+    return [s for at, s in enumerate(kept) if at not in dropped]
