@@ -223,21 +223,22 @@ def usable_text(statements: Sequence[str], usable: list[bool] | None) -> str:
 
 def dependencies(statements: Sequence["Statement"]) -> dict | None:
     """For each rule, the predicates it defines and those it reads (any sign, in an aggregate
-    or a condition too), as numbers into the "predicates" list (compact in the cached pack);
-    None for another statement (kept whatever is shown), or for the whole program when some
-    statement cannot be read."""
+    or a condition too), as numbers into the "predicates" list: "1 2|3 4 5" (one string a
+    statement keeps the cached pack quick to read: a cold `ppgcheck rule` reads it whole and
+    never asks); "" for another statement (kept whatever is shown).  None for the whole
+    program when some statement cannot be read."""
     from clingo.ast import ASTType
     numbers: dict[str, int] = {}
-    rules: list[list | None] = []
+    rules: list[str] = []
     for statement in statements:
         if statement.kind is not ASTType.Rule:
-            rules.append(None)
+            rules.append("")
             continue
         if statement.unsupported:
             return None
         defines = {numbers.setdefault(a.name.lstrip("-"), len(numbers)) for a in statement.heads}
         reads = {numbers.setdefault(name, len(numbers)) for name in statement.names()}
-        rules.append([sorted(defines), sorted(reads)])
+        rules.append(" ".join(map(str, sorted(defines))) + "|" + " ".join(map(str, sorted(reads))))
     return {"predicates": list(numbers), "rules": rules}
 
 
@@ -250,7 +251,7 @@ def shown_slice(depends: dict | None, shown: frozenset[str]) -> list[bool] | Non
     if depends is None:
         return None
     numbers = {name: at for at, name in enumerate(depends["predicates"])}
-    rules = depends["rules"]
+    rules = [_defines_reads(rule) if rule else None for rule in depends["rules"]]
     needed = [False] * len(numbers)
     queue = [numbers[name] for name in shown if name in numbers]
     queue += [p for rule in rules if rule is not None and not rule[0] for p in rule[1]]
@@ -266,6 +267,11 @@ def shown_slice(depends: dict | None, shown: frozenset[str]) -> list[bool] | Non
         for at in definers.get(p, ()):      # other heads are bound to this one's)
             queue.extend(q for q in (*rules[at][0], *rules[at][1]) if not needed[q])
     return [rule is None or not rule[0] or any(needed[p] for p in rule[0]) for rule in rules]
+
+
+def _defines_reads(rule: str) -> tuple[list[int], list[int]]:
+    defines, _, reads = rule.partition("|")
+    return [int(p) for p in defines.split()], [int(p) for p in reads.split()]
 
 
 def program_summary(program: "Program", dropped: set[int]) -> Summary | None:
