@@ -38,18 +38,23 @@ _CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("slicing.
          *(Path(__file__).parent.parent / "engine" / name for name in ("program.py", "pack.py"))]
 
 
-def with_fired(program: Program, root: Path | None = None) -> tuple[Program, dict[str, tuple[str, int]]]:
-    """The statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`;
-    with the tag of each twin's rule."""
+def with_fired(program: Program, root: Path | None = None,
+               only: set[str] | None = None) -> tuple[Program, dict[str, tuple[str, int]]]:
+    """The statements, and for each rule with a body a twin `chk_fired("file:line") :- Body.`
+    (only: for the rules of these tags alone); with the tag of each twin's rule."""
     out: list[Statement] = []
     tags: dict[str, tuple[str, int]] = {}
+    seen: set[str] = set()
     for st in program.statements:
         out.append(st)
         if st.kind == ast.ASTType.Rule and st.node.body:
             loc = st.node.location
             tag = f"{shown_path(st.file, root)}:{st.line}"
-            if tag in tags:
+            if tag in seen:
                 tag = f"{tag}:{loc.begin.column}"
+            seen.add(tag)
+            if only is not None and tag not in only:
+                continue
             tags[tag] = (st.file, st.line)
             term = ast.SymbolicTerm(loc, clingo.String(tag))
             head = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.Function(loc, "chk_fired", [term], 0)))
@@ -130,26 +135,32 @@ def cached_for_pack(kind: str, pack: Pack, code: list[Path], compute: Callable[[
 
 
 def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[str] = (),
-                  fired: bool = False, renamed_copy: bool = False) -> CheckProgram:
+                  fired: bool = False, renamed_copy: bool = False,
+                  fired_only: Iterable[str] | None = None) -> CheckProgram:
     """The pack over the scenario space, showing only the `shown` chk_* atoms:
-    with a `chk_fired` twin of every pack rule (dead rules), or beside the
-    renamed copy the monotonicity search compares.  Rules nothing shown,
-    wanted or minimized reads are left out.  Kept in the cache (cache.py) under
-    the pack's and the core's bytes, where they are, and the code that writes it."""
+    with a `chk_fired` twin of every pack rule (dead rules; `fired_only`: of the
+    rules of these tags alone), or beside the renamed copy the monotonicity
+    search compares.  Rules nothing shown, wanted or minimized reads are left
+    out.  Kept in the cache (cache.py) under the pack's and the core's bytes,
+    where they are, and the code that writes it."""
     wanted = set(wanted) | INPUT_NAMES
     if renamed_copy:
         wanted |= {PREFIX + name for name in INPUT_NAMES}
-    data = cached_for_pack("check", pack, _CODE, lambda: _written(pack, root, shown, wanted, fired, renamed_copy),
-                           sorted(shown), sorted(wanted), fired, renamed_copy, str(root))
+    only = None if fired_only is None else set(fired_only)
+    data = cached_for_pack("check", pack, _CODE,
+                           lambda: _written(pack, root, shown, wanted, fired, renamed_copy, only),
+                           sorted(shown), sorted(wanted), fired, renamed_copy, str(root),
+                           None if only is None else sorted(only))
     return CheckProgram(data["text"], {tag: tuple(at) for tag, at in data["tags"].items()}, wanted,
                         [tuple(line) for line in data["lines"]], data["history_scope"])
 
 
-def _written(pack: Pack, root: Path, shown: set[str], wanted: set[str], fired: bool, renamed_copy: bool) -> dict:
+def _written(pack: Pack, root: Path, shown: set[str], wanted: set[str], fired: bool, renamed_copy: bool,
+             only: set[str] | None = None) -> dict:
     # the runtime's #show lines are left out: the check shows only its chk_* atoms
     core = pack.core_program().where(lambda st: st.kind not in _SHOWS or (
         Path(st.file).name == "scenarios.lp" and getattr(st.node, "name", "") in shown))
-    pack_program, tags = with_fired(pack.program, root) if fired else (pack.program, {})
+    pack_program, tags = with_fired(pack.program, root, only) if fired else (pack.program, {})
     parts = [core, pack_program]
     if renamed_copy:
         parts.append(renamed(pack.core_program(RUNTIME_CORE) + pack_program, PREFIX))
