@@ -346,8 +346,8 @@ def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
         for player in sorted(set(before) | set(after)):
             if before.get(player) == after.get(player):
                 continue
-            outcomes = after.get(player) or ((None, None),)
-            for infraction, penalty in outcomes:
+            outcomes = after.get(player) or ((None, None, ()),)
+            for infraction, penalty, _ in outcomes:
                 choices = next((r.base_choices for r in vrs.rulings if (r.observation, r.player, r.infraction)
                                 == (variant.observation, player, infraction)), [])
                 heaviest = penalty or (choices[-1] if choices else "")
@@ -386,10 +386,13 @@ def _unsettled(vrs: RulingSet, observation: int, player: str, infraction: str | 
     return "conflict" if "conflict" in kinds else "gap" if "gap" in kinds else ""
 
 
-def _outcomes(rs: RulingSet, observation: int) -> dict[str, tuple[tuple[str, str | None], ...]]:
-    """Per person, the (infraction, default penalty) pairs an observation gives."""
-    out: dict[str, list[tuple[str, str | None]]] = {}
+def _outcomes(rs: RulingSet, observation: int) -> dict[str, tuple[tuple[str, str | None, tuple[str, ...]], ...]]:
+    """Per person, the (infraction, default penalty, the set the guide narrows it to where it
+    names no default) of each of an observation's rulings: a question whose answer turns "no
+    penalty in the guide" into "a Disqualification, with or without prizes" changes the penalty."""
+    out: dict[str, list[tuple[str, str | None, tuple[str, ...]]]] = {}
     for r in rs.rulings:
         if r.observation == observation:
-            out.setdefault(r.player, []).append((r.infraction, r.penalty))
-    return {player: tuple(sorted(pairs, key=lambda ip: (ip[0], ip[1] or ""))) for player, pairs in out.items()}
+            out.setdefault(r.player, []).append((r.infraction, r.penalty,
+                                                 () if r.penalty else tuple(r.base_choices)))
+    return {player: tuple(sorted(rows, key=lambda row: (row[0], row[1] or "", row[2]))) for player, rows in out.items()}
