@@ -61,16 +61,21 @@ class Approved:
         self.with_at: set[str] = set()       # real paths of files with an `@` in their text
 
 
-def check_files(files: Iterable[Path], rules: bool = True) -> Approved:
+def check_files(files: Iterable[Path], rules: bool = True, folders: dict[Path, str] | None = None) -> Approved:
     """Check each rules file and everything it includes; raise ConfinementError at the first
-    breach.  rules=False: files that are not rules (a pack's README), whose includes are not looked for."""
+    breach.  rules=False: files that are not rules (a pack's README), whose includes are not
+    looked for.  folders: each folder's real path, found once (kept by the caller across calls)."""
     approved = Approved()
-    folders: dict[Path, str] = {}       # each folder's real path, found once
+    folders = {} if folders is None else folders
     for path in files:
         folder = folders.get(path.parent)
         if folder is None:
             folder = folders[path.parent] = os.path.realpath(path.parent)
-        _check_file(str(path), folder, approved, rules=rules)
+        name = str(path)
+        # a file that is no symlink is where its folder really is (realpath's walk of every
+        # part of the path, ~6 lstat calls a file, only for a symlink)
+        real = None if path.name in ("", ".", "..") or os.path.islink(name) else os.path.join(folder, path.name)
+        _check_file(name, folder, approved, rules=rules, real=real)
     return approved
 
 
@@ -80,10 +85,11 @@ def check_folders(*folders: Path) -> Approved:
 
 
 def _check_file(name: str, folder: str, approved: Approved, include: tuple | None = None,
-                rules: bool = True) -> None:
+                rules: bool = True, real: str | None = None) -> None:
     """`name` as clingo will open it, inside `folder`; `include` the (file, line, column,
-    path as written) of the `#include` naming it, None for a file of the pack itself."""
-    real = os.path.realpath(name)
+    path as written) of the `#include` naming it, None for a file of the pack itself;
+    `real` its real path where the caller knows it."""
+    real = real or os.path.realpath(name)
     if real in approved.real:
         return
 

@@ -50,6 +50,7 @@ class Pack:
         self._texts: dict[Path, str] = {}
         self._parsed: dict[Path, "Program"] = {}
         self._approved: dict[Path, confine.Approved] = {}    # each file asked for: it and its includes, checked
+        self._folders: dict[Path, str] = {}                  # the real path of each folder they are in
 
     def __repr__(self) -> str:
         return f"Pack({self.id!r}, {str(self.folder)!r}, core={str(self.core)!r})"
@@ -83,7 +84,7 @@ class Pack:
         out: list[Path] = []
         for path in files:
             if path not in self._approved:
-                self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp")
+                self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp", folders=self._folders)
             out.extend(self._approved[path].paths)
         return out
 
