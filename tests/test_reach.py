@@ -130,6 +130,8 @@ def test_a_grounding_showing_some_names_keeps_only_the_rules_they_depend_on():
     assert any(r.startswith("forbidden(") for r in kept_rules)              # a constraint's reads stay
     assert len(sliced(program, {"note"})) == len(kept_rules) + 1            # note reads penalty: all but fix
     assert len(sliced(program, {"fix", "note"})) == 10                       # every statement, `#program` too
+    optimised = program + "#minimize { 1,P : late_by(P) }.\nlate_by(P) :- observation(P, late).\n"
+    assert any(r.startswith("late_by(") for r in sliced(optimised, {"penalty"}))     # what a #minimize reads stays
 
 
 def test_a_question_variant_grounds_fewer_statements_than_a_ruling():

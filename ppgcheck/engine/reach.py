@@ -225,18 +225,21 @@ def dependencies(statements: Sequence["Statement"]) -> dict | None:
     """For each rule, the predicates it defines and those it reads (any sign, in an aggregate
     or a condition too), as numbers into the "predicates" list: "1 2|3 4 5" (one string a
     statement keeps the cached pack quick to read: a cold `ppgcheck rule` reads it whole and
-    never asks); "" for another statement (kept whatever is shown).  None for the whole
-    program when some statement cannot be read."""
+    never asks).  Another statement defines nothing: it is kept, and what it reads with it
+    (a #minimize, a #heuristic, an #external's condition), but for a `#show name/arity.`
+    (kept or not by what is shown: "").  None for the whole program when some statement
+    cannot be read."""
     from clingo.ast import ASTType
     numbers: dict[str, int] = {}
     rules: list[str] = []
     for statement in statements:
-        if statement.kind is not ASTType.Rule:
+        if statement.kind is ASTType.ShowSignature:
             rules.append("")
             continue
         if statement.unsupported:
             return None
-        defines = {numbers.setdefault(a.name.lstrip("-"), len(numbers)) for a in statement.heads}
+        defines = {numbers.setdefault(a.name.lstrip("-"), len(numbers))
+                   for a in (statement.heads if statement.kind is ASTType.Rule else ())}
         reads = {numbers.setdefault(name, len(numbers)) for name in statement.names()}
         rules.append(" ".join(map(str, sorted(defines))) + "|" + " ".join(map(str, sorted(reads))))
     return {"predicates": list(numbers), "rules": rules}
