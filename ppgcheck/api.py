@@ -146,16 +146,11 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
             owners.extend((position, v) for v in variants.header_variants(report, program.header_values))
             if asks[position]:
                 asked.extend((position, v) for v in variants.question_variants(report, relevance(policy_engine)))
-        together = bool(asked) and len(positions) <= QUESTIONS_WITH_RULING_AT_MOST
         reports = [prepared[p][0] if v is None else v.report for p, v in owners]
         facts = [build_facts(r) for r in reports]
         asked_facts = [build_facts(v.report) for _, v in asked]
-        if together:    # a question's variant is not explored: it needs only its defaults
-            models = policy_engine.solve_many([f.inputs for f in facts + asked_facts],
-                                              explore=[True] * len(facts) + [False] * len(asked))
-            models, asked_models = models[:len(facts)], models[len(facts):]
-        else:
-            models = policy_engine.solve_many([f.inputs for f in facts])
+        models, asked_models = _solved(policy_engine, facts, asked_facts,
+                                       together=len(positions) <= QUESTIONS_WITH_RULING_AT_MOST)
         by_value: dict[int, list[tuple[variants.Variant, RulingSet]]] = {}
         for (position, variant), report, report_facts, atoms in zip(owners, reports, facts, models):
             rs = decode(atoms, report_facts, report, policy_id, program.ranks)
@@ -165,11 +160,6 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
                 by_value.setdefault(position, []).append((variant, rs))
         for position, done in by_value.items():
             variants.attach_by_value(rulings[position], done, program.ranks)
-        if asked and not together:
-            # a question's variant needs only its infractions and default penalties: its own
-            # grounding, showing only what they are read from (policy.QUESTION_SHOWN), not explored
-            asked_models = policy_engine.solve_many([f.inputs for f in asked_facts], explore=[False] * len(asked),
-                                                    shown=QUESTION_SHOWN)
         if asked:
             ruled: dict[int, list[tuple[variants.Variant, RulingSet]]] = {p: [] for p in positions}
             for (position, variant), report_facts, atoms in zip(asked, asked_facts, asked_models):
@@ -178,6 +168,21 @@ def _rule_prepared(prepared: list[tuple[Report, str]], rules: Path | None,
             for position, done in ruled.items():
                 rulings[position].questions = variants.questions_from(rulings[position], done, program.ranks)
     return rulings  # type: ignore[return-value]  (every position was filled)
+
+
+def _solved(policy_engine, facts: list, asked_facts: list, together: bool) -> tuple[list, list]:
+    """The shown atoms of the reports and their header variants (`facts`), and of their
+    questions' variants (`asked_facts`): a question's variant is not explored (it needs only
+    its infractions and default penalties); `together` in one grounding, else in one of its
+    own that shows only what a question compares (policy.QUESTION_SHOWN)."""
+    if together and asked_facts:
+        models = policy_engine.solve_many([f.inputs for f in facts + asked_facts],
+                                          explore=[True] * len(facts) + [False] * len(asked_facts))
+        return models[:len(facts)], models[len(facts):]
+    models = policy_engine.solve_many([f.inputs for f in facts])
+    asked_models = policy_engine.solve_many([f.inputs for f in asked_facts], explore=[False] * len(asked_facts),
+                                            shown=QUESTION_SHOWN) if asked_facts else []
+    return models, asked_models
 
 
 def relevance(policy_engine) -> Callable[[str], frozenset[str]]:
