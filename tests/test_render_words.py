@@ -48,3 +48,33 @@ def test_two_observations_written_alike_ask_each_question_once():
     assert asked and len(asked) == len(set(asked))
     [single] = api.rule_report(TWICE.rsplit("Alice drew", 1)[0])
     assert {q.asks for q in ruled.questions} == {q.asks for q in single.questions}
+
+
+TWO_OBSERVATIONS = """policy: fab
+rel: competitive
+round: 4, swiss
+player: Alice
+player: Bob
+
+Alice drew 2 extra cards, mixed into her hand, the extra cards cannot be identified.
+Alice looked at 1 extra cards, from a randomized deck, caught at once.
+"""
+
+
+def test_a_question_of_a_report_with_several_observations_names_the_one_it_adds_to():
+    """`mixed into her hand?` asked of the second observation, while the first already says
+    it, names the observation it adds to; a report of one observation asks without."""
+    several = render_text(api.rule_report(TWO_OBSERVATIONS)[0])
+    assert "- [observation 2] mixed into her hand? → Alice: hidden-card-error" in several
+    alone = render_text(api.rule_report(TWO_OBSERVATIONS.replace(
+        "Alice drew 2 extra cards, mixed into her hand, the extra cards cannot be identified.\n", ""))[0])
+    assert "- mixed into her hand? → Alice: hidden-card-error" in alone
+    assert "[observation" not in alone.split("questions that would change this ruling:")[1].split("FINDING")[0]
+
+
+def test_the_stations_card_names_the_observation_a_question_adds_to_as_the_text_does():
+    from ppgcheck.engine.render import ruling_dict
+    from ppgcheck.server.card import card
+    shown = card(ruling_dict(api.rule_report(TWO_OBSERVATIONS)[0]))
+    texts = [q["text"] for q in shown["questions"]]
+    assert "[observation 2] mixed into her hand? → Alice: hidden-card-error, WARNING" in texts

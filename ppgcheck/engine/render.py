@@ -30,7 +30,9 @@ def option_text(option: Option) -> str:
             + (f" if {condition}" if condition else "") + _cite(option.section))
 
 
-def question_text(question: Question) -> str:
+def question_text(question: Question, several: bool = False) -> str:
+    """A question in a judge's words; of a report with `several` observations, it names the
+    one it adds to (two observations can take the same words: "mixed into her hand?")."""
     if question.penalty:
         penalty = _loud(question.penalty)
     elif question.choose_from:
@@ -50,7 +52,8 @@ def question_text(question: Question) -> str:
     # an answer about another person than the observation's names the observation whole
     # ("on purpose? → Bob" read as asking about Bob, not about Alice's error)
     asked = question.asks if question.add.startswith(f"{question.player} ") else question.add
-    return f"{asked}? → {question.player}: {outcome}"
+    where = f"[observation {question.observation}] " if several else ""
+    return f"{where}{asked}? → {question.player}: {outcome}"
 
 
 # how the guide stands to the judge's call: its default, a course it permits (an option, or
@@ -161,7 +164,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.append(f"  assumed: {assumption.text}{_cite(assumption.section)}")
     if rs.questions:
         out.append("  questions that would change this ruling:")
-        out.extend(f"    - {question_text(q)}" for q in rs.questions)
+        out.extend(f"    - {question_text(q, several=len(rs.observations) > 1)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
         if f.kind == "input":       # the report's gap, not the guide's

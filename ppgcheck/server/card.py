@@ -78,9 +78,16 @@ def card(data: dict) -> Card:
         "judge_call": call and {**call, "verdict_text": judge_call_text(call.get("verdict", ""), call.get("by_value"))},
         "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
         "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
-        "questions": [{"text": question_text(_question(q)), "add": q["add"]} for q in data.get("questions", [])],
+        "questions": [{"text": question_text(_question(q), several=_observations(data) > 1), "add": q["add"]}
+                      for q in data.get("questions", [])],
         "who": WHO,
     })
+
+
+def _observations(data: dict) -> int:
+    """How many observations a ruling's JSON speaks of (its rulings', findings' and questions')."""
+    return len({item.get("observation") for key in ("rulings", "no_infraction", "findings", "questions")
+                for item in data.get(key, []) if item.get("observation")})
 
 
 LIVE = ("in-force", "pending")
