@@ -75,6 +75,17 @@ def test_a_question_of_a_report_with_several_observations_names_the_one_it_adds_
 def test_the_stations_card_names_the_observation_a_question_adds_to_as_the_text_does():
     from ppgcheck.engine.render import ruling_dict
     from ppgcheck.server.card import card
-    shown = card(ruling_dict(api.rule_report(TWO_OBSERVATIONS)[0]))
-    texts = [q["text"] for q in shown["questions"]]
-    assert "[observation 2] mixed into her hand? → Alice: hidden-card-error, WARNING" in texts
+    data = ruling_dict(api.rule_report(TWO_OBSERVATIONS)[0])
+    stored_before = {key: value for key, value in data.items() if key != "observations"}     # an older event's
+    for ruling in (data, stored_before):
+        texts = [q["text"] for q in card(ruling)["questions"]]
+        assert "[observation 2] mixed into her hand? → Alice: hidden-card-error, WARNING" in texts
+
+
+def test_the_json_ruling_lists_the_observations_its_rulings_count():
+    from ppgcheck.engine.render import ruling_dict
+    data = ruling_dict(api.rule_report(TWO_OBSERVATIONS)[0])
+    assert data["observations"] == [
+        "Alice drew 2 extra cards, mixed into her hand, the extra cards cannot be identified",
+        "Alice looked at 1 extra card, from a randomized deck, caught at once"]
+    assert {r["observation"] for r in data["rulings"]} == {1, 2}

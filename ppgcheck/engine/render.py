@@ -244,7 +244,9 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             item["explanation"] = explanation(r, _observed(rs, r.observation))
         rulings.append(item)
     return {
-        "report": rs.report, "policy": rs.policy, "rulings": rulings,
+        "report": rs.report, "policy": rs.policy,
+        "observations": rs.observations,     # as printed, in order: a ruling's `observation` counts from 1
+        "rulings": rulings,
         "no_infraction": [asdict(n) for n in rs.no_infractions],
         "findings": [asdict(f) for f in rs.findings],
         "time_extension_minutes": rs.time_extension_minutes,

@@ -85,7 +85,10 @@ def card(data: dict) -> Card:
 
 
 def _observations(data: dict) -> int:
-    """How many observations a ruling's JSON speaks of (its rulings', findings' and questions')."""
+    """How many observations the report of a ruling's JSON has (one an event stored before the
+    JSON listed them: those its rulings, findings and questions speak of)."""
+    if "observations" in data:
+        return len(data["observations"])
     return len({item.get("observation") for key in ("rulings", "no_infraction", "findings", "questions")
                 for item in data.get(key, []) if item.get("observation")})
 
