@@ -195,7 +195,7 @@ def test_who_may_move_the_penalty_is_a_change(tmp_path):
     change = one_change(tmp_path, "s3_9_communicating_incorrect_game_information.lp",
                         "to(caution), judge,", "to(caution), head_judge,")
     assert (change.what, change.subject) == ("discretion", "communicating-incorrect-game-information")
-    assert change.message.startswith("discretionary options changed")
+    assert change.message.startswith("what the guide leaves open changed")
     assert any("; judge may make it caution (PPG 3.9)" in line for line in change.ruling_before)
     assert any("; head-judge may make it caution (PPG 3.9)" in line for line in change.ruling_after)
 
@@ -448,3 +448,18 @@ def test_two_pack_folders_are_labelled_by_their_own_folders(tmp_path):
         (root / "core").symlink_to(rules_dir() / "core")
     (result,) = diff_rules(tmp_path / "old" / "clean", tmp_path / "new" / "renamed")
     assert (result.old, result.new) == (str(tmp_path / "old" / "clean"), str(tmp_path / "new" / "renamed"))
+
+
+def test_a_penalty_made_a_set_without_a_default_reads_as_words(tmp_path):
+    """A ruling with no default penalty is summed up in words, never as Python's `None`: a
+    Warning made a choice of Caution or Warning reads as that set, lightest first."""
+    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    head = 'base_penalty(O, P, communicating_incorrect_game_information, warning, "PPG 3.9") :-'
+    edit_file(after, "s3_9_communicating_incorrect_game_information.lp", head,
+              head.replace("base_penalty", "base_choice") + "\n    committed(O, P, communicating_incorrect_game_information).\n"
+              + head.replace("base_penalty", "base_choice").replace("warning", "caution"))
+    (result,) = diff_rules(before, after, "fab")
+    lines = [line for c in result.changes for line in c.ruling_before + c.ruling_after]
+    assert any("communicating-incorrect-game-information, one of caution, warning (the guide does not say which)"
+               in line for line in lines), lines
+    assert not any("None" in line for line in lines)

@@ -456,7 +456,8 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
         message = f"penalty reached differently: {inf}{on}: {_path_text(before, after)}"
     elif what.name == "discretion":
         b, a = "changed", "changed"
-        message = f"discretionary options changed (who may move the penalty where): {inf}{on}"
+        message = (f"what the guide leaves open changed (who may move the penalty where, or the set it "
+                   f"narrows the penalty to): {inf}{on}")
     elif what.name == "head_judge":
         b, a = before.name.replace("_", " "), after.name.replace("_", " ")
         message = f"Head Judge confirmation {'now' if after.name == 'required' else 'no longer'} required: {inf}{on}"
@@ -467,6 +468,16 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
                   location=reads.section_locations.get(sec) if sec else None)
 
 
+def _penalty_words(r) -> str:
+    """A ruling's default penalty; where the guide names none, the set it narrows it to, or that
+    it names none."""
+    if r.penalty:
+        return r.penalty
+    if r.base_choices:
+        return "one of " + ", ".join(r.base_choices) + " (the guide does not say which)"
+    return "no penalty named by the guide"
+
+
 def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
     """One line per ruling, no-infraction and finding of the witness under one version;
     and what a change of `what` (the notes, the time extension, the adjustments, the
@@ -474,15 +485,15 @@ def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
     notes = what in _NOTE_CHANGES
     try:
         facts = build_facts(report)
-        rs: RulingSet = decode(engine.solve(facts.inputs), facts, report, engine.policy)
+        rs: RulingSet = decode(engine.solve(facts.inputs), facts, report, engine.policy, engine.program.ranks)
     except PpgError as exc:
         return [f"(not ruled: {exc})"]
     out = []
     for r in rs.rulings:
-        line = f"{r.player}: {r.infraction}, {r.penalty}"
-        if r.base_penalty != r.penalty:
+        line = f"{r.player}: {r.infraction}, {_penalty_words(r)}"
+        if r.base_penalty and r.base_penalty != r.penalty:
             line += f" (base {r.base_penalty})"
-        if not r.issued and r.penalty != "undetermined":
+        if not r.issued and r.penalty:
             line += ", not issued"
         if r.fix:
             line += "; fix: " + "; ".join(c.text for c in r.fix)
@@ -494,8 +505,6 @@ def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
             line += "; " + ", ".join(f"{a.kind} to {a.to} ({a.section})" for a in r.adjustments)
         if what == "discretion":
             line += "".join(f"; {o.by} may make it {o.penalty} ({o.section})" for o in r.options)
-            if r.base_choices:
-                line += "; the base is one of " + ", ".join(r.base_choices)
         out.append(line)
     out += [f"{n.player}: no infraction ({n.section})" for n in rs.no_infractions]
     out += [f"{f.kind} ({f.level}): {f.message}" + (f" ({f.section})" if f.section else "")
