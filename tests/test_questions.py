@@ -102,3 +102,19 @@ def test_a_report_ruled_alone_gets_the_questions_and_ruling_it_gets_in_a_batch()
         assert any(rs.questions for rs in batch), policy
         for item, in_batch in zip(prepared, batch):
             assert api.rule_prepared([item], questions=True) == [in_batch], item[0].name
+
+
+def test_a_value_that_makes_it_another_infraction_with_no_default_says_so_in_words():
+    """by_value names another infraction's penalty with its id; where the guide names that one
+    no default, the set it narrows it to (or that it names none), never Python's None."""
+    from ppgcheck.engine.ruling import PlayerRuling
+    from ppgcheck.engine.variants import _label
+    ruled = PlayerRuling(1, "Alice", "card-drawing/drawing-extra-cards", "UPG 212", "warning", "warning", True)
+    at_value = PlayerRuling(1, "Alice", "cheating/fraud", "UPG 152", None, None, False,
+                            base_choices=["disqualification-with-prizes", "disqualification-without-prizes"])
+    assert _label(at_value, ruled) == \
+        "cheating/fraud: disqualification-with-prizes or disqualification-without-prizes"
+    at_value.base_choices = []
+    assert _label(at_value, ruled) == "cheating/fraud: no penalty named"
+    same = PlayerRuling(1, "Alice", "card-drawing/drawing-extra-cards", "UPG 212", "game-loss", "game-loss", True)
+    assert _label(same, ruled) == "game-loss"

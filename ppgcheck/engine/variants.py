@@ -330,10 +330,12 @@ def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
 
 
 def _label(match: PlayerRuling, r: PlayerRuling) -> str | None:
-    """The variant's default penalty; another infraction's is prefixed with its id."""
+    """The variant's default penalty; another infraction's is prefixed with its id (and,
+    where the guide names it no default, the set it narrows it to, or that it names none)."""
     if match.infraction == r.infraction:
         return match.penalty
-    return f"{match.infraction}: {match.penalty}"
+    penalty = match.penalty or (" or ".join(match.base_choices) if match.base_choices else "no penalty named")
+    return f"{match.infraction}: {penalty}"
 
 
 def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],
