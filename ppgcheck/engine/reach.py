@@ -253,23 +253,19 @@ def shown_slice(depends: dict | None, shown: frozenset[str]) -> list[bool] | Non
     to it.  A rule defining nothing (a constraint) is kept, and what it reads too."""
     if depends is None:
         return None
+    from ppgcheck.engine.program import reachable
     numbers = {name: at for at, name in enumerate(depends["predicates"])}
     rules = [_defines_reads(rule) if rule else None for rule in depends["rules"]]
-    needed = [False] * len(numbers)
-    queue = [numbers[name] for name in shown if name in numbers]
-    queue += [p for rule in rules if rule is not None and not rule[0] for p in rule[1]]
-    definers: dict[int, list[int]] = {}
-    for at, rule in enumerate(rules):
+    start = {numbers[name] for name in shown if name in numbers}
+    start.update(p for rule in rules if rule is not None and not rule[0] for p in rule[1])
+    # a needed predicate keeps its rules: what they read, and all they define (a choice's other
+    # heads are bound to this one's)
+    edges: dict[int, set[int]] = {}
+    for rule in rules:
         for p in rule[0] if rule is not None else ():
-            definers.setdefault(p, []).append(at)
-    while queue:
-        p = queue.pop()
-        if needed[p]:
-            continue
-        needed[p] = True        # its rules kept: what they read, and all they define (a choice's
-        for at in definers.get(p, ()):      # other heads are bound to this one's)
-            queue.extend(q for q in (*rules[at][0], *rules[at][1]) if not needed[q])
-    return [rule is None or not rule[0] or any(needed[p] for p in rule[0]) for rule in rules]
+            edges.setdefault(p, set()).update(rule[0], rule[1])
+    needed = reachable(start, edges)
+    return [rule is None or not rule[0] or any(p in needed for p in rule[0]) for rule in rules]
 
 
 def _defines_reads(rule: str) -> tuple[list[int], list[int]]:
