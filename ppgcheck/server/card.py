@@ -69,6 +69,7 @@ def card(data: dict) -> Card:
             "explanation": r.get("explanation", []),
         })
     call = data.get("judge_call")
+    several = _observations(data) > 1
     return Card({
         "report": data.get("report", ""), "policy": data.get("policy", ""), "blocks": blocks,
         "no_infraction": data.get("no_infraction", []),
@@ -78,7 +79,7 @@ def card(data: dict) -> Card:
         "judge_call": call and {**call, "verdict_text": judge_call_text(call.get("verdict", ""), call.get("by_value"))},
         "notes": [(n["text"], n["section"]) for n in data.get("notes", [])],
         "assumptions": [(a["text"], a["section"]) for a in data.get("assumptions", [])],
-        "questions": [{"text": question_text(_question(q), several=_observations(data) > 1), "add": q["add"]}
+        "questions": [{"text": question_text(_question(q), several=several), "add": q["add"]}
                       for q in data.get("questions", [])],
         "who": WHO,
     })
