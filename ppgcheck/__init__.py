@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import importlib
 
+from ppgcheck.version import __version__
+
 __all__ = ["check_policy", "rule", "rule_report", "PpgError", "PolicyError", "ReportError", "UsageError",
            "ConfinementError", "LimitExceeded",
-           "Report", "parse_report", "parse_reports", "print_report", "print_reports", "RulingSet"]
-__version__ = "0.1.0"
+           "Report", "parse_report", "parse_reports", "print_report", "print_reports", "RulingSet", "__version__"]
 
 # The public names are imported on first use: the `ppgcheck` command sets up the
 # garbage collector before the heavy imports (ppgcheck/console.py), and ruling one

@@ -3,7 +3,9 @@
 Rewriting a policy for batch grounding and reading the report vocabulary take
 longer than ruling a report, and their result only changes when a rule file
 (or the code deriving it) changes.  Entries are JSON, keyed by a SHA-256 of
-every input's bytes, so an edited file is simply a new key.  The folder is
+every input's bytes and of the package's code (code_digest: one hash of every
+module, so no list of which code derives what can fall out of date), so an
+edited file is simply a new key.  The folder is
 $PPGCHECK_CACHE, else $XDG_CACHE_HOME/ppgcheck, else ~/.cache/ppgcheck;
 PPGCHECK_CACHE=off turns the cache off, and a folder that cannot be written
 only costs the time: nothing ever depends on the cache being there.
@@ -15,6 +17,7 @@ import hashlib
 import json
 import os
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,10 +36,27 @@ def cache_dir() -> Path | None:
     return Path(base) / "ppgcheck"
 
 
+@cache
+def code_digest() -> str:
+    """A digest of the package's own code: every module's path and bytes (once a process)."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for folder, subfolders, files in os.walk(package):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, package).encode() + b"\0")
+                with open(path, "rb") as source:
+                    digest.update(source.read())
+    return digest.hexdigest()
+
+
 def cache_key(kind: str, inputs: list[Path], salt: str = "") -> str:
-    """The entry's name: the kind, and a digest of every input's name and bytes (and of `salt`:
-    what else the value depends on)."""
+    """The entry's name: the kind, and a digest of the package's code, of every input's name
+    and bytes, and of `salt` (what else the value depends on)."""
     digest = hashlib.sha256(kind.encode())
+    digest.update(code_digest().encode())
     if salt:
         digest.update(f"\0{salt}".encode())
     for path in inputs:

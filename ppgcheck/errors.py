@@ -85,11 +85,11 @@ _CLINGO_MESSAGE = re.compile(r"(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|
 
 class ConfinementError(PolicyError):
     """A rules pack reaching outside its folder, or holding a statement ppgcheck refuses
-    (ppgcheck/engine/confine.py)."""
+    (ppgcheck/packs/confine.py)."""
 
 
 class LimitExceeded(PolicyError):
-    """Grounding or solving a pack went past its time or memory limit (ppgcheck/engine/isolation.py)."""
+    """Grounding or solving a pack went past its time or memory limit (ppgcheck/packs/isolation.py)."""
 
 
 class UsageError(PpgError):

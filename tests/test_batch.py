@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from ppgcheck.engine import pack as pack_module
+from ppgcheck.packs import pack as pack_module
 from ppgcheck.engine import policy as policy_module
 from ppgcheck import resources
 from ppgcheck.cli import cli
@@ -251,7 +251,7 @@ def test_unreadable_file_among_good_ones(rules: SimpleNamespace, tmp_path: Path,
 class Groundings:
     """Each grounding (PolicyEngine.solve_many call) as it happens: how many reports and
     which process ran it.  Written to a file, because a batch that more input follows
-    is ruled in a forked child (ppgcheck/engine/isolation.py), whose lists the test never sees."""
+    is ruled in a forked child (ppgcheck/packs/isolation.py), whose lists the test never sees."""
 
     def __init__(self, log: Path) -> None:
         self.log = log

@@ -3,9 +3,12 @@ with a broken or unwritable cache folder."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+
+from ppgcheck.engine.policy import hold_to_contract
 
 from ppgcheck import cache
 from ppgcheck.engine.policy import PolicyEngine
@@ -86,31 +89,32 @@ def test_the_entries_used_longest_ago_are_pruned_first(tmp_path: Path, monkeypat
 
 def test_a_pack_held_to_the_contract_is_not_rewritten_again_until_edited(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """`check` and `diff` hold a pack to the contract (Pack.batched) without preparing its
+    """`check` and `diff` hold a pack to the contract (index_pack) without preparing its
     program: that it met it is kept for its bytes, and an edit is held to it again."""
     import shutil
 
-    from ppgcheck.engine.pack import Pack, find_packs
+    from ppgcheck.engine import policy as policy_module
     from ppgcheck.errors import PolicyError
+    from ppgcheck.packs.pack import find_packs
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / "clean", tmp_path / "rules" / "clean")
     (pack,) = find_packs(None, tmp_path / "rules" / "clean")
-    batched = Pack.batched
+    batched = policy_module.index_pack
     rewrites = []
 
-    def counted(self, *args):
-        rewrites.append(self.id)
-        return batched(self, *args)
-    monkeypatch.setattr(Pack, "batched", counted)
-    pack.check()
-    find_packs(None, pack.folder)[0].check()
+    def counted(pack, *args):
+        rewrites.append(pack.id)
+        return batched(pack, *args)
+    monkeypatch.setattr(policy_module, "index_pack", counted)
+    hold_to_contract(pack)
+    hold_to_contract(find_packs(None, pack.folder)[0])
     assert len(rewrites) == 1
     rule_file = pack.files[0]
     rule_file.write_text(rule_file.read_text() + "\n{ broken(1) }.\n")     # a choice: against the contract
     with pytest.raises(PolicyError):
-        find_packs(None, pack.folder)[0].check()
+        hold_to_contract(find_packs(None, pack.folder)[0])
     with pytest.raises(PolicyError):          # refused again: a failure is not kept as met
-        find_packs(None, pack.folder)[0].check()
+        hold_to_contract(find_packs(None, pack.folder)[0])
     assert len(rewrites) == 3
 
 
@@ -122,18 +126,31 @@ def test_a_policy_program_is_the_same_from_the_cache(tmp_path: Path, monkeypatch
     assert PolicyEngine("fab").program == fresh  # read back from it
 
 
-def test_the_cache_key_covers_the_code_that_rewrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_key_is_the_files_and_the_package_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One hash of the package's code keys every entry: no hand-kept list of which module
+    derives what can leave a stale entry in use after a code change."""
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     PolicyEngine("yugioh").program
     [entry] = (tmp_path / "cache").glob("policy-*.json")
     import clingo
-
-    from ppgcheck.engine import indexing, pack, policy, program, reach, variants
-    from ppgcheck.language import facts, vocabulary
-    files = [Path(module.__file__) for module in (indexing, program, policy, pack, reach, variants, facts, vocabulary)]
-    files += PolicyEngine("yugioh").files
+    files = PolicyEngine("yugioh").files
     assert entry.name == f"{cache.cache_key(f'policy-clingo{clingo.__version__}', files)}.json"
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
+    # a change to any module of the package is a new key
+    package = tmp_path / "copy" / "ppgcheck"
+    shutil.copytree(Path(cache.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "*.lp",
+                                                                                          "*.lark"))
+    before = cache.code_digest()
+    monkeypatch.setattr(cache, "__file__", str(package / "cache.py"))
+    cache.code_digest.cache_clear()
+    try:
+        assert cache.code_digest() == before
+        module = package / "engine" / "variants.py"
+        module.write_text(module.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        cache.code_digest.cache_clear()
+        assert cache.code_digest() != before
+    finally:
+        cache.code_digest.cache_clear()
 
 
 def test_the_vocabulary_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -306,16 +323,16 @@ def _check_programs(pack) -> list:
 def _copied_pack(tmp_path: Path, name: str):
     import shutil
 
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / name, tmp_path / "rules" / name)
     (pack,) = find_packs(None, tmp_path / "rules" / name)
-    pack.check()
+    hold_to_contract(pack)
     return pack
 
 
 def test_a_check_program_is_the_same_from_the_cache_and_new_for_an_edit(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     pack = _copied_pack(tmp_path, "conflict")
     monkeypatch.setenv("PPGCHECK_CACHE", "off")
     fresh = [(p.text, p.tags, p.lines, p.history_scope) for p in _check_programs(pack)]
@@ -327,7 +344,7 @@ def test_a_check_program_is_the_same_from_the_cache_and_new_for_an_edit(tmp_path
     rule_file = next(f for f in pack.files if "late" in f.read_text())
     rule_file.write_text(rule_file.read_text().replace("late", "ate_late"))    # (an observation no form says)
     (edited,) = find_packs(None, pack.folder)
-    edited.check()
+    hold_to_contract(edited)
     from_edit = [p.text for p in _check_programs(edited)]
     assert len(list((tmp_path / "cache").glob("check-*.json"))) == 4
     assert all("ate_late" in text for text in from_edit) and from_edit != [p[0] for p in fresh]
@@ -344,12 +361,12 @@ def test_a_check_program_names_the_rule_file_in_clingos_messages() -> None:
 
 def test_what_a_pack_reads_is_the_same_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ppgcheck.analysis.reads import read_pack, read_pack_cached
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     packs = [pack for policy in ("dci", "fab", "ffg", "yugioh") for pack in find_packs(policy, None)]
     packs += [_copied_pack(tmp_path / name, name) for name in ("rel-gap", "cap", "dead")]
     for pack in packs:
-        pack.check()
+        hold_to_contract(pack)
         fresh = read_pack(pack)
         assert read_pack_cached(pack) == fresh      # computed and stored
         assert read_pack_cached(pack) == fresh      # read back
@@ -366,7 +383,7 @@ def test_a_packs_traits_and_blind_findings_are_the_same_from_the_cache(tmp_path:
     from ppgcheck.analysis import rels, traits
     from ppgcheck.analysis.reads import read_pack
     from ppgcheck.analysis.scenarios import scenario_facts
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     pack = _copied_pack(tmp_path, "conflict")
     facts = scenario_facts(read_pack(pack), 1)
     # the conflict pack's one finding (blind to the REL), and an atom that is the REL
@@ -396,7 +413,7 @@ def test_the_monotonicity_proofs_slice_is_the_same_from_the_cache(tmp_path: Path
     from ppgcheck.analysis.context import Context
     from ppgcheck.analysis.monotonicity import _proof_slice
     from ppgcheck.analysis.scenarios import scenario_facts
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     pack = _copied_pack(tmp_path, "monotonicity")
     facts = scenario_facts(Context.of(pack).reads, 1)
     monkeypatch.setenv("PPGCHECK_CACHE", "off")

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck import api, check_policy
+from ppgcheck.engine import batches
 from ppgcheck.analysis.check import CheckFinding, CheckResult
 from ppgcheck.analysis.diff import diff_rules
 from ppgcheck.analysis.findings import CoreFinding
@@ -119,7 +120,7 @@ def fixture_engine(tmp_root: Path, name: str) -> PolicyEngine:
 @pytest.mark.parametrize("name", ["conflict", "gap", "rel-gap"])
 def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
     eng = fixture_engine(tmp_path, name)
-    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    monkeypatch.setattr(batches, "engine", lambda policy, rules=None: eng)
     checked = [f for f in result(name).findings if isinstance(f, CoreFinding) and f.runtime]
     assert checked
     for f in checked:
@@ -217,7 +218,7 @@ def test_a_rule_two_observations_fire_is_not_dead(twice_pack):
 def test_scenario_space_brackets_each_threshold():
     from ppgcheck.analysis.reads import read_pack
     from ppgcheck.analysis.scenarios import scenario_facts
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     (pack,) = find_packs(path=PACKS / "gap")
     reads = read_pack(pack)
     assert 10 in reads.thresholds and "late" in reads.observation_kinds
@@ -281,7 +282,7 @@ def test_findings_one_scenario_shows_share_a_smallest_witness(tmp_path, monkeypa
     (r,) = check_policy(path=pack, timeout=60, monotonicity=False)
     assert r.complete and kinds(r) == ["conflict"] * 3
     eng = PolicyEngine("twin", root)
-    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    monkeypatch.setattr(batches, "engine", lambda policy, rules=None: eng)
     for f in r.findings:
         assert f.minimal
         if "two base penalties" in f.message:
@@ -304,7 +305,7 @@ def test_procedure_holes_each_with_a_witness_rule_reproduces(tmp_path, monkeypat
     witness = parse_report(contradiction.witness_text)
     assert [s.kind for s in witness.states] == ["conceded"] and witness.observations[0].kind == "late"
     eng = fixture_engine(tmp_path, "procedures")
-    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    monkeypatch.setattr(batches, "engine", lambda policy, rules=None: eng)
     for f in r.findings:
         if f.runtime:
             (rs,) = api.rule_report(f.witness_text, policy="procedures")
@@ -384,7 +385,7 @@ def test_an_option_lost_when_the_scenario_gets_worse_breaks_the_heaviest_permitt
 def test_the_heaviest_break_witnesses_rule_as_the_finding_says(tmp_path, monkeypatch):
     """`ppgcheck rule` on the witness permits a Game Loss; on its contrast, only the Warning."""
     eng = fixture_engine(tmp_path, "monotonicity-heaviest")
-    monkeypatch.setattr(api, "engine", lambda policy, rules=None: eng)
+    monkeypatch.setattr(batches, "engine", lambda policy, rules=None: eng)
     (f,) = result("monotonicity-heaviest").findings
     permitted = []
     for text in (f.witness_text, f.contrast_text):

@@ -14,8 +14,8 @@ from clingo import ast
 from ppgcheck.analysis import monotonicity
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.slicing import ANY, sliced, statement_parts
-from ppgcheck.engine.pack import find_packs
-from ppgcheck.engine.program import Program, renamed
+from ppgcheck.packs.pack import find_packs
+from ppgcheck.packs.program import Program, renamed
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 

@@ -220,7 +220,7 @@ def test_monotonicity_proof_by_observation_kind_agrees_with_the_full_search(name
     from ppgcheck.analysis import monotonicity
     from ppgcheck.analysis.context import Context
     from ppgcheck.analysis.scenarios import kind_parts
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     (pack,) = find_packs(path=PACKS / name)
     used: list[int] = []
     monkeypatch.setattr(monotonicity, "kind_parts", lambda facts: used.append(1) or kind_parts(facts))
@@ -303,7 +303,7 @@ def test_witness_costs_have_every_level_in_every_part(tmp_path):
     from ppgcheck.analysis.scenarios import scenario_facts
     from ppgcheck.analysis.search import Budget, brave, ground, optimum
     from ppgcheck.analysis.witnesses import target as target_of
-    from ppgcheck.engine.pack import find_packs
+    from ppgcheck.packs.pack import find_packs
     (pack,) = find_packs(path=PACKS / "gap")
     messages: list[str] = []
     program = check_program(pack, tmp_path, shown=MAIN_SHOWN, wanted={"chk_open_held"})

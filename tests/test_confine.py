@@ -1,5 +1,6 @@
-"""Confinement (ppgcheck/engine/confine.py) file by file and statement by statement:
-what a pack may load and hold, and the error (file, line, column) for what it may not."""
+"""Confinement (ppgcheck/packs/confine.py) file by file and statement by statement, through
+the one confined parser (packs/program.py's parse_files): what a pack may load and hold, and
+the error (file, line, column) for what it may not."""
 from __future__ import annotations
 
 import os
@@ -7,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ppgcheck.engine import confine
 from ppgcheck.errors import ConfinementError
+from ppgcheck.packs import confine
+from ppgcheck.packs.program import parse_files
 
 
 def parse(path: Path) -> list[str]:
-    out: list = []
-    confine.parse_files([path], out.append)
+    out = list(parse_files([path]))
     return [str(st) for st in out if st.ast_type.name != "Program"]
 
 
@@ -39,8 +40,7 @@ def refused(path: Path, where: str, message: str) -> None:
 
 def test_an_include_inside_the_folder_loads_with_its_own_location(pack: Path) -> None:
     write(pack / "parts" / "more.lp", "b(1).\n")
-    out: list = []
-    confine.parse_files([write(pack / "a.lp", 'a(1).\n#include "parts/more.lp".\n')], out.append)
+    out = list(parse_files([write(pack / "a.lp", 'a(1).\n#include "parts/more.lp".\n')]))
     assert [(str(st), Path(st.location.begin.filename).name) for st in out if st.ast_type.name == "Rule"] == \
         [("a(1).", "a.lp"), ("b(1).", "more.lp")]
 

@@ -1,4 +1,4 @@
-"""One contract check when a pack loads (Pack.batched): what `rule` cannot run, every
+"""One contract check when a pack loads (engine/indexing.py: index_pack): what `rule` cannot run, every
 command refuses, naming the file and line, with exit code 2 — never a check or a diff
 that passes a pack `rule` and `test` then refuse."""
 from __future__ import annotations

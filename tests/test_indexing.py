@@ -139,16 +139,6 @@ def test_the_pack_ids_are_read_from_what_every_report_shares(policy: str) -> Non
     assert "none" in ids.penalties and len(ids.penalties) > 2
 
 
-def test_the_input_signatures_are_those_inputs_lp_declares() -> None:
-    from ppgcheck.language.facts import INPUT_SIGNATURES
-    declared = set()
-    for statement in parse((rules_dir() / "core" / "inputs.lp").read_text()):
-        if statement.ast_type is clingo.ast.ASTType.External:
-            term = statement.atom.symbol
-            declared.add((term.name, len(term.arguments)))
-    assert declared == INPUT_SIGNATURES
-
-
 def shown_alone(files: list[Path], facts) -> set[str]:
     """The shown atoms of the pack's own files with one report's plain facts (no rewrite)."""
     ctl = clingo.Control(["--warn=none"])

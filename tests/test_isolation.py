@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ppgcheck.engine import isolation
+from ppgcheck.packs import isolation
 from ppgcheck.errors import PolicyError, PpgError, ReportError, UsageError
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")

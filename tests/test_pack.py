@@ -1,4 +1,4 @@
-"""engine/pack.py: one resolver finds every pack a command takes, with its core."""
+"""packs/pack.py: one resolver finds every pack a command takes, with its core."""
 from __future__ import annotations
 
 import shutil
@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from ppgcheck.engine.policy import hold_to_contract
+from ppgcheck.language.vocabulary import pack_vocabulary
+
 from ppgcheck.analysis.findings import kind_order, register, sarif_rules
 from ppgcheck.ci.sarif import diff_to_sarif, to_sarif
-from ppgcheck.engine.pack import RUNTIME_CORE, find_packs, load_pack, packs_in
+from ppgcheck.packs.pack import RUNTIME_CORE, find_packs, load_pack, packs_in
 from ppgcheck.errors import UsageError
 from ppgcheck.resources import policy_ids, rules_dir
 
@@ -70,7 +73,7 @@ def test_the_registry_of_kinds_drives_the_order_and_the_sarif_rules():
 
 
 def test_the_report_language_of_a_policy_finds_its_files_through_the_resolver(monkeypatch):
-    from ppgcheck.engine import pack as pack_module
+    from ppgcheck.packs import pack as pack_module
     from ppgcheck.language import vocabulary as vocabulary_module
     listed: list[Path] = []
     listing = pack_module.pack_files
@@ -83,32 +86,32 @@ def test_the_report_language_of_a_policy_finds_its_files_through_the_resolver(mo
     finally:
         vocabulary_module._policy_vocabulary.cache_clear()
     # the Pack's own vocabulary is the same language
-    assert load_pack("acme", PACKS).vocabulary.observations == vocabulary_module.vocabulary("acme", PACKS).observations
+    assert pack_vocabulary(load_pack("acme", PACKS)).observations == vocabulary_module.vocabulary("acme", PACKS).observations
 
 
 def test_a_pack_prepared_before_byte_for_byte_is_not_rewritten_again_to_check_its_contract(tmp_path, monkeypatch):
-    """Pack.check holds the runtime program to the batch contract; files whose program is
+    """hold_to_contract holds the runtime program to the batch contract; files whose program is
     in the cache (rewritten before, with this code) met it then, and an edit checks again."""
-    from ppgcheck.engine import pack as pack_module
+    from ppgcheck.engine import policy as policy_module
     from ppgcheck.engine.policy import PolicyEngine
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     root = tmp_path / "rules"
     shutil.copytree(rules_dir() / "core", root / "core")
     shutil.copytree(rules_dir() / "yugioh", root / "yugioh")
     rewrites: list[str] = []
-    real = pack_module.Pack.batched
+    real = policy_module.index_pack
 
-    def counted(self, statements=None):
-        rewrites.append(self.id)
-        return real(self, statements)
-    monkeypatch.setattr(pack_module.Pack, "batched", counted)
-    load_pack("yugioh", root).check()
+    def counted(pack, statements=None):
+        rewrites.append(pack.id)
+        return real(pack, statements)
+    monkeypatch.setattr(policy_module, "index_pack", counted)
+    hold_to_contract(load_pack("yugioh", root))
     assert rewrites == ["yugioh"]                          # never prepared: rewritten to check it
     PolicyEngine(load_pack("yugioh", root)).program          # prepared (and cached) for ruling
     rewrites.clear()
-    load_pack("yugioh", root).check()
+    hold_to_contract(load_pack("yugioh", root))
     assert rewrites == []
     first = sorted((root / "yugioh").glob("*.lp"))[0]
     first.write_text(first.read_text() + "\n% edited\n")
-    load_pack("yugioh", root).check()
+    hold_to_contract(load_pack("yugioh", root))
     assert rewrites == ["yugioh"]

@@ -1,4 +1,4 @@
-"""engine/program.py: each statement read once into what it defines and reads;
+"""packs/program.py: each statement read once into what it defines and reads;
 a construct no analysis reads is one located error."""
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from ppgcheck.analysis.programs import with_fired
 from ppgcheck.analysis.slicing import statement_parts
 from ppgcheck.analysis.search import Budget, brave, configured, optimum
 from ppgcheck.cli import cli
-from ppgcheck.engine.pack import find_packs
-from ppgcheck.engine.program import (Program, ProgramError, Statement, UnsupportedConstruct, parse_files, reachable,
-                                     renamed)
+from ppgcheck.packs.pack import find_packs
+from ppgcheck.packs.program import (Program, ProgramError, Statement, UnsupportedConstruct, parse_files, parse_text,
+                                     reachable, renamed)
 
 PACKS = Path(__file__).parent / "fixtures" / "packs"
 
 
 def read(text: str) -> list[Statement]:
-    return [st for st in Program.parse(text).statements if st.kind != ast.ASTType.Program]
+    return [st for st in parse_text(text).statements if st.kind != ast.ASTType.Program]
 
 
 def test_a_rule_reads_its_body_with_sign_and_guards():

@@ -86,14 +86,15 @@ def test_a_question_variant_read_from_its_few_shown_atoms_is_ruled_as_in_full():
 
 def test_a_report_ruled_alone_gets_the_questions_and_ruling_it_gets_in_a_batch():
     """Alone (a cold `ppgcheck rule`, a station's submission), a report's questions' variants
-    ground with the report itself (api.QUESTIONS_WITH_RULING_AT_MOST); in a batch they ground
+    ground with the report itself (engine/batches.py: QUESTIONS_WITH_RULING_AT_MOST); in a batch they ground
     apart, showing only what a question compares.  The ruling, its values and its questions
     are the same either way."""
     from pathlib import Path
 
     from ppgcheck import api
     from ppgcheck.language.report import parse_report
-    assert api.QUESTIONS_WITH_RULING_AT_MOST >= 1
+    from ppgcheck.engine import batches
+    assert batches.QUESTIONS_WITH_RULING_AT_MOST >= 1
     for policy in ("dci", "fab", "ffg", "yugioh"):
         paths = sorted((Path(__file__).parent / "golden" / policy).glob("*.txt"))
         paths = paths[::max(1, len(paths) // 25)]       # ~25 spread over the folder

@@ -10,7 +10,7 @@ from ppgcheck import api
 from ppgcheck.engine import policy as policy_module
 from ppgcheck.engine import variants
 from ppgcheck.engine.policy import engine
-from ppgcheck.engine.program import Program
+from ppgcheck.packs.program import parse_text
 from ppgcheck.engine.reach import Reach, program_summary, usable_text
 from ppgcheck.language.facts import build_facts
 from ppgcheck.resources import policy_ids
@@ -19,7 +19,7 @@ from test_indexing import golden_reports
 
 def kept(program: str, facts: list[tuple[str, tuple]]) -> list[str]:
     """The statements of `program` a grounding with these facts keeps."""
-    parsed = Program.parse(program)
+    parsed = parse_text(program)
     written = [str(s.node) for s in parsed.statements if s.kind is not clingo.ast.ASTType.Comment]
     usable = Reach(program_summary(parsed, set())).usable([facts])
     return written if usable is None else [text for text, keep in zip(written, usable) if keep]
@@ -105,7 +105,7 @@ def test_a_large_batch_grounds_the_whole_program() -> None:
 def sliced(program: str, shown: set[str]) -> list[str]:
     """The statements of `program` a grounding showing only these names keeps (reach.shown_slice)."""
     from ppgcheck.engine.reach import program_dependencies, shown_slice
-    parsed = Program.parse(program)
+    parsed = parse_text(program)
     written = [str(s.node) for s in parsed.statements if s.kind is not clingo.ast.ASTType.Comment]
     needed = shown_slice(program_dependencies(parsed, set()), frozenset(shown))
     return written if needed is None else [text for text, keep in zip(written, needed) if keep]

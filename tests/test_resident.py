@@ -1,4 +1,4 @@
-"""The resident child (ppgcheck/engine/resident.py): job after job in one forked process,
+"""The resident child (ppgcheck/packs/resident.py): job after job in one forked process,
 each under the limits and with the errors of a job forked for it (isolation.call_bounded)."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from ppgcheck.engine import isolation
-from ppgcheck.engine.resident import Resident
+from ppgcheck.packs import isolation
+from ppgcheck.packs.resident import Resident
 from ppgcheck.errors import LimitExceeded, PolicyError, UsageError
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")

@@ -46,8 +46,10 @@ from ppgcheck.analysis.search import brave
 from ppgcheck.analysis.space import Space, scenario_space
 from ppgcheck.analysis.traits import blind_to_rel
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
-from ppgcheck.engine import isolation, overrun
-from ppgcheck.engine.pack import SCENARIO_CORE, Pack, find_packs, shown_path
+from ppgcheck.engine.policy import hold_to_contract
+from ppgcheck.packs import isolation, overrun
+from ppgcheck.packs.pack import SCENARIO_CORE, Pack, find_packs, shown_path
+from ppgcheck.packs.isolation import Forked, can_fork
 
 T = TypeVar("T")
 
@@ -87,7 +89,7 @@ def bounded_pack_job(work: Callable[[], T], pack: Pack, timeout: float) -> T:
     confined first (by the Pack), its grounding bounded by the search's time bound too (the
     search stops itself there; grounding cannot, so the job is stopped a grace period
     later) and by the memory limit."""
-    pack.check()
+    hold_to_contract(pack)
     bound = isolation.Limits(timeout, isolation.limits().megabytes)
     files = pack.core_files(SCENARIO_CORE) + pack.files
     return isolation.call_bounded(work, f"the scenario space of {pack.where}",
@@ -162,6 +164,7 @@ def unproduced(ctx: Context) -> list[VocabularyGap]:
 
 def misquotes(pack: Pack, sources: Path) -> list[Misquote]:
     """A sentence a rule quotes that its source does not hold (quotes.py)."""
+    # (only with --sources)
     from ppgcheck.analysis.quotes import misquotes as find
     root = pack.root
     return [Misquote.missing(m.missing, m.sources,
@@ -242,7 +245,6 @@ def _other_holes(ctx: Context, space: Space, parts_of: dict[clingo.Symbol, list[
 
 def _start_monotonicity(ctx: Context):
     """The monotonicity search started in a forked child, where the platform forks (None: not started)."""
-    from ppgcheck.engine.isolation import Forked, can_fork
     if not can_fork():
         return None
 

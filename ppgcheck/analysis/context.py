@@ -12,7 +12,8 @@ from ppgcheck.analysis.reads import PackReads, read_pack_cached
 from ppgcheck.analysis.search import Budget, ground
 from ppgcheck.analysis.space import is_large
 from ppgcheck.analysis.traits import PackTraits, pack_traits
-from ppgcheck.engine.pack import Pack
+from ppgcheck.packs.pack import Pack
+from ppgcheck.analysis.scenarios import scenario_facts
 
 
 @dataclass
@@ -40,7 +41,6 @@ class Context:
     def one_observation(self) -> str:
         """The scenario facts of the one-observation space (scenarios.scenario_facts), built once:
         the main space, the REL search and the monotonicity search all read them."""
-        from ppgcheck.analysis.scenarios import scenario_facts
         return scenario_facts(self.reads, 1)
 
     @cached_property

@@ -23,8 +23,8 @@ from ppgcheck.analysis.programs import CheckProgram, check_program
 from ppgcheck.analysis.scenarios import scenario_facts
 from ppgcheck.analysis.search import beside, configured, satisfiable, solve
 from ppgcheck.analysis.space import Space
-from ppgcheck.engine import isolation
-from ppgcheck.engine.pack import shown_path
+from ppgcheck.packs import isolation
+from ppgcheck.packs.pack import shown_path
 
 
 def dead_rules_beside(ctx: Context, program: CheckProgram, space: Space, found: set[clingo.Symbol],

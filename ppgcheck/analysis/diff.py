@@ -34,7 +34,7 @@ from ppgcheck.analysis.findings import CORE_FINDINGS
 from ppgcheck.analysis.reads import PackReads, read_pack
 from ppgcheck.analysis.scenarios import kind_parts, scenario_facts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, ground, last_model, optimum
-from ppgcheck.engine.pack import RUNTIME_CORE, Pack, packs_in, shown_path
+from ppgcheck.packs.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.engine.ruling import RulingSet, _text, decode
 from ppgcheck.errors import PpgError, UsageError

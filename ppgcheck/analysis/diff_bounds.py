@@ -14,29 +14,17 @@ from pathlib import Path
 
 from clingo import ast
 
-from ppgcheck.engine.pack import shown_path
-from ppgcheck.engine.program import Program, Statement, name_of, reachable, text_of
+from ppgcheck.contract import CORE_HELPERS, MATCH_STATE, NAMES_INFRACTION, PACK_DEFINED_NAMES
+from ppgcheck.packs.pack import shown_path
+from ppgcheck.packs.program import Program, Statement, name_of, reachable, text_of
 
-# Heads that name the infraction they are about, and where (argument positions).
-_INDEXED = {("infraction", 3): (2,), ("base_penalty", 5): (2,), ("adjustment", 8): (2,), ("fix", 6): (2,),
-            ("note", 5): (2,), ("because", 5): (2,), ("head_judge", 4): (2,), ("section", 2): (0,),
-            ("undefined_infraction", 2): (0,), ("supersedes", 3): (0, 1), ("category", 2): (0,),
-            ("discretion", 9): (2,), ("base_choice", 5): (2,)}
-
-# Predicates of the pack contract (rules/core/CONTRACT.md) and the core: a
-# changed rule for one of them that names no infraction may change anything.
-_CONTRACT = {"penalty_rank", "next_penalty", "section", "rel_covered", "scope_section", "infraction",
-             "supersedes", "not_infraction", "base_penalty", "adjustment", "combine_related", "fix", "note",
-             "because", "head_judge", "time_extension", "report_note", "undefined_infraction", "finding",
-             "repeat_cap", "category", "gap_stated", "not_recorded", "outcome", "outcome_note", "outcome_option",
-             "discretion", "base_choice"}
+# A changed rule for a predicate of the pack contract (rules/core/CONTRACT.md) or of the core
+# that names no infraction may change anything.
+_CONTRACT = PACK_DEFINED_NAMES | {name for name, _ in CORE_HELPERS}
 
 # Contract heads that name no infraction: a rule for one is still bounded by the
 # infractions or observation kinds its body needs (_body_needs).
 _NEEDS_INFRACTION = {("time_extension", 2), ("report_note", 2)}
-
-# Inputs and core helpers that hold only when the report states the match (rules/core/output.lp).
-MATCH_STATE = {"match_state", "tally", "time_called", "tally_more", "tally_tied"}
 
 
 def rules(program: Program) -> list[Statement]:
@@ -108,7 +96,7 @@ def touched_infractions(old: Program, new: Program, core: Program) -> tuple[set[
         if head is None:
             raise _Unbounded
         name, args = head.name, [name_of(t) for t in head.terms]
-        positions = _INDEXED.get((name, len(args)))
+        positions = NAMES_INFRACTION.get((name, len(args)))
         if positions is not None and all(args[i] is not None for i in positions):
             touched.update(args[i] for i in positions)
             return

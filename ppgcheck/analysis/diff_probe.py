@@ -1,15 +1,15 @@
 """Whether a version of a pack can rule at all, before `diff` compares it.
 
-A version whose files are refused (engine/confine.py, through its Pack), whose
+A version whose files are refused (packs/confine.py, through its Pack), whose
 grounding of a report of some observation kind goes past the time or memory
 limit, or which gives not exactly one answer set cannot rule: `diff` reports
 that as a change of its own, never as "no change".
 """
 from __future__ import annotations
 
-from ppgcheck.engine import isolation
-from ppgcheck.engine.pack import Pack
-from ppgcheck.engine.policy import PolicyEngine
+from ppgcheck.packs import isolation
+from ppgcheck.packs.pack import Pack
+from ppgcheck.engine.policy import PolicyEngine, hold_to_contract
 from ppgcheck.errors import PpgError
 from ppgcheck.language.facts import build_facts
 from ppgcheck.language.report import Observation, Report
@@ -20,7 +20,7 @@ def cannot_rule(pack: Pack, seconds: float) -> str | None:
     """Why this version of a pack cannot rule, None when it rules a report of every kind
     of observation (one batch, one job under the time bound and the memory limit)."""
     try:
-        pack.check()
+        hold_to_contract(pack)
         engine = PolicyEngine(pack)
         facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
         bound = isolation.Limits(seconds, isolation.limits().megabytes)

@@ -39,7 +39,7 @@ from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.programs import PREFIX
 from ppgcheck.analysis.search import Budget, beside, configured, satisfiable, solve
-from ppgcheck.language.facts import INPUT_SIGNATURES
+from ppgcheck.contract import CHOICES, INPUTS
 
 VIOLATION = clingo.Function("mono_violation")
 MIRROR = clingo.Function("mono_mirror")
@@ -47,8 +47,6 @@ EXPLORE = [clingo.Function("explore"), clingo.Function(PREFIX + "explore")]
 MAX_CANDIDATES = 200    # scenarios checked at most; past it the search says it did not finish
 
 
-# what a pack leaves the judge to choose (CONTRACT.md): a discretionary move, an open base penalty
-CHOICES = (("discretion", 9), ("base_choice", 5))
 
 
 def has_choices(ctl: clingo.Control) -> bool:
@@ -61,7 +59,7 @@ class _Courses:
 
     def __init__(self, ctl: clingo.Control) -> None:
         atoms = ctl.symbolic_atoms
-        self.inputs = [(a.symbol, a.literal) for name, arity in sorted(INPUT_SIGNATURES)
+        self.inputs = [(a.symbol, a.literal) for name, arity in sorted(INPUTS)
                        for a in atoms.by_signature(name, arity)]
         self.inputs += [(a.symbol, a.literal) for a in atoms.by_signature("mono_worsen", 1)]
         self.penalties = {copy: [a.symbol for a in atoms.by_signature(copy + "penalty", 4)]

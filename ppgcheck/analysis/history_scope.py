@@ -31,7 +31,7 @@ from typing import Iterable
 
 from clingo import ast
 
-from ppgcheck.engine.program import Program, Statement, as_program, reachable
+from ppgcheck.packs.program import Program, Statement, as_program, reachable
 
 # (predicate, arity) -> (person position, infraction position) of the seeds
 HISTORY = {("history", 5): (0, 2), ("b__history", 5): (0, 2)}

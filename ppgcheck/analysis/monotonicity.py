@@ -30,16 +30,18 @@ from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.findings import Monotonicity
 from ppgcheck.analysis.heaviest import heaviest_breaks
+from ppgcheck.contract import INPUTS
 from ppgcheck.analysis.programs import PREFIX, as_text, cached_for_pack, check_program, history_scope_facts
 from ppgcheck.analysis.scenarios import kind_parts, scenario_report
 from ppgcheck.analysis.search import Budget, brave, configured, messages_logger, optimum, solve
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import split_by_header
 from ppgcheck.analysis.witnesses import locations_for
-from ppgcheck.engine import isolation
-from ppgcheck.engine.program import Program, renamed
+from ppgcheck.packs import isolation
+from ppgcheck.packs.program import Program, parse_text, renamed
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import print_report
+from ppgcheck.packs.isolation import Forked, can_fork
 
 STEP_TEXT = {"on_purpose": "adding `on purpose`", "stricter_rel": "a stricter REL",
              "stricter_tier": "a higher tier", "longer_ruling": "a longer ruling",
@@ -107,10 +109,6 @@ def refuted(ctx: Context) -> bool:
     return _both_subjects(proof, _grounded(ctx, rules, whole_facts))
 
 
-# the code that writes the proof's slice (its cache key)
-_SLICE_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in (
-    "slicing.py", "programs.py", "history_scope.py", "scenarios.py")),
-    Path(__file__).parent.parent / "engine" / "program.py"]
 
 
 def _proof_slice(ctx: Context, whole_facts: str) -> tuple[str, str]:
@@ -121,21 +119,20 @@ def _proof_slice(ctx: Context, whole_facts: str) -> tuple[str, str]:
 
     def write() -> dict:
         core = pack.core_program().where(lambda st: st.kind not in _NOT_SLICED)
-        facts = Program.parse(whole_facts)
+        facts = parse_text(whole_facts)
         copy = renamed(core.where(lambda st: Path(st.file).name != "scenarios.lp") + pack.program, PREFIX)
         keep = Slicer(Program.join([core, pack.program, copy, facts])).rules(
-            [(name, (ANY,) * arity) for name, arity in pack.inputs] + [("mono_violation", ())])
+            [(name, (ANY,) * arity) for name, arity in INPUTS] + [("mono_violation", ())])
         fact_statements = {id(st) for st in facts.statements}
         rules = keep.where(lambda st: id(st) not in fact_statements)
         return {"text": as_text(rules)[0], "scope": history_scope_facts(rules, {"mono_violation"})}
-    data = cached_for_pack("slice", pack, _SLICE_CODE, write, whole_facts)
+    data = cached_for_pack("slice", pack, write, whole_facts)
     return data["text"], data["scope"]
 
 
 def _both_subjects(proof: Callable[[clingo.Control, int], tuple[bool, bool]], ctl: clingo.Control) -> bool:
     """The two subjects' proofs are independent: the second runs in a forked
     child beside the first (the grounding is inherited), where the platform forks."""
-    from ppgcheck.engine.isolation import Forked, can_fork
     second = Forked(lambda: proof(ctl, 2)) if can_fork() else None
     try:
         done, sat = proof(ctl, 1)

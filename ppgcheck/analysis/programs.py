@@ -21,21 +21,18 @@ from clingo import ast
 
 from ppgcheck.analysis import costs
 from ppgcheck.analysis.history_scope import history_locality
-from ppgcheck.analysis.scenarios import INPUT_NAMES
+from ppgcheck.contract import INPUT_NAMES
 from ppgcheck.analysis.search import messages_logger
 from ppgcheck.analysis.slicing import needed_only
 from ppgcheck.cache import cached_json
-from ppgcheck.engine.pack import RUNTIME_CORE, SCENARIO_CORE, Pack, shown_path
-from ppgcheck.engine.program import Atom, Program, Statement, renamed
+from ppgcheck.packs.pack import RUNTIME_CORE, SCENARIO_CORE, Pack, shown_path
+from ppgcheck.packs.program import Atom, Program, Statement, renamed
 
 # What the main searches show (rules/core/scenarios.lp)
 MAIN_SHOWN = {"chk_finding", "chk_finding_named", "chk_uncited", "chk_cap", "chk_fired"}
 # the prefix of the monotonicity search's second copy
 PREFIX = "b__"
 _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
-# the code that writes a check program (its cache key)
-_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("slicing.py", "scenarios.py")),
-         *(Path(__file__).parent.parent / "engine" / name for name in ("program.py", "pack.py"))]
 
 
 def with_fired(program: Program, root: Path | None = None,
@@ -125,12 +122,13 @@ def as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
     return "\n".join(out) + "\n", lines
 
 
-def cached_for_pack(kind: str, pack: Pack, code: list[Path], compute: Callable[[], Any], *asked: object) -> Any:
+def cached_for_pack(kind: str, pack: Pack, compute: Callable[[], Any], *asked: object) -> Any:
     """compute(), kept in the cache (cache.py) under the bytes of the pack and its scenario core,
-    where they are, the `code` that computes it, clingo's version and what else it depends on
-    (`asked`): what the check derives from a pack alone, read again only when one of them changes."""
+    where they are, clingo's version and what else it depends on (`asked`; the package's code
+    keys every entry): what the check derives from a pack alone, read again only when one of
+    them changes."""
     files = pack.core_files(SCENARIO_CORE) + pack.files
-    return cached_json(f"{kind}-clingo{clingo.__version__}", [*code, *files], compute,
+    return cached_json(f"{kind}-clingo{clingo.__version__}", files, compute,
                        salt=repr((*asked, [str(f) for f in files])))
 
 
@@ -147,7 +145,7 @@ def check_program(pack: Pack, root: Path, *, shown: set[str], wanted: Iterable[s
     if renamed_copy:
         wanted |= {PREFIX + name for name in INPUT_NAMES}
     only = None if fired_only is None else set(fired_only)
-    data = cached_for_pack("check", pack, _CODE,
+    data = cached_for_pack("check", pack,
                            lambda: _written(pack, root, shown, wanted, fired, renamed_copy, only),
                            sorted(shown), sorted(wanted), fired, renamed_copy, str(root),
                            None if only is None else sorted(only))

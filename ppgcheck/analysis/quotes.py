@@ -82,7 +82,7 @@ def named_sources(path: Path, read: Callable[[Path], str] = _read) -> list[str]:
 
 def misquotes(files: list[Path], sources: Path, read: Callable[[Path], str] = _read) -> list[Misquote]:
     """The quotes of a pack's files not found in the sources they name (under `sources`);
-    the pack's files are read by `read` (a Pack's: engine/pack.py)."""
+    the pack's files are read by `read` (a Pack's: packs/pack.py)."""
     available = {p.name: p for p in sorted(sources.glob("*.txt"))}
     readme = files[0].parent / "README.md" if files else None
     pack_named = [n for n in _SOURCE_FILE.findall(read(readme))

@@ -10,14 +10,15 @@ under no section banner).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import clingo
 from clingo import ast
 
-from ppgcheck.engine.pack import Pack
-from ppgcheck.engine.program import Program, Statement, constant, ground_facts, symbol_value
-from ppgcheck.language.vocabulary import Vocabulary
+from ppgcheck.cache import cached_json
+from ppgcheck.contract import INPUTS
+from ppgcheck.packs.pack import Pack
+from ppgcheck.packs.program import Program, Statement, constant, ground_facts, symbol_value
+from ppgcheck.language.vocabulary import Vocabulary, pack_vocabulary
 
 HEADER_NUMBERS = ("tier", "round", "best_of", "day", "ruling_minutes")
 HEADER_VALUES = ("rel", "event_kind", "game_kind", "round_kind")
@@ -220,7 +221,7 @@ class _Reading:
             for vname in names:
                 for read in body:
                     name, args = read.atom.name, read.atom.terms
-                    if not read.positive or (name, len(args)) in self.pack.inputs:
+                    if not read.positive or (name, len(args)) in INPUTS:
                         continue
                     self.sources[key].update((name, len(args), i) for i, a in enumerate(args) if _var(a) == vname)
         # thresholds: integer literals compared with anything
@@ -235,7 +236,7 @@ class _Reading:
     def atom(self, name: str, args: list[ast.AST], numeric_vars: dict[str, str],
              wildcard: dict[str, list[str]]) -> None:
         reads, arity = self.reads, len(args)
-        if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in self.pack.inputs:
+        if name in HEADER_NUMBERS + HEADER_VALUES + ("when",) and (name, arity) in INPUTS:
             reads.headers.add(name)
         if name == "observation" and arity == 3:
             self.named(args[2], reads.observation_kinds, wildcard["observation"])
@@ -381,23 +382,19 @@ def read_pack(pack: Pack, vocab: Vocabulary | None = None) -> PackReads:
     for st in program.statements:
         if st.kind == ast.ASTType.Rule:
             reading.rule(st)
-    return reading.finish(ground_facts(program), vocab or pack.vocabulary)
+    return reading.finish(ground_facts(program), vocab or pack_vocabulary(pack))
 
 
 def read_pack_cached(pack: Pack) -> PackReads:
     """read_pack(pack), kept in the cache (cache.py) under the pack's and the core
-    vocabulary's bytes, where they are, and the code that reads them."""
-    from ppgcheck.cache import cached_json
-    from ppgcheck.engine import program
-    from ppgcheck.language import facts, vocabulary
+    vocabulary's bytes, where they are (and the package's code: cache.py)."""
     files = [pack.core / "vocabulary.lp", *pack.files]
-    code = [Path(__file__), Path(program.__file__), Path(vocabulary.__file__), Path(facts.__file__)]
     fresh: list[PackReads] = []      # read here (a miss): used as it is
 
     def read() -> dict | None:
         fresh.append(read_pack(pack))
         return fresh[0].to_json()
-    data = cached_json(f"reads-clingo{clingo.__version__}", [*code, *files], read, salt=repr([str(f) for f in files]))
+    data = cached_json(f"reads-clingo{clingo.__version__}", files, read, salt=repr([str(f) for f in files]))
     if fresh:
         return fresh[0]
-    return read_pack(pack) if data is None else PackReads.from_json(data, pack.vocabulary)
+    return read_pack(pack) if data is None else PackReads.from_json(data, pack_vocabulary(pack))

@@ -19,7 +19,7 @@ from ppgcheck.analysis import tuning
 from ppgcheck.analysis.search import Budget, add_picks, configured, solve, solve_switched
 from ppgcheck.analysis.slicing import ANY, Slicer
 from ppgcheck.analysis.space import Space
-from ppgcheck.engine.program import Program
+from ppgcheck.packs.program import Program
 from ppgcheck.language.vocabulary import vocabulary
 
 # Statements that change no answer set: left out of the REL-blindness analysis.

@@ -13,8 +13,9 @@ from __future__ import annotations
 import clingo
 
 from ppgcheck.analysis.reads import HEADER_NUMBERS, PackReads
-from ppgcheck.engine.program import symbol_value
-from ppgcheck.language.facts import INPUT_SIGNATURES, constant_to_slug
+from ppgcheck.packs.program import symbol_value
+from ppgcheck.contract import INPUT_NAMES
+from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.model import HistoryEntry, MatchState, Modifier, Observation, Report
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary, vocabulary
 
@@ -39,7 +40,6 @@ WORSE_KEYS = {"minutes", "cards", "cards_off"}
 
 # the persons of a scenario by number; the input predicates a witness is read from
 NAMES = {1: "Alice", 2: "Bob"}
-INPUT_NAMES = frozenset(name for name, _ in INPUT_SIGNATURES)
 
 
 def _domain(lo: int, hi: int, thresholds: set[int]) -> list[int]:

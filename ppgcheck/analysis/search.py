@@ -18,10 +18,10 @@ from typing import TypeVar
 
 import clingo
 
-from ppgcheck.engine import isolation
-from ppgcheck.engine.isolation import solve_interrupted
+from ppgcheck.packs import isolation
+from ppgcheck.packs.isolation import solve_interrupted
 from ppgcheck.errors import PolicyError
-from ppgcheck.language.facts import INPUT_SIGNATURES
+from ppgcheck.contract import INPUTS
 
 Assumptions = Iterable[tuple[clingo.Symbol, bool] | int]     # (an int: a literal of the grounding)
 
@@ -178,7 +178,7 @@ ReadAtoms = Callable[[clingo.Model], list[clingo.Symbol]]
 
 # what a scenario of the main searches is read from, besides the shown atoms: its inputs (the
 # report), what it commits (the findings' sections) and the target a generic finding is sought as
-SCENARIO_SIGNATURES = sorted(INPUT_SIGNATURES | {("committed", 3), ("chk_finding_any", 4)})
+SCENARIO_SIGNATURES = sorted(INPUTS | {("committed", 3), ("chk_finding_any", 4)})
 _SCENARIO_READERS: "weakref.WeakKeyDictionary[clingo.Control, ReadAtoms]" = weakref.WeakKeyDictionary()
 
 

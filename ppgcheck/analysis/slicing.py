@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 import clingo
 from clingo import ast
 
-from ppgcheck.engine.program import Program, Term, as_program, compile_term, ground_facts, reachable
+from ppgcheck.packs.program import Program, Term, as_program, compile_term, ground_facts, reachable
 
 ANY = None
 

@@ -10,18 +10,17 @@ does not parse the pack at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import clingo
 from clingo.ast import ASTType
 
 from ppgcheck.analysis.programs import cached_for_pack
-from ppgcheck.engine.pack import Pack
-from ppgcheck.engine.program import Program
+from ppgcheck.contract import CHOICES
+from ppgcheck.packs.pack import Pack
+from ppgcheck.packs.program import Program, parse_text
+from ppgcheck.analysis import rels
+from ppgcheck.analysis.rels import requires_rel
 
-# the code that reads the traits (their cache key)
-_CODE = [Path(__file__), *(Path(__file__).with_name(name) for name in ("rels.py", "slicing.py", "heaviest.py")),
-         Path(__file__).parent.parent / "engine" / "program.py"]
 
 
 @dataclass(frozen=True)
@@ -33,22 +32,19 @@ class PackTraits:
 
 def pack_traits(pack: Pack) -> PackTraits:
     """The pack's traits, from the cache where it holds them."""
-    return PackTraits(**cached_for_pack("traits", pack, _CODE, lambda: _read(pack)))
+    return PackTraits(**cached_for_pack("traits", pack, lambda: _read(pack)))
 
 
 def blind_to_rel(pack: Pack, facts: str, targets: list[clingo.Symbol]) -> set[clingo.Symbol]:
     """rels.blind_to_rel over the pack and the one-observation scenario `facts`, from the
     cache where it holds the answer for these targets."""
-    from ppgcheck.analysis import rels
-    blind = set(cached_for_pack("blind", pack, _CODE,
+    blind = set(cached_for_pack("blind", pack,
                                 lambda: sorted(str(t) for t in rels.blind_to_rel(rel_program(pack, facts), targets)),
                                 facts, sorted(str(t) for t in targets)))
     return {t for t in targets if str(t) in blind}
 
 
 def _read(pack: Pack) -> dict:
-    from ppgcheck.analysis.heaviest import CHOICES
-    from ppgcheck.analysis.rels import requires_rel
     program = pack.program
     return {"rules": sum(1 for node in program if node.ast_type == ASTType.Rule and node.body),
             "requires_rel": requires_rel(program),
@@ -57,4 +53,4 @@ def _read(pack: Pack) -> dict:
 
 def rel_program(pack: Pack, facts: str) -> Program:
     """What rels.blind_to_rel reads: the core, the pack and the scenario facts."""
-    return Program.join([pack.core_program(), pack.program, Program.parse(facts)])
+    return Program.join([pack.core_program(), pack.program, parse_text(facts)])

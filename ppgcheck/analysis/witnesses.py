@@ -19,10 +19,11 @@ import clingo
 from ppgcheck.analysis import costs as cost_levels, tuning
 from ppgcheck.analysis.findings import CORE_FINDINGS, Cap, CheckFinding, Citation, Location
 from ppgcheck.analysis.reads import PackReads
-from ppgcheck.analysis.scenarios import INPUT_NAMES, scenario_report
+from ppgcheck.analysis.scenarios import scenario_report
+from ppgcheck.contract import INPUT_NAMES
 from ppgcheck.analysis.search import Budget, configured, optimum, scenario_atoms, solve
 from ppgcheck.analysis.space import Space
-from ppgcheck.engine.pack import shown_path
+from ppgcheck.packs.pack import shown_path
 from ppgcheck.language.facts import constant_to_slug
 from ppgcheck.language.report import Report, print_report
 from ppgcheck.language.vocabulary import Vocabulary

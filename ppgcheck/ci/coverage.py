@@ -47,14 +47,18 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from ppgcheck import api
+from ppgcheck.engine import batches
 from ppgcheck.errors import PpgError
 from ppgcheck.language.facts import Fact, build_facts, constant_to_slug
 from ppgcheck.ci.golden import find_cases
-from ppgcheck.engine.pack import shown_path
+from ppgcheck.packs.pack import shown_path
 from ppgcheck.engine.policy import PolicyEngine
-from ppgcheck.engine.program import Program, Statement, text_of
+from ppgcheck.packs.program import Program, Statement, parse_text, text_of
 from ppgcheck.language.report import parse_reports
+from ppgcheck.packs.isolation import call_bounded
+import json
+from xml.etree import ElementTree as ET
+from ppgcheck.ci.testreport import render_junit, render_results_json
 
 MEASURED = {("infraction", 3): 2, ("not_infraction", 4): None, ("supersedes", 3): 0,
             ("base_penalty", 5): 2, ("adjustment", 8): 2, ("outcome", 2): None}
@@ -199,7 +203,7 @@ def instrument(statements: Program, pack: Program, sections: dict[str, str],
         measured.append(RuleCoverage(rid, st.file, st.line, kind, subject, section, missable))
         extra.append(_rule("cov_fired", n, list(st.node.body), st.node.location))
         extra.extend(_anchors(n, name, list(args), positive, kinds))
-    shows = Program.parse("#show cov_fired/1. #show cov_anchor/1. #defined cov_fired/1. #defined cov_anchor/1.")
+    shows = parse_text("#show cov_fired/1. #show cov_anchor/1. #defined cov_fired/1. #defined cov_anchor/1.")
     return statements + Program(extra) + shows, measured
 
 
@@ -235,8 +239,7 @@ class CoverageEngine(PolicyEngine):
 
     def observe(self, facts: list[Fact]) -> tuple[set[int], set[int]]:
         """(rules fired, rules whose anchor holds) for one report's facts: one job under the
-        process's limits (ppgcheck/engine/isolation.py), the instrumented pack prepared here once."""
-        from ppgcheck.engine.isolation import call_bounded
+        process's limits (ppgcheck/packs/isolation.py), the instrumented pack prepared here once."""
         self.program        # noqa: B018 (prepared in this process, for every case's job)
         return call_bounded(lambda: self._observe(facts), self.where, lambda: self.locate_overrun([facts]))
 
@@ -263,7 +266,7 @@ def measure(paths: list[Path], rules: Path | None = None) -> list[PackCoverage]:
             continue        # an expected-error case: nothing is ruled
         for report in reports:
             try:
-                policy = api.resolve_policy(report, rules=rules)
+                policy = batches.resolve_policy(report, rules=rules)
                 if policy not in engines:
                     engines[policy] = CoverageEngine(policy, rules)
                     packs[policy] = PackCoverage(policy, engines[policy].measured)
@@ -327,10 +330,7 @@ def render_with_results(fmt: str, results, measured: list[PackCoverage], thresho
     """The coverage in the test command's format: text on its own; json as a
     `coverage` key beside the cases; junit as one test case per pack
     (`coverage/<policy>`, failing below the threshold)."""
-    import json
-    from xml.etree import ElementTree as ET
 
-    from ppgcheck.ci.testreport import render_junit, render_results_json
     if fmt == "json":
         data = json.loads(render_results_json(results))
         data["coverage"] = [coverage_dict(c, threshold) for c in measured]

@@ -10,11 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ppgcheck import api
+from ppgcheck.engine import batches
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, UsageError
 from ppgcheck.language.report import parse_reports
 from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
-from ppgcheck.engine.program import UnsupportedConstruct
+from ppgcheck.packs.program import UnsupportedConstruct
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict, "question": list,
@@ -115,7 +115,7 @@ def _prepare_case(report_path: Path, rules: Path | None) -> tuple[CaseResult, di
     result = CaseResult(str(report_path), expected["description"])
     text = report_path.read_text(encoding="utf-8")
     try:
-        prepared = api.prepare(parse_reports(text, str(report_path), rules=rules), rules=rules)
+        prepared = batches.prepare(parse_reports(text, str(report_path), rules=rules), rules=rules)
     except ReportError as exc:
         _compare_error(expected, exc, result)
         return result, expected, None
@@ -144,7 +144,7 @@ def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
         for questions in (False, True):    # a case that asks about questions gets them ruled
             group = [case for case in whole if ("question" in case[1]) == questions]
             try:
-                rulings = api.rule_prepared([item for _, _, prepared in group for item in prepared], rules,
+                rulings = batches.rule_prepared([item for _, _, prepared in group for item in prepared], rules,
                                             questions=questions)
             except (ConfinementError, LimitExceeded, UnsupportedConstruct):
                 raise   # the pack, not the cases: the command stops

@@ -40,6 +40,7 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
       ppgcheck test tests/golden/fab --coverage-threshold 90
       ppgcheck test tests/golden/fab --rules my-rules
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.ci.golden import run_cases
     from ppgcheck.ci.testreport import render_junit, render_results_json
     check_rules_folder(rules)
@@ -62,6 +63,7 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
     low = []
     if coverage or coverage_threshold is not None:
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck.ci.coverage import below, measure, render_with_results
         measured = measure(list(paths), rules)
         low = below(measured, coverage_threshold)
@@ -107,6 +109,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
       ppgcheck check --baseline rules/known-findings.toml
       ppgcheck check --policy fab --sources ../shared/sources
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.analysis.check import check_policy, render_text, result_dict
     from ppgcheck.ci.sarif import render_sarif
     live = sys.stderr.isatty()
@@ -129,6 +132,7 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     else:
         click.echo(render_text(results))
     if baseline is not None:
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck.ci.baseline import load_baseline, split_known
         from ppgcheck.analysis.check import LEVELS
         new, known, stale = split_known(results, load_baseline(baseline))
@@ -177,6 +181,7 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
       ppgcheck diff --base origin/main --policy fab
       ppgcheck diff old/rules rules --format sarif > diff.sarif
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.analysis.diff import diff_rules
     from ppgcheck.analysis.diff_render import exit_code, render_json, render_text
     from ppgcheck.analysis.revisions import diff_base
@@ -218,6 +223,7 @@ def new_pack_command(name: str, into: Path, source: str | None, title: str | Non
     Example:
       ppgcheck new-pack acme-snacks --into my-rules --source acme-snacks.txt
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.scaffold import new_pack
     written = new_pack(name, into, source, title)
     pack = into / name

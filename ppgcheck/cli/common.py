@@ -88,6 +88,7 @@ def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | N
     """A regular file read whole when it holds one report (no separator line) within the
     reading limits and names a known policy (`policy`, else its `policy:` line): read_reports
     reads it the same from memory.  None: read it report by report, here."""
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.language.report import MAX_REPORT_BYTES, MAX_REPORT_LINES, separator_line, single_policy
     from ppgcheck.resources import policy_ids
     if path is None:
@@ -111,6 +112,7 @@ def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | N
 
 def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
     """The reports of a file read whole, checked (in the job): what reading it here gives."""
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck import api
     from ppgcheck.language.report import read_reports
     prepared: list[tuple[Report, str]] = []
@@ -123,6 +125,7 @@ def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list
 
 def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None
                     ) -> Iterator[Report | ReportError]:
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.language.report import read_reports
     if path is None:
         yield from read_reports(_stdin_bytes(), name, policy, rules)
@@ -168,6 +171,7 @@ class _SpoolPickler(pickle.Pickler):
     policy) out of the spool: the spool names it, and the reports read back share it."""
 
     def __init__(self, file, shared: list) -> None:
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck.language.vocabulary import Vocabulary
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.shared, self.vocabulary_type = shared, Vocabulary
@@ -224,6 +228,7 @@ def rules_option(help_text: str):
 
 def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of --policy: the packs of --rules when given, else the bundled ones."""
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.resources import policy_ids
     rules = ctx.params.get("rules")
     try:
@@ -236,6 +241,7 @@ def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str)
 def check_rules_folder(rules: Path | None) -> None:
     """A rules folder holds policy packs (folders of *.lp files), and perhaps its own `core/`
     (else the bundled core is used)."""
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.resources import policy_ids
     if rules is not None and not (rules / "core").is_dir() and not policy_ids(rules):
         raise UsageError(f"`{rules}` is not a rules folder: it holds no policy pack (a folder of *.lp files) "
@@ -244,14 +250,16 @@ def check_rules_folder(rules: Path | None) -> None:
 
 def limit_options(timeout: bool):
     """--memory-limit (and, with `timeout`, --timeout) on a command that grounds a pack: the
-    limits of every job it runs (ppgcheck/engine/isolation.py).  `check` and `diff` have
+    limits of every job it runs (ppgcheck/packs/isolation.py).  `check` and `diff` have
     their own --timeout, the time bound of a pack's search, which bounds its grounding too."""
-    from ppgcheck.engine.isolation import DEFAULT_LIMITS
+    # (when the command runs: the CLI loads only the command it runs)
+    from ppgcheck.packs.isolation import DEFAULT_LIMITS
 
     def add(command):
         @functools.wraps(command)
         def limited(*args, memory_limit: int, job_timeout: float | None = None, **kwargs):
-            from ppgcheck.engine import isolation
+            # (when the command runs: the CLI loads only the command it runs)
+            from ppgcheck.packs import isolation
             with isolation.limits_set(job_timeout, memory_limit, exit_on_overrun=True):
                 return command(*args, **kwargs)
         limited = click.option(

@@ -128,6 +128,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
       ppgcheck event show --event event.db --time-extensions
       ppgcheck event show --event event.db --results --round 5
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import open_event
     from ppgcheck.event.records import penalty_dict
     from ppgcheck.event.rows import IN_FORCE, PENDING, SUPERSEDED, VOID
@@ -162,6 +163,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
                                                 ("table", table)) if v is not None)
     click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "penalty")
                + (f" of {filters}" if filters else ""))
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import not_recorded_why, stale_rulings
     for p in rows:
         why = not_recorded_why(p)
@@ -203,6 +205,7 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
     Example:
       ppgcheck event void 2 --reason "ruled on the wrong player" --judge Ann --event event.db
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck import api
     if (penalty_id is None) == (report_id is None):
         raise UsageError("give a penalty id or --report ID (one of them)")
@@ -246,6 +249,7 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
     Example:
       ppgcheck event rerule 3 --reason "penalty #1 was voided" --judge Ann --event event.db
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck import api
     store = api.open_event(event)
     changes, counted = api.rerule_report(store, report_id, reason, judge, rules)
@@ -280,6 +284,7 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
     Example:
       ppgcheck event amend 4 --penalty game-loss --reason "Head Judge upgraded" --judge Ann --event event.db
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck import api
     if penalty is None and notes is None:
         raise UsageError("nothing to amend: give --penalty and/or --notes")
@@ -302,8 +307,10 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
     Example:
       ppgcheck event history --event event.db --penalty 2
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from dataclasses import asdict
 
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import open_event
     rows = open_event(event).audit(penalty_id, report_id)
     if fmt == "json":
@@ -338,6 +345,7 @@ def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
       ppgcheck event export --format csv --event event.db > penalties.csv
       ppgcheck event export --results --format csv --event event.db > results.csv
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck import api
     from ppgcheck.event import exports
     from ppgcheck.event.rows import PENDING
@@ -379,6 +387,7 @@ def import_command(file: Path, judge: str, event: Path, rules: Path | None) -> N
     Example:
       ppgcheck event import day1.jsonl --judge Ann --event event.db
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import import_penalties
     import_id, rows, new = import_penalties(event, file, judge, rules)
     if new:
@@ -400,6 +409,7 @@ def check(event: Path) -> None:
     Example:
       ppgcheck event check --event event.db
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.event.integrity import check_store
     problems, counts = check_store(event)
     if problems:

@@ -1,7 +1,7 @@
 """Batches of a `rule` run ruled while the run reads on, their outputs in input order.
 
 Each batch (one policy's checked reports) is a job in a forked child
-(ppgcheck/engine/isolation.py); up to `workers` of them run at once, beside the
+(ppgcheck/packs/isolation.py); up to `workers` of them run at once, beside the
 process that parses the next reports.  A report's output waits until every report
 before it has its own, so the output is the same whatever the workers and the batch
 boundaries.  A job that fails stops the run where the single-process run would
@@ -13,7 +13,7 @@ import os
 from collections import deque
 from typing import Callable
 
-from ppgcheck.engine.isolation import Job
+from ppgcheck.packs.isolation import Job
 
 Output = object        # what a report (or a file read whole) prints: the caller's emit() takes it
 

@@ -27,6 +27,7 @@ def ids_command(policy: str | None, fmt: str, rules) -> None:
     Example:
       ppgcheck ids --policy yugioh
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import policy_reference
     check_rules_folder(rules)
     listing = {}

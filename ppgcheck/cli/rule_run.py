@@ -136,10 +136,11 @@ class RuleRun:
 
     def _rule_pending(self, policy_ids: list[str], last: bool = False) -> None:
         """Start these policies' pending reports, a batch each, each a job in a forked child
-        (ppgcheck/engine/isolation.py): bounded in time and memory, and clingo's symbols
+        (ppgcheck/packs/isolation.py): bounded in time and memory, and clingo's symbols
         do not pile up over a long run; the outputs come in input order (inflight.py).
         Unless they are the `last`, the freed heap is handed back for the reading to come."""
-        from ppgcheck.engine.isolation import return_free_memory
+        # (when the command runs: the CLI loads only the command it runs)
+        from ppgcheck.packs.isolation import return_free_memory
         for policy_id in policy_ids:
             numbers, items = zip(*self.pending.pop(policy_id))
             part = list(items)
@@ -153,6 +154,7 @@ class RuleRun:
 
     def _submit_each(self, prepared: list[tuple[Report, str]]) -> bool:
         """Submit reports to the event store in order; False when the store can take no more."""
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck.cli.event import submission_json, submission_text
         render_submission = {"text": lambda sub: submission_text(sub, self.explain) + "\n",
                              "json": submission_json,

@@ -70,6 +70,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         questions = fmt != "jsonl"
     submit = event_submitter(event, judge, amend, choose, event_log, rules, questions)
     if policy:
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck.engine.policy import engine
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
     run = RuleRun(fmt=fmt, explain=explain, policy=policy, rules=rules, questions=questions,
@@ -125,7 +126,8 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
       ppgcheck vocab | grep drew
       ppgcheck vocab --policy acme --rules my-rules
     """
-    from ppgcheck.engine.pack import load_pack
+    # (when the command runs: the CLI loads only the command it runs)
+    from ppgcheck.packs.pack import load_pack
     check_rules_folder(rules)
     if policy:
         load_pack(policy, rules)            # an unknown policy is an error, not the core's forms
@@ -185,6 +187,7 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     Example:
       ppgcheck compare examples/compare/extra-card.txt
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.api import compare_report
     from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
@@ -219,6 +222,7 @@ def print_command(report: str, policy: str | None, rules: Path | None) -> None:
     Example:
       ppgcheck print examples/fab/hidden-card-error.txt
     """
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.language.report import print_reports
     check_rules_folder(rules)
     click.echo(print_reports(report_sources((report,), policy, rules)), nl=False)

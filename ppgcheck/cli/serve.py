@@ -34,10 +34,13 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
       ppgcheck serve --event saturday.db
       ppgcheck serve --event saturday.db --host 0.0.0.0 --port 8000
     """
+    # (when the command runs: the CLI loads only the command it runs)
     import os
 
+    # (when the command runs: the CLI loads only the command it runs)
     import uvicorn
 
+    # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.server.access import Access
     from ppgcheck.server.app import create_app
     from ppgcheck.server.base import Station
@@ -48,6 +51,7 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
         workers = min(4, cpus - 1) if cpus > 2 else 0
     station = Station(access=Access.for_host(host), event_path=event, batcher=RulingBatcher(workers=workers))
     if event is not None:
+        # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck import api
         station.event = api.open_event(event, create=True)
     try:
@@ -85,8 +89,10 @@ def _reachable(host: str) -> str:
 
 def _qr(text: str) -> None:
     """A QR code of the page, in the terminal, for judges' phones to scan."""
+    # (when the command runs: the CLI loads only the command it runs)
     import io
 
+    # (when the command runs: the CLI loads only the command it runs)
     import segno
     out = io.StringIO()
     segno.make(text, error="m").terminal(out=out, compact=True)

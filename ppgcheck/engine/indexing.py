@@ -19,13 +19,31 @@ from __future__ import annotations
 import clingo.ast as ast
 from clingo.ast import ASTType
 
-from ppgcheck.engine.program import (Program, Signature, Statement, UnsupportedConstruct, as_program, reachable,
+from ppgcheck.contract import INDEX_PREDICATE, INDEX_VARIABLE, INPUTS, SWITCHES
+from ppgcheck.errors import PolicyError
+from ppgcheck.packs.pack import Pack
+from ppgcheck.packs.program import (Program, Signature, Statement, UnsupportedConstruct, as_program, reachable,
                                      term_signature)
-from ppgcheck.language.facts import INDEX_PREDICATE
 
-INDEX_VARIABLE = "PpgReportIndex"
+__all__ = ["INDEX_VARIABLE", "UnsupportedConstruct", "dependent_signatures", "index_pack", "index_program",
+           "unneeded_statements"]
 
-__all__ = ["INDEX_VARIABLE", "UnsupportedConstruct", "dependent_signatures", "index_program", "unneeded_statements"]
+
+def index_pack(pack: Pack, statements: Program | None = None) -> tuple[list, set]:
+    """The one contract check: the pack's runtime program (or `statements`, an instrumented
+    copy of it) rewritten to rule a batch of reports in one grounding, with the signatures
+    that carry the report's index.  What the rewrite cannot read (a choice or disjunctive
+    head, a `#show` term, a `#minimize`, a classically negated atom, the reserved names) is
+    an error at its file:line."""
+    for path in pack.runtime_files:
+        if INDEX_VARIABLE in pack.text(path):
+            raise PolicyError(f"policy file `{path}` uses the reserved variable `{INDEX_VARIABLE}`")
+    program = statements if statements is not None else pack.parsed(pack.runtime_files, order="files")
+    try:
+        return index_program(program, INPUTS, SWITCHES)
+    except UnsupportedConstruct as exc:
+        raise UnsupportedConstruct(f"policy `{pack.id}` uses a construct ppgcheck cannot batch: "
+                                   f"{exc.message}", exc.file, exc.line) from None
 
 
 def _rule_signatures(rule: Statement) -> tuple[set[Signature], set[Signature]]:

@@ -25,31 +25,31 @@ from typing import TYPE_CHECKING
 import clingo
 
 from ppgcheck.cache import cached_json, is_cached
-from ppgcheck.engine import isolation
-from ppgcheck.engine.pack import Pack, load_pack
+from ppgcheck.packs import isolation
+from ppgcheck.packs.pack import Pack, load_pack
+from ppgcheck.engine.indexing import index_pack
 from ppgcheck.engine.reach import Reach, shown_slice, usable_text
 from ppgcheck.errors import PolicyError
-from ppgcheck.language.facts import INDEX_PREDICATE, Fact, constant_to_slug, slug_to_constant
+from ppgcheck.contract import EXPLORED as _EXPLORED_SIGNATURES
+from ppgcheck.contract import INDEX_PREDICATE
+from ppgcheck.language.facts import Fact, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report
-from ppgcheck.language.vocabulary import Vocabulary
+from ppgcheck.language.vocabulary import Vocabulary, pack_vocabulary
 
-if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/engine/pack.py)
-    from ppgcheck.engine.program import Program
+if TYPE_CHECKING:       # clingo.ast is imported only to parse (ppgcheck/packs/pack.py)
+    from ppgcheck.packs.program import Program
 
 # a model's shown atoms by "name/arity": the argument tuples, in no particular order
 ShownAtoms = dict[str, list[tuple[clingo.Symbol, ...]]]
 
 # what the exploring solve adds to a report's atoms (the default solve never derives them)
-EXPLORED = ("permitted/4", "option/7", "judge_call_permitted/2")
-_EXPLORED_NAMES = frozenset(name.split("/")[0] for name in EXPLORED)
+EXPLORED = tuple(f"{name}/{arity}" for name, arity in sorted(_EXPLORED_SIGNATURES))
+_EXPLORED_NAMES = frozenset(name for name, _ in _EXPLORED_SIGNATURES)
 
 # a grounding of at most this many reports (a report and its variants) grounds only the
 # statements their facts can fire: a single report of fab or dci uses about half the pack
 SLICED_AT_MOST = 64
 
-# the shown atoms a question's variant is read from (ruling.decode_outcomes): its
-# infractions, base and default penalties, open base sets, not-infractions and findings
-QUESTION_SHOWN = frozenset({"committed", "base_penalty", "penalty", "base_choice", "not_infraction", "finding"})
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ class PolicyEngine:
     @property
     def vocabulary(self) -> Vocabulary:
         """The language of this pack's reports: the core's forms and the pack's."""
-        return self.pack.vocabulary
+        return pack_vocabulary(self.pack)
 
     @property
     def program(self) -> IndexedProgram:
@@ -151,7 +151,7 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         def index(statements: "Program") -> dict:
-            batched = self.pack.batched(statements)     # the contract: its error is the pack's, not the job's
+            batched = index_pack(self.pack, statements)     # the contract: its error is the pack's, not the job's
             return isolation.call_bounded(lambda: self._index(statements, batched), self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it
             data = index(self.statements)
@@ -167,29 +167,26 @@ class PolicyEngine:
 
     def _cache_key(self, kind: str = "policy") -> tuple[str, list[Path]]:
         """What the prepared program (or, `contract`, that the pack met the contract) is cached
-        under: clingo's version, the code that prepares it (the vocabulary's reading too: the
-        questions' table is by observation kind) and every file of the pack's runtime program."""
-        from ppgcheck.language import facts, vocabulary
-        code = [Path(__file__).with_name(name)
-                for name in ("indexing.py", "program.py", "policy.py", "pack.py", "reach.py", "variants.py")]
-        code += [Path(facts.__file__), Path(vocabulary.__file__)]
-        return f"{kind}-clingo{clingo.__version__}", [*code, *self.sources]
+        under: clingo's version and every file of the pack's runtime program (and the package's
+        code: cache.py)."""
+        return f"{kind}-clingo{clingo.__version__}", list(self.sources)
 
     def prepared_before(self) -> bool:
         """Whether the pack's files, byte for byte, were prepared before (the cache holds
-        their program): they met the contract then (Pack.batched), with this code."""
+        their program): they met the contract then (index_pack), with this code."""
         return not self._replaced and is_cached(*self._cache_key())
 
     def hold_to_contract(self) -> None:
-        """Pack.batched(): the pack's program held to the contract, once for its files byte
+        """index_pack(): the pack's program held to the contract, once for its files byte
         for byte (prepared before, or met before and kept as met in the cache: `check` and
         `diff` prepare no program, and the rewrite took ~0.5-0.7 s of each of their runs)."""
         if self._replaced:
-            self.pack.batched()
+            index_pack(self.pack)
         elif not self.prepared_before():
-            cached_json(*self._cache_key("contract"), lambda: bool(self.pack.batched()))
+            cached_json(*self._cache_key("contract"), lambda: bool(index_pack(self.pack)))
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
+        # (only when the pack is prepared: a cached one is ruled without it)
         from clingo.ast import ASTType
         from ppgcheck.engine.indexing import unneeded_statements
         from ppgcheck.engine.reach import program_dependencies, program_summary
@@ -222,6 +219,7 @@ class PolicyEngine:
     def _relevance(self, plain: str, ranks: dict[str, int]) -> dict[str, list[str]]:
         """For each observation kind of the pack's language, the modifiers the rules about it
         read that can change its infraction or default penalty (engine/variants.py)."""
+        # (only when the pack is prepared: a cached one is ruled without it)
         from ppgcheck.engine import variants
         core = "\n".join(self.pack.text(f) for f in self.pack.core_files())
         read = variants.Relevance(plain, variants.core_heads(core), set(ranks))
@@ -292,10 +290,12 @@ class PolicyEngine:
         """The ids nearest an unknown one: by spelling; else, for an infraction named like
         an observation (`marked-cards`), the infractions this guide rules that observation as
         (`sleeves` under yugioh): a one-observation report is ruled to find them (a job)."""
+        # (only to suggest a close match)
         import difflib
         close = difflib.get_close_matches(value, table, n=3, cutoff=0.5)
         if close or table is self.penalties:
             return close
+        # (only to suggest an id by ruling a probe report)
         from ppgcheck.language.facts import build_facts
         from ppgcheck.language.report import Observation
         kind = slug_to_constant(value)
@@ -325,7 +325,7 @@ class PolicyEngine:
 
     def locate_overrun(self, fact_lists: Sequence[list[Fact]] = ()) -> str | None:
         """The file whose rules took grounding these reports past the limits, if one did alone."""
-        from ppgcheck.engine import overrun      # only past a limit
+        from ppgcheck.packs import overrun      # only past a limit
         return overrun.locate(self.files, fact_lists, parse=lambda path: self.pack.parsed([path], keep=False))
 
     def _solve_many(self, program: IndexedProgram, fact_lists: Sequence[list[Fact]],
@@ -410,3 +410,13 @@ def engine(policy: str, rules: Path | None = None) -> PolicyEngine:
 @cache
 def _engine(policy: str, rules: Path | None) -> PolicyEngine:
     return PolicyEngine(policy, rules)
+
+
+def hold_to_contract(pack: Pack) -> None:
+    """Confine every rules file of the pack's folder and of its core, loaded or not (a
+    version of a pack is refused whole, before any of it is read); then hold what a report
+    is ruled with to the contract (index_pack), so that no command (check, diff, coverage)
+    accepts a pack `rule` and `test` refuse.  Files prepared before for ruling, or held to
+    it before, byte for byte, met it then: their rewrite is not done again (~0.7 s for dci)."""
+    pack.confined([*sorted(pack.core.glob("*.lp")), *pack.files])
+    PolicyEngine(pack).hold_to_contract()

@@ -14,7 +14,7 @@ usable statements are an over-approximation of those clingo would instantiate
 matches a fact or a usable statement's head").  Only a rule's own positive
 literals are required; a negated literal, an aggregate's or a condition's atom
 never makes a statement unusable.  A program with a construct the reader does
-not follow (engine/program.py's UnsupportedConstruct) is kept whole.
+not follow (packs/program.py's UnsupportedConstruct) is kept whole.
 """
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import clingo
+from ppgcheck.packs.program import reachable
 
 if TYPE_CHECKING:       # read when a pack is prepared, not by a process that finds it in the cache
-    from ppgcheck.engine.program import Program, Statement, Term
+    from ppgcheck.packs.program import Program, Statement, Term
 
 # an argument: None (anything) | int | str (a name) | [name, *arguments] (a tuple for a fact's)
 Pattern = object
@@ -38,6 +39,7 @@ Summary = dict
 
 def summarize(statements: Sequence["Statement"]) -> Summary | None:
     """What each statement derives and needs; None when some statement cannot be read."""
+    # (only when the pack is prepared: a cached one is ruled without it)
     from clingo.ast import ASTType
     heads: list[list] = []
     groups: dict[str, list] = {}
@@ -229,6 +231,7 @@ def dependencies(statements: Sequence["Statement"]) -> dict | None:
     (a #minimize, a #heuristic, an #external's condition), but for a `#show name/arity.`
     (kept or not by what is shown: "").  None for the whole program when some statement
     cannot be read."""
+    # (only when the pack is prepared: a cached one is ruled without it)
     from clingo.ast import ASTType
     numbers: dict[str, int] = {}
     rules: list[str] = []
@@ -253,7 +256,6 @@ def shown_slice(depends: dict | None, shown: frozenset[str]) -> list[bool] | Non
     to it.  A rule defining nothing (a constraint) is kept, and what it reads too."""
     if depends is None:
         return None
-    from ppgcheck.engine.program import reachable
     numbers = {name: at for at, name in enumerate(depends["predicates"])}
     rules = [_defines_reads(rule) if rule else None for rule in depends["rules"]]
     start = {numbers[name] for name in shown if name in numbers}
@@ -285,6 +287,7 @@ def program_dependencies(program: "Program", dropped: set[int]) -> dict | None:
 
 
 def _kept(program: "Program", dropped: set[int]) -> list["Statement"]:
+    # (only when the pack is prepared: a cached one is ruled without it)
     from clingo.ast import ASTType
     kept = [s for s in program.statements if s.kind is not ASTType.Comment]
     return [s for at, s in enumerate(kept) if at not in dropped]

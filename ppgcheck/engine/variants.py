@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
+from ppgcheck.contract import ADJUSTMENT_WORDS, DECISIVE
+from ppgcheck.contract import PACK_DEFINED_NAMES as _CONTRACT
 from ppgcheck.language.report import Modifier, Observation, Report, print_observation
 from ppgcheck.engine.ruling import Cited, Finding, Option, PlayerRuling, Question, RulingSet
 
@@ -111,16 +113,6 @@ _PERSON_MODIFIER = re.compile(r"\bmodifier\([A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9
 _OBSERVATION_KIND = re.compile(r"\bobservation\([A-Z_][A-Za-z0-9_]*,[A-Z_][A-Za-z0-9_]*,([a-z][A-Za-z0-9_]*)\)")
 _SUBJECT = re.compile(r"\b(?:observation|committed|infraction)\([A-Z_][A-Za-z0-9_]*,([A-Z][A-Za-z0-9_]*)")
 SELF = "@"      # `name@self`: the modifier read of the observed person
-# what a pack derives for the core (rules/core/CONTRACT.md): never a thread to follow
-CONTRACT = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment",
-                      "discretion", "fix", "note", "because", "head_judge", "time_extension", "report_note",
-                      "assumption", "report_assumption", "finding", "section", "combine_related",
-                      "related_infractions", "undefined_infraction", "header_matters", "gap_stated",
-                      "not_recorded"})
-
-# the words of an adjustment's kind and target: shared by every adjustment, so no thread either
-ADJUSTING = frozenset({"upgrade", "downgrade", "repeat", "cap", "replace", "to", "up", "down",
-                       "head_judge", "judge"})
 
 
 @dataclass(frozen=True)
@@ -134,9 +126,6 @@ class _Rule:
     def may_apply(self, kind: str) -> bool:
         return not self.kinds or kind in self.kinds
 
-
-# what a question may change: the infraction and the default penalty
-DECISIVE = frozenset({"infraction", "supersedes", "not_infraction", "base_penalty", "base_choice", "adjustment"})
 
 
 def _modifiers_read(rule_text: str) -> frozenset[str]:
@@ -171,7 +160,7 @@ class Relevance:
             self.rules.append(_Rule(head.group(1) if head else "", frozenset(_WORD.findall(head_text)),
                                     frozenset(_WORD.findall(bare)), _modifiers_read(bare),
                                     frozenset(_OBSERVATION_KIND.findall(body))))
-        self.ignored = core_heads | CONTRACT | ADJUSTING | penalties | {"modifier", "observation", "not"}
+        self.ignored = core_heads | _CONTRACT | ADJUSTMENT_WORDS | penalties | {"modifier", "observation", "not"}
         self.defining: dict[str, list[_Rule]] = {}
         for rule in self.rules:
             if rule.head and rule.head not in self.ignored:

@@ -367,6 +367,7 @@ class ReportBuilder(Transformer):
         declared = [n for n, _ in report.persons]
         for name in uses:
             if name.value not in declared:
+                # (only to suggest a close match)
                 import difflib
                 close = difflib.get_close_matches(name.value, declared, n=3)
                 raise self._fail(f"`{name.value}` is not declared: add a `player: {name.value}` or "

@@ -14,16 +14,6 @@ from clingo import Function, Number, Symbol
 from ppgcheck.language.report import Report
 
 
-# every input predicate build_facts emits (rules/core/inputs.lp declares their domains)
-INPUT_SIGNATURES = frozenset({
-    ("person", 2), ("rel", 1), ("tier", 1), ("event_kind", 1), ("game_kind", 1), ("round", 1),
-    ("round_kind", 1), ("best_of", 1), ("day", 1), ("when", 1), ("ruling_minutes", 1),
-    ("judge_call", 2), ("observation", 3), ("other_person", 2), ("count", 3), ("modifier", 2),
-    ("modifier", 3), ("history", 5), ("match_state", 2), ("tally", 3), ("event_day", 1),
-    ("history_day", 1)})
-
-# the fact naming each report of a batch (ppgcheck/engine/indexing.py)
-INDEX_PREDICATE = "report_index"
 
 
 def slug_to_constant(slug: str) -> str:

@@ -11,17 +11,15 @@ it generates no text, and only a new vocabulary pays for new LALR tables.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import re
 from functools import cache, cached_property
-from pathlib import Path
 
 import lark
 
 from ppgcheck.errors import PolicyError
 from ppgcheck.language import parser_cache
-from ppgcheck.language import vocabulary as vocabulary_module
+from ppgcheck.cache import code_digest
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_text
 from ppgcheck.resources import grammar_dir
 
@@ -213,9 +211,8 @@ def grammar_text(vocab: Vocabulary) -> tuple[str, list[Form]]:
 
 def _generated_from(vocab: Vocabulary) -> str:
     """What a vocabulary's grammar text is made from: the skeleton, the vocabulary (its
-    key is its content's digest) and the code that generates the rules."""
-    code = Path(vocabulary_module.__file__).read_bytes() + Path(__file__).read_bytes()
-    return f"{vocab.key}\0{hashlib.sha256(code).hexdigest()}\0{skeleton()}"
+    key is its content's digest) and the code that generates the rules (the package's)."""
+    return f"{vocab.key}\0{code_digest()}\0{skeleton()}"
 
 
 # how every report parser is built (part of its cache key: a kept parser built otherwise is not used)

@@ -56,6 +56,7 @@ _FORMAT = 4
 def _code_type() -> str | None:
     """The array type of `re`'s compiled code words, when `_sre.compile` takes them."""
     try:
+        # (only when a kept parser is written or read)
         import _sre
         from re import _compiler, _parser      # noqa: F401 (what _compiled_form uses)
     except ImportError:
@@ -70,6 +71,7 @@ _CODE = _code_type()
 def _compiled_form(pattern: re.Pattern) -> tuple:
     """What `_sre.compile` takes to make `pattern` again: `re.compile`'s own steps
     (re/_compiler.py, compile), the code as machine words."""
+    # (only when a kept parser is written or read)
     from re import _compiler, _parser
     parsed = _parser.parse(pattern.pattern, pattern.flags)
     code = _compiler._code(parsed, pattern.flags)
@@ -82,6 +84,7 @@ def _compiled_form(pattern: re.Pattern) -> tuple:
 
 
 def _compiled(form: tuple) -> re.Pattern:
+    # (only when a kept parser is written or read)
     import _sre
     source, flags, code, groups, groupindex, indexgroup = form
     return _sre.compile(source, flags, array.array(_CODE, code).tolist(), groups, groupindex, indexgroup)

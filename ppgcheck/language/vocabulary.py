@@ -19,21 +19,16 @@ from pathlib import Path
 import clingo
 
 from ppgcheck.cache import cached_json
-from ppgcheck.errors import PolicyError, ProgramError
+from ppgcheck.contract import LANGUAGE as LANGUAGE_PREDICATES
+from ppgcheck.contract import VALUE_FACTS
+from ppgcheck.errors import PolicyError
+from ppgcheck.packs import confine, isolation, overrun
+from ppgcheck.packs.pack import Pack, language_files
+from ppgcheck.packs.program import parse_files
 
 _SLOT = re.compile(r"\{(\w+)\}")
 PERSON_SLOTS = ("P", "Q")
 
-# the facts of the language: only statements with these heads are read from a pack
-LANGUAGE_PREDICATES = frozenset({
-    ("observation_form", 2), ("modifier_form", 2), ("adverb_form", 2), ("number_word", 2), ("unit", 3),
-    ("word_class", 2), ("person_modifier", 1), ("counted_modifier", 2), ("two_person_observation", 1),
-    ("exclusive", 2), ("count_range", 3), ("header_range", 3), ("rel_value", 1), ("event_kind_value", 1),
-    ("game_kind_value", 1), ("round_kind_value", 1), ("when_form", 2), ("state_form", 2), ("tally_form", 2),
-    ("tally_range", 3), ("state_asks", 1), ("state_group", 2)})
-# header values: the fact naming a value, and the header it is the value of
-VALUE_FACTS = {"rel_value": "rel", "event_kind_value": "event_kind", "game_kind_value": "game_kind",
-               "round_kind_value": "round_kind"}
 
 
 @dataclass(frozen=True)
@@ -112,13 +107,11 @@ def value_text(value: str) -> str:
 
 def _language_statements(files: Sequence[Path], everything: bool = False) -> list[clingo.ast.AST]:
     """The statements of a pack's files that state language facts (and the #const they may
-    use); `everything`: all of them.  Parsed confined (ppgcheck/engine/confine.py): a pack's
+    use); `everything`: all of them.  Parsed confined (ppgcheck/packs/confine.py): a pack's
     vocabulary is untrusted like the rest of it."""
+    # (only when the vocabulary is read, not from the cache)
     import clingo.ast
-
-    from ppgcheck.engine import confine
     kept: list[clingo.ast.AST] = []
-    messages: list[str] = []
 
     def keep(statement: clingo.ast.AST) -> None:
         if everything or statement.ast_type is clingo.ast.ASTType.Definition:
@@ -127,15 +120,13 @@ def _language_statements(files: Sequence[Path], everything: bool = False) -> lis
             kept.append(statement)
 
     for path in files:
-        try:
-            confine.parse_files([path], keep, logger=lambda code, message: messages.append(
-                " ".join(message.split())))
-        except RuntimeError:
-            raise ProgramError.unparsed(path, messages) from None
+        for statement in parse_files([path]):
+            keep(statement)
     return kept
 
 
 def _head_signature(rule: clingo.ast.AST) -> tuple[str, int] | None:
+    # (only when the vocabulary is read, not from the cache)
     import clingo.ast
     head = rule.head
     if head.ast_type is not clingo.ast.ASTType.Literal or head.atom.ast_type is not clingo.ast.ASTType.SymbolicAtom:
@@ -147,6 +138,7 @@ def _head_signature(rule: clingo.ast.AST) -> tuple[str, int] | None:
 
 
 def _ground(statements: list) -> list[clingo.Symbol]:
+    # (only when the vocabulary is read, not from the cache)
     import clingo.ast
     ctl = clingo.Control(["--warn=none"])
     with clingo.ast.ProgramBuilder(ctl) as builder:
@@ -414,9 +406,8 @@ def vocabulary(policy: str | None = None, rules: Path | None = None) -> Vocabula
 
 @cache
 def _policy_vocabulary(policy: str | None, rules: Path | None) -> Vocabulary:   # once a process, like engines
-    # a pack's files are found by the one pack resolver (engine/pack.py), where what an
+    # a pack's files are found by the one pack resolver (packs/pack.py), where what an
     # untrusted pack may read is decided
-    from ppgcheck.engine.pack import language_files
     core, pack_files = language_files(policy, rules)
     return _vocabulary(core, tuple(pack_files))
 
@@ -429,9 +420,8 @@ def _vocabulary(core: Path, pack_files: tuple[Path, ...]) -> Vocabulary:
 def vocabulary_of_files(core: Path, pack_files: Sequence[Path], pack: str | None) -> Vocabulary:
     """The vocabulary of a core file and a pack's files, cached by their bytes (a pack's
     forms have the origin `pack`; `pack` names it)."""
-    from ppgcheck.engine import confine, isolation, overrun
     confine.check_files([core, *pack_files])       # before a byte is read (the cache hashes them)
-    inputs = [core, *pack_files, Path(__file__)]
+    inputs = [core, *pack_files]
     # grounding the language facts is a pack's rules at work: a bounded job like the others
     data = cached_json("vocabulary", inputs, lambda: isolation.call_bounded(
         lambda: _to_json(load_vocabulary(core, pack_files, pack)), f"the vocabulary of {confine.shown(core.parent)}"
@@ -441,3 +431,10 @@ def vocabulary_of_files(core: Path, pack_files: Sequence[Path], pack: str | None
     vocab = _from_json(data, hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:32])
     vocab.pack = pack
     return vocab
+
+
+def pack_vocabulary(pack: Pack) -> Vocabulary:
+    """The language of a pack's reports: the core's forms and the pack's own (read once a pack)."""
+    if "vocabulary" not in pack.derived:
+        pack.derived["vocabulary"] = vocabulary_of_files(pack.core / "vocabulary.lp", pack.files, pack.id)
+    return pack.derived["vocabulary"]

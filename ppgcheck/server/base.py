@@ -16,13 +16,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from ppgcheck import __version__, api
+from ppgcheck import api
+from ppgcheck.version import __version__
 from ppgcheck.engine.render import ruling_dict
 from ppgcheck.errors import PolicyError, PpgError, ReportError, ResubmittedReport, UsageError
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.server.access import Access, RequestRefused, field_of, read_json
 from ppgcheck.server.batching import RulingBatcher
+from ppgcheck.server.submissions import SubmissionQueue
 
 HERE = Path(__file__).resolve().parent
 MAX_REPORTS = 50            # reports in one request (a file may hold several, `---` apart)
@@ -49,7 +51,6 @@ class Station:
 
     def writer(self):
         """The one writer of the event (submissions.py)."""
-        from ppgcheck.server.submissions import SubmissionQueue
         store = self.store()
         with self._lock:
             if self._writer is None:

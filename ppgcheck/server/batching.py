@@ -29,10 +29,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ppgcheck import api
-from ppgcheck.engine.isolation import can_fork
-from ppgcheck.engine.resident import Resident
+from ppgcheck.packs.isolation import can_fork
+from ppgcheck.packs.resident import Resident
 from ppgcheck.engine.ruling import RulingSet
 from ppgcheck.language.report import Report
+from ppgcheck.language.report import parse_reports
+from ppgcheck.resources import policy_ids
 
 Prepared = list[tuple[Report, str]]
 
@@ -127,8 +129,6 @@ def rule_part(prepared: Prepared, questions: bool | list[bool], resident: Reside
 
 def prepare_packs() -> None:
     """Prepare every bundled pack (and the parser) before the first request needs them."""
-    from ppgcheck.language.report import parse_reports
-    from ppgcheck.resources import policy_ids
     for policy in policy_ids():
         api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")),
                           questions=True)

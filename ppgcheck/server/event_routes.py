@@ -16,6 +16,8 @@ from ppgcheck import api
 from ppgcheck.server.access import HEAD_JUDGE, JUDGE, RequestRefused, field_of, read_json
 from ppgcheck.server.base import Station, html, prepared, report_fields
 from ppgcheck.server.card import card
+from ppgcheck.event.records import penalty_dict
+from ppgcheck.event.exports import to_csv, to_json
 
 STATUSES = ("in-force", "pending", "void", "superseded")
 
@@ -45,7 +47,6 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     lists every row and hides all but the pending ones itself, so its count stays that of
     the rows listed.)"""
     store = _station(request).store()
-    from ppgcheck.event.records import penalty_dict
     everything = request.query_params.get("all") in ("1", "true")
     pending = pending_filter and request.query_params.get("pending") in ("1", "true")
     filters = _filters(request)
@@ -121,7 +122,6 @@ async def api_void(request: Request) -> Response:
     store = station.store()
 
     def void() -> dict:
-        from ppgcheck.event.records import penalty_dict
         row, counted_by = api.void_penalty(store, penalty_id, reason, judge)
         return {"voided": penalty_dict(row), "counted_by_reports": counted_by}
     return JSONResponse(await run_in_threadpool(void))
@@ -135,7 +135,6 @@ async def api_void_report(request: Request) -> Response:
     store = station.store()
 
     def void() -> dict:
-        from ppgcheck.event.records import penalty_dict
         voided = api.void_report(store, report_id, reason, judge)
         return {"voided_report": report_id, "voided": [penalty_dict(p) for p in voided],
                 "counted_by_reports": store.counted_by([p.id for p in voided])}
@@ -155,7 +154,6 @@ async def api_amend(request: Request) -> Response:
     store = station.store()
 
     def amend() -> dict:
-        from ppgcheck.event.records import penalty_dict
         row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes)
         # another penalty changes what later rulings counted (or would count); other notes do not
         counted = api.rulings_changed_by_amend(store, penalty_id, row) if penalty is not None else []
@@ -170,7 +168,6 @@ async def api_rerule(request: Request) -> Response:
     report_id = int(request.path_params["report_id"])
 
     def rerule() -> dict:
-        from ppgcheck.event.records import penalty_dict
         changes, counted = api.rerule_report(station.store(), report_id, reason, judge)
         return {"report_id": report_id, "counted": [penalty_dict(p) for p in counted],
                 "amended": [{"old": penalty_dict(old), "new": penalty_dict(new)} for old, new in changes]}
@@ -184,7 +181,6 @@ async def api_report(request: Request) -> Response:
 
 
 async def api_export(request: Request) -> Response:
-    from ppgcheck.event.exports import to_csv, to_json
     fmt = request.query_params.get("format", "csv")
     if fmt not in ("csv", "json"):
         raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")

@@ -8,7 +8,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ppgcheck import __version__, api
+from ppgcheck import api
+from ppgcheck.version import __version__
 from ppgcheck.engine.render import comparison_dict
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids

@@ -368,6 +368,7 @@ def enter_job(bound: Limits, channel: int, started: float, grace: float, where: 
     """In a forked child: become a job (own process group, capped address space and CPU time).
     resident: a child that runs job after job (resident.py): its CPU-time backstop counts from
     what it has used so far, and the hard limit stays, so the next job can move it on."""
+    # (only in a bounded child)
     import resource
     os.setpgid(0, 0)
     _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
@@ -415,6 +416,7 @@ def _in_process(work: Callable[[], T], bound: Limits, where: str, grace: float) 
 @contextlib.contextmanager
 def _address_space(megabytes: int):
     try:
+        # (only in a bounded child)
         import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = megabytes * 2**20
@@ -501,6 +503,7 @@ def _malloc_trim():
     if not sys.platform.startswith("linux"):
         return None
     try:
+        # (only in a bounded child)
         import ctypes
         return ctypes.CDLL(None).malloc_trim     # glibc only (musl has none)
     except (OSError, AttributeError):

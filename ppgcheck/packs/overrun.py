@@ -14,7 +14,8 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from ppgcheck.engine import confine, isolation
+from ppgcheck.packs import confine, isolation
+from ppgcheck.packs.program import parse_files
 from ppgcheck.errors import PolicyError
 
 DIAGNOSIS_SECONDS = 5.0
@@ -24,10 +25,11 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
            parse: Callable[[Path], Iterable] | None = None) -> str | None:
     """The file (as the user knows it) whose rules take grounding past the limits; None
     when every prefix grounds within them (the runaway needs the whole program).  `parse`
-    reads a file's statements (a Pack's, engine/pack.py); by default, confined here."""
+    reads a file's statements (a Pack's, packs/pack.py); by default, confined here."""
     finished: list[int] = []
 
     def ground_prefixes() -> int:
+        # (only past a limit)
         import clingo
         from clingo import ast
         by_file: list[list[str]] = [[] for _ in files]
@@ -35,7 +37,7 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
         for i, path in enumerate(files):
             statements: list = []
             if parse is None:
-                confine.parse_files([path], statements.append)
+                statements.extend(parse_files([path]))
             else:
                 statements.extend(parse(path))
             for st in statements:

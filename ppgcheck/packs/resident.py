@@ -27,8 +27,8 @@ import sys
 import time
 from typing import Callable, TypeVar
 
-from ppgcheck.engine import isolation
-from ppgcheck.engine.isolation import GRACE, Job, Limits
+from ppgcheck.packs import isolation
+from ppgcheck.packs.isolation import GRACE, Job, Limits
 from ppgcheck.errors import PolicyError
 
 T = TypeVar("T")

@@ -23,20 +23,15 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ppgcheck.errors import ConfinementError
-from ppgcheck.language.facts import INPUT_SIGNATURES
+from ppgcheck.contract import ALLOWED_EXTERNALS
 
 MAX_FILE_BYTES = 4 * 2**20
-# the contract's externals: the inputs (rules/core/inputs.lp), the exploring solve's
-# switch (rules/core/penalties.lp) and the check's search hooks (rules/core/scenarios.lp:
-# the second copy's exploring switch too, and its mirroring of the first copy's move)
-ALLOWED_EXTERNALS = INPUT_SIGNATURES | {("explore", 0), ("chk_still_unfired", 1), ("chk_open", 1),
-                                        ("b__explore", 0), ("mono_mirror", 0)}
 
-_INCLUDE = re.compile(r"#include", re.IGNORECASE)
+INCLUDE = re.compile(r"#include", re.IGNORECASE)
 _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n]*\.')
 
 
@@ -121,7 +116,7 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     approved.paths.append(Path(name))
     if "@" in text:
         approved.with_at.add(real)
-    for match in _INCLUDE.finditer(text) if rules else ():
+    for match in INCLUDE.finditer(text) if rules else ():
         target, written_target = _include_target(text, match, name)
         _check_file(target, folder, approved, (shown(name), *_position(text, match.start()), written_target))
 
@@ -188,14 +183,20 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 # statements
 # ---------------------------------------------------------------------------
 
-def check_statements(statements: Sequence, approved: Approved) -> None:
-    """No `#script`, no `@` term, only the contract's `#external`s, every statement from an approved file."""
+def check_statements(statements: Sequence, approved: Approved | None, text_has_at: bool = True) -> None:
+    """No `#script`, no `@` term, only the contract's `#external`s, every statement from an
+    approved file (approved None: a program ppgcheck wrote, parsed from a text, which holds
+    an `@` somewhere when text_has_at)."""
+    # (only when a program is parsed: a pack read from the cache needs no clingo.ast)
     from clingo.ast import ASTType
     real: dict[str, str] = {}
     for st in statements:
         begin = st.location.begin
         name = begin.filename
-        if name not in real:
+        if approved is None:
+            if text_has_at:
+                _no_script_terms(st, name)
+        elif name not in real:
             real[name] = os.path.realpath(name)
             if real[name] not in approved.real:
                 raise _error(shown(name), begin.line, begin.column,
@@ -210,11 +211,12 @@ def check_statements(statements: Sequence, approved: Approved) -> None:
                     raise _error(shown(name), begin.line, begin.column,
                                  f"`#external {shown_sig}` is not allowed: a pack declares no "
                                  "externals besides the contract's inputs (rules/core/CONTRACT.md)")
-        if real[name] in approved.with_at:
+        if approved is not None and real[name] in approved.with_at:
             _no_script_terms(st, shown(name))
 
 
 def _signatures(term) -> list[tuple]:
+    # (only when a program is parsed: a pack read from the cache needs no clingo.ast)
     from clingo import SymbolType
     from clingo.ast import ASTType
     if term.ast_type is ASTType.Function:
@@ -228,6 +230,7 @@ def _signatures(term) -> list[tuple]:
 
 def _no_script_terms(node, file: str) -> None:
     """Refuse an `@f(...)` term anywhere under a statement (it calls host code while grounding)."""
+    # (only when a program is parsed: a pack read from the cache needs no clingo.ast)
     from clingo.ast import AST, ASTType
     stack = [node]
     while stack:
@@ -242,16 +245,3 @@ def _no_script_terms(node, file: str) -> None:
                 stack.append(child)
             elif child is not None and not isinstance(child, (str, int)):
                 stack.extend(c for c in child if isinstance(c, AST))
-
-
-def parse_files(files: Sequence[Path], callback: Callable, logger=None) -> None:
-    """clingo.ast.parse_files, confined: the files checked before clingo opens one, the
-    statements checked before the callback sees one.  clingo's RuntimeError on a
-    syntax error passes through, as from clingo.ast.parse_files."""
-    from clingo import ast
-    approved = check_files(files)
-    statements: list = []
-    ast.parse_files([str(f) for f in files], statements.append, logger=logger)
-    check_statements(statements, approved)
-    for st in statements:
-        callback(st)

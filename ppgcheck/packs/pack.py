@@ -5,7 +5,7 @@ command takes one: `rule` and `test` (PolicyEngine), `check`, `diff` and
 `test --coverage`.  Every file of a pack, its own and the core's, is read
 through its Pack and nowhere else: a rules folder given on the command line is
 untrusted input, and what a pack may read is decided here.  Each file is
-confined (ppgcheck/engine/confine.py) the first time the Pack is asked for it,
+confined (ppgcheck/packs/confine.py) the first time the Pack is asked for it,
 before anything reads a byte: a regular UTF-8 file inside its own folder, its
 `#include`s too; its statements are checked as the one program reader parses
 them (no `#script`, no `@` term, only the contract's `#external`s).
@@ -19,21 +19,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ppgcheck.engine import confine
+from ppgcheck.packs import confine
 from ppgcheck.errors import UsageError
-from ppgcheck.language.facts import INPUT_SIGNATURES
 from ppgcheck.resources import core_dir, pack_dir, policy_ids, rules_dir
 
 if TYPE_CHECKING:       # clingo.ast is imported only to parse: ruling one report from the cache skips it
-    from ppgcheck.engine.program import Program
-    from ppgcheck.language.vocabulary import Vocabulary
+    from ppgcheck.packs.program import Program
 
 # the core a report is ruled with, and the core the scenario searches add scenarios.lp to
 RUNTIME_CORE = ("vocabulary.lp", "penalties.lp", "findings.lp", "output.lp")
 SCENARIO_CORE = ("vocabulary.lp", "scenarios.lp", "penalties.lp", "findings.lp", "output.lp")
-
-# core's switch for the exploring solve, one per report in a batch (rules/core/penalties.lp)
-SWITCHES = frozenset({("explore", 0)})
 
 # a section banner, `% --- PPG 2.5 Hidden Card Error ---`: the section is the text
 _BANNER = re.compile(r"^%\s*-{3}\s*(.*?)\s*-*\s*$")
@@ -42,8 +37,6 @@ _BANNER = re.compile(r"^%\s*-{3}\s*(.*?)\s*-*\s*$")
 class Pack:
     """One policy pack: its id, its folder and its core folder."""
 
-    inputs = INPUT_SIGNATURES       # the input predicates a report's facts use (rules/core/CONTRACT.md)
-
     def __init__(self, id: str, folder: Path, core: Path) -> None:
         self.id, self.folder, self.core = id, folder, core
         self.files: list[Path] = pack_files(folder)
@@ -51,6 +44,8 @@ class Pack:
         self._parsed: dict[Path, "Program"] = {}
         self._approved: dict[Path, confine.Approved] = {}    # each file asked for: it and its includes, checked
         self._folders: dict[Path, str] = {}                  # the real path of each folder they are in
+        # what the layers above derive from the pack once (its vocabulary, ...): kept with it
+        self.derived: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return f"Pack({self.id!r}, {str(self.folder)!r}, core={str(self.core)!r})"
@@ -79,7 +74,7 @@ class Pack:
         return confine.shown(self.folder)
 
     def confined(self, files: Iterable[Path]) -> list[Path]:
-        """The files and every file they include, each confined once (engine/confine.py),
+        """The files and every file they include, each confined once (packs/confine.py),
         before anything reads them; a ConfinementError names the first breach."""
         out: list[Path] = []
         for path in files:
@@ -87,36 +82,6 @@ class Pack:
                 self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp", folders=self._folders)
             out.extend(self._approved[path].paths)
         return out
-
-    def check(self) -> None:
-        """Confine every rules file of the pack's folder and of its core, loaded or not
-        (a version of a pack is refused whole, before any of it is read); then hold
-        what a report is ruled with to the contract (`batched`), so that no command
-        (check, diff, coverage) accepts a pack `rule` and `test` refuse.  Files prepared
-        before for ruling, or held to it before, byte for byte, met it then: their
-        rewrite is not done again (~0.7 s for dci; PolicyEngine.hold_to_contract)."""
-        self.confined([*sorted(self.core.glob("*.lp")), *self.files])
-        from ppgcheck.engine.policy import PolicyEngine
-        PolicyEngine(self).hold_to_contract()
-
-    def batched(self, statements: "Program | None" = None) -> tuple[list, set]:
-        """The one contract check: the runtime program (or `statements`, an instrumented
-        copy of it) rewritten to rule a batch of reports in one grounding
-        (engine/indexing.py), with the signatures that carry the report's index.  What
-        the rewrite cannot read (a choice or disjunctive head, a `#show` term, a
-        `#minimize`, a classically negated atom, the reserved names) is an error at
-        its file:line."""
-        from ppgcheck.engine import indexing
-        from ppgcheck.errors import PolicyError
-        for path in self.runtime_files:
-            if indexing.INDEX_VARIABLE in self.text(path):
-                raise PolicyError(f"policy file `{path}` uses the reserved variable `{indexing.INDEX_VARIABLE}`")
-        program = statements if statements is not None else self.parsed(self.runtime_files, order="files")
-        try:
-            return indexing.index_program(program, self.inputs, SWITCHES)
-        except indexing.UnsupportedConstruct as exc:
-            raise indexing.UnsupportedConstruct(f"policy `{self.id}` uses a construct ppgcheck cannot batch: "
-                                                f"{exc.message}", exc.file, exc.line) from None
 
     def text(self, path: Path) -> str:
         """A file of the pack or of its core (a rules file, or its README), confined, read once."""
@@ -132,7 +97,8 @@ class Pack:
         the order given (the runtime's).  keep=False: parsed for the caller
         only (the runtime's rewrite, which keeps only its text).  Each file is
         confined and its statements checked as they are read."""
-        from ppgcheck.engine.program import Program, parse_files
+        # (clingo.ast only when a file is parsed)
+        from ppgcheck.packs.program import Program, parse_files
         parsed = self._parsed if keep else dict(self._parsed)
         for path in files:
             if path not in parsed:
@@ -148,12 +114,6 @@ class Pack:
 
     def core_program(self, names: tuple[str, ...] = SCENARIO_CORE) -> "Program":
         return self.parsed(self.core_files(names))
-
-    @cached_property
-    def vocabulary(self) -> "Vocabulary":
-        """The language of the pack's reports: the core's forms and the pack's own."""
-        from ppgcheck.language.vocabulary import vocabulary_of_files
-        return vocabulary_of_files(self.core / "vocabulary.lp", self.files, self.id)
 
     @cached_property
     def banners(self) -> dict[str, list[tuple[int, str]]]:
@@ -181,6 +141,7 @@ class Pack:
 
 def _unknown_policy(policy: str, root: Path) -> UsageError:
     known = policy_ids(root)
+    # (only to suggest a close match)
     import difflib
     close = difflib.get_close_matches(policy, known, n=1)
     hint = f" (did you mean `{close[0]}`?)" if close else ""

@@ -27,8 +27,8 @@ import clingo
 from clingo import ast
 from clingo.ast import ASTType
 
-from ppgcheck.engine import confine
-from ppgcheck.errors import ProgramError
+from ppgcheck.packs import confine
+from ppgcheck.errors import ConfinementError, ProgramError
 
 Term = tuple
 Signature = tuple[str, int]
@@ -45,7 +45,7 @@ class UnsupportedConstruct(ProgramError):
 
 def parse_files(paths: Iterable[Path], approved: confine.Approved | None = None) -> "Program":
     """The statements of the files, each file parsed on its own, in the order given,
-    confined (engine/confine.py): the files checked first unless `approved` holds them
+    confined (packs/confine.py): the files checked first unless `approved` holds them
     (a Pack's), the statements checked as they are read (no `#script`, no `@` term,
     only the contract's `#external`s)."""
     paths = list(paths)
@@ -62,6 +62,20 @@ def parse_files(paths: Iterable[Path], approved: confine.Approved | None = None)
         except RuntimeError:
             raise ProgramError.unparsed(path, messages) from None
     confine.check_statements(nodes, approved)
+    return Program(nodes)
+
+
+def parse_text(text: str) -> "Program":
+    """A program ppgcheck writes itself (a scenario's facts, a search's helper rules), held to
+    what a pack's files are: no `#include` (clingo would open the file), no `#script`, no `@`
+    term, only the contract's `#external`s."""
+    found = confine.INCLUDE.search(text)
+    if found:
+        line = text.count("\n", 0, found.start()) + 1
+        raise ConfinementError(f"<program>:{line}: error: `#include` in a program ppgcheck writes: refused")
+    nodes: list[ast.AST] = []
+    ast.parse_string(text, nodes.append)
+    confine.check_statements(nodes, None, "@" in text)
     return Program(nodes)
 
 
@@ -438,12 +452,6 @@ class Program:
     @classmethod
     def of(cls, statements: list[Statement]) -> "Program":
         return cls(statements=list(statements))
-
-    @classmethod
-    def parse(cls, text: str) -> "Program":
-        nodes: list[ast.AST] = []
-        ast.parse_string(text, nodes.append)
-        return cls(nodes)
 
     def __add__(self, other: "Program") -> "Program":
         return Program.join([self, other])
