@@ -59,10 +59,10 @@ def _variants_of_golden_reports(policy: str, limit: int = 40):
 
 def test_a_question_variant_read_from_its_few_shown_atoms_is_ruled_as_in_full():
     """A question's variant is ruled in a grounding that shows only what questions compare
-    (policy.QUESTION_SHOWN) and read without text (ruling.decode_outcomes): each variant's
+    (contract.QUESTION_SHOWN) and read without text (ruling.decode_outcomes): each variant's
     infractions, base and default penalties, open base sets, not-infractions and findings are
     those of the full ruling."""
-    from ppgcheck.engine.policy import QUESTION_SHOWN
+    from ppgcheck.contract import QUESTION_SHOWN
     from ppgcheck.engine.ruling import decode, decode_outcomes
     from ppgcheck.language.facts import build_facts
 

@@ -135,8 +135,8 @@ def test_a_grounding_showing_some_names_keeps_only_the_rules_they_depend_on():
 
 
 def test_a_question_variant_grounds_fewer_statements_than_a_ruling():
-    """A question's variant (policy.QUESTION_SHOWN) needs neither notes, fixes nor explanations."""
-    from ppgcheck.engine.policy import QUESTION_SHOWN
+    """A question's variant (contract.QUESTION_SHOWN) needs neither notes, fixes nor explanations."""
+    from ppgcheck.contract import QUESTION_SHOWN
     for policy_id in policy_ids():
         program = engine(policy_id).program
         needed = program._shown_slice(QUESTION_SHOWN)
