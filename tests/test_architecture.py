@@ -11,10 +11,11 @@ import clingo
 import clingo.ast as cast
 import pytest
 
-from ppgcheck import contract
+from ppgcheck import contract, resources
 
 PACKAGE = Path(contract.__file__).resolve().parent
-RULES = PACKAGE.parent / "rules"
+# installed, the rules folder is inside the package; in a checkout, beside it
+RULES = resources.rules_dir()
 
 # bottom to top: a module imports only from its own layer or those below it
 LAYERS = [
