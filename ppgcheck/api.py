@@ -198,10 +198,12 @@ def check_change(judge: str, reason: str, notes: str | None = None) -> None:
 
 
 def rule_report(text: str, policy: str | None = None, source: str = "<report>",
-                questions: bool = True) -> list[RulingSet]:
+                questions: bool = True, tolerant: bool = False) -> list[RulingSet]:
     """Parse and rule every report of a text.  Bad input raises ReportError before
-    anything is ruled, so there is never a partial result."""
-    return rule_prepared(prepare(parse_reports(text, source, policy), policy), questions=questions)
+    anything is ruled, so there is never a partial result.  `tolerant`: free sentences are
+    read by the tolerant reader (each observation's `reading` says how)."""
+    return rule_prepared(prepare(parse_reports(text, source, policy, tolerant=tolerant), policy),
+                         questions=questions)
 
 
 def policy_reference(policy_id: str, rules: Path | None = None) -> dict:

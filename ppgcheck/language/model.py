@@ -17,6 +17,15 @@ class Modifier:
 
 
 @dataclass
+class Reading:
+    """How the tolerant reader read a sentence that is not a canonical form: the canonical
+    sentence it ruled on and the words it did not read (shown with every ruling)."""
+    written: str                  # the sentence as the judge wrote it
+    read_as: str                  # the canonical sentence it was read as
+    not_read: list[str] = field(default_factory=list)     # the runs of words it did not read
+
+
+@dataclass
 class Observation:
     subject: str
     kind: str
@@ -24,6 +33,8 @@ class Observation:
     counts: dict[str, int] = field(default_factory=dict)
     modifiers: list[Modifier] = field(default_factory=list)
     line: int = field(default=0, compare=False)
+    # None: written as a canonical form; else how the tolerant reader read it
+    reading: Reading | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -45,11 +45,13 @@ def report_language(policy: str | None = None, rules: Path | None = None) -> Lan
 
 
 def parse_reports(text: str, source: str = "<report>", policy: str | None = None,
-                  rules: Path | None = None, first_line: int = 1) -> list[Report]:
+                  rules: Path | None = None, first_line: int = 1, tolerant: bool = False) -> list[Report]:
     """Parse a file's text into its reports (separated by `---` lines), each in the language
     of its policy: `policy` when given, else its `policy:` line (a pack of `rules`, the
     bundled packs by default).  `first_line` is the line of the file the text starts at
-    (read_reports parses a file report by report)."""
+    (read_reports parses a file report by report).  `tolerant`: a sentence that is not a
+    canonical form is read by the tolerant reader (its Observation.reading says how);
+    strict (the default) accepts canonical forms only."""
     text = text.translate(_TYPOGRAPHIC)
     if text.startswith("\ufeff") and first_line == 1:    # a byte order mark: not part of the report
         text = text[1:]
@@ -198,9 +200,9 @@ def _overlong(lines: list[str], start: int, line_no: int, source: str, language:
 
 
 def parse_report(text: str, source: str = "<report>", policy: str | None = None,
-                 rules: Path | None = None) -> Report:
+                 rules: Path | None = None, tolerant: bool = False) -> Report:
     """Parse text holding exactly one report."""
-    reports = parse_reports(text, source, policy, rules)
+    reports = parse_reports(text, source, policy, rules, tolerant=tolerant)
     if len(reports) != 1:
         raise ReportError(f"expected one report, found {len(reports)}", source, 1, 1, "")
     return reports[0]
