@@ -26,6 +26,12 @@ def rules_dir() -> Path:
     return _bundled("rules")
 
 
+@cache
+def examples_dir() -> Path:
+    """The bundled example reports (`ppgcheck example`)."""
+    return _bundled("examples")
+
+
 def core_dir(rules: Path | None = None) -> Path:
     """The core a rules folder's packs are read over: its own `core/`, else the bundled one
     (a folder of packs needs no copy of the core)."""

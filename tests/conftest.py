@@ -33,8 +33,12 @@ def all_commands() -> dict:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory):
-    """The suite (and the CLI runs it starts) use their own cache folder, not the user's."""
-    folder = tmp_path_factory.mktemp("ppgcheck-cache")
+    """The suite (and the CLI runs it starts) use their own cache folder, not the user's.
+    Under pytest-xdist the workers share one (its writes are atomic), so a pack's derived
+    data is computed once per run, not once per worker."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "ppgcheck-cache"
+    folder.mkdir(exist_ok=True)
     previous = os.environ.get("PPGCHECK_CACHE")
     os.environ["PPGCHECK_CACHE"] = str(folder)
     yield
@@ -63,3 +67,15 @@ def twice_pack(tmp_path: Path) -> Path:
         'note(O, P, tardiness, "never", "FIX 2") :- committed(O, P, tardiness), count(O, minutes, N), N < 0.\n',
         encoding="utf-8")
     return pack
+
+
+# files whose tests share one xdist worker: one headless browser at a time, and the fuzzing
+# runs, whose time bounds should not compete with each other for the cores
+_SERIAL_FILES = {"test_browser.py": "browser", "test_fuzz.py": "fuzz", "test_event_processes.py": "processes"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        group = _SERIAL_FILES.get(item.path.name)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))

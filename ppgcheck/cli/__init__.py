@@ -16,7 +16,7 @@ class CommandGroup(click.Group):
 
     lazy = {"event": "ppgcheck.cli.event", "test": "ppgcheck.cli.authoring", "check": "ppgcheck.cli.authoring",
             "diff": "ppgcheck.cli.authoring", "new-pack": "ppgcheck.cli.authoring",
-            "ids": "ppgcheck.cli.reference", "serve": "ppgcheck.cli.serve"}
+            "ids": "ppgcheck.cli.reference", "serve": "ppgcheck.cli.serve", "example": "ppgcheck.cli.examples"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -27,15 +27,19 @@ class CommandGroup(click.Group):
         return super().get_command(ctx, name)
 
 
-@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.version_option(package_name="ppgcheck")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Rule on tournament incidents and check penalty guides, with every step cited.
 
     \b
     Example:
       ppgcheck rule examples/fab/hidden-card-error.txt
     """
+    if ctx.invoked_subcommand is None:      # `ppgcheck` alone: the help, as asked for
+        click.echo(ctx.get_help())
 
 
 def main() -> None:

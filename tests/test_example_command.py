@@ -1,0 +1,54 @@
+"""`ppgcheck example`: the bundled example reports, which the wheel carries, and `ppgcheck`
+alone printing its help."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ppgcheck.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_list_names_every_example_of_the_checkout():
+    out = CliRunner().invoke(cli, ["example"])
+    assert out.exit_code == 0, out.output
+    listed = {line.split()[0] for line in out.output.splitlines()}
+    on_disk = {p.relative_to(ROOT / "examples").with_suffix("").as_posix()
+               for p in (ROOT / "examples").rglob("*.txt")}
+    assert listed == on_disk
+
+
+def test_an_example_prints_as_the_file_holds_it():
+    out = CliRunner().invoke(cli, ["example", "fab/hidden-card-error"])
+    assert out.exit_code == 0
+    assert out.output == (ROOT / "examples" / "fab" / "hidden-card-error.txt").read_text(encoding="utf-8")
+
+
+def test_a_written_example_rules_as_the_file_does(tmp_path: Path):
+    target = tmp_path / "report.txt"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["example", "examples/dci/slow-play.txt", "--write", str(target)]).exit_code == 0
+    written = runner.invoke(cli, ["rule", str(target)]).output
+    bundled = runner.invoke(cli, ["rule", str(ROOT / "examples" / "dci" / "slow-play.txt")]).output
+    assert written.replace(str(target), "R") == bundled.replace(str(ROOT / "examples" / "dci" / "slow-play.txt"), "R")
+
+
+def test_an_unknown_example_is_a_usage_error_naming_the_examples():
+    out = CliRunner().invoke(cli, ["example", "fab/nothing"])
+    assert out.exit_code == 2
+    assert "fab/hidden-card-error" in out.output and "Traceback" not in out.output
+
+
+def test_writing_never_overwrites(tmp_path: Path):
+    target = tmp_path / "report.txt"
+    target.write_text("mine\n")
+    out = CliRunner().invoke(cli, ["example", "fab/hidden-card-error", "--write", str(target)])
+    assert out.exit_code == 2 and target.read_text() == "mine\n"
+
+
+def test_ppgcheck_alone_prints_its_help_and_succeeds():
+    out = CliRunner().invoke(cli, [])
+    assert out.exit_code == 0
+    assert "Usage:" in out.output and "rule" in out.output
