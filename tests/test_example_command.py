@@ -52,3 +52,14 @@ def test_ppgcheck_alone_prints_its_help_and_succeeds():
     out = CliRunner().invoke(cli, [])
     assert out.exit_code == 0
     assert "Usage:" in out.output and "rule" in out.output
+
+
+def test_check_takes_the_rules_folder_as_every_command_does():
+    runner = CliRunner()
+    pack = str(ROOT / "tests" / "fixtures" / "packs" / "gap")
+    by_option = runner.invoke(cli, ["check", "--rules", pack, "--format", "json"])
+    by_position = runner.invoke(cli, ["check", pack, "--format", "json"])
+    assert by_option.exit_code == by_position.exit_code == 1      # the fixture's one gap
+    assert by_option.output == by_position.output
+    both = runner.invoke(cli, ["check", pack, "--rules", pack])
+    assert both.exit_code == 2 and "once" in both.output

@@ -72,7 +72,9 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
 
 
 @cli.command("check")
-@click.argument("rules_dir", required=False, type=click.Path(file_okay=False))
+@click.argument("rules_dir", required=False, type=click.Path(file_okay=False), metavar="[RULES_DIR]")
+@rules_option("Check the packs under this rules folder (a `core/` and one folder per policy), or this one "
+              "pack folder, instead of the bundled packs.")
 @click.option("--policy", "-p", shell_complete=complete_policy,
               help="Check this bundled policy (default: every bundled pack).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
@@ -89,15 +91,16 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
               help="The folder of the guides' text: each sentence a rule quotes must be in the source it "
                    "names (a `misquote` finding otherwise).")
 @fails_cleanly
-def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: str, observations: int,
-                  timeout: float, max_models: int, no_monotonicity: bool, baseline: Path | None,
-                  sources: Path | None) -> None:
+def check_command(rules_dir: str | None, rules: Path | None, policy: str | None, fmt: str, fail_on: str,
+                  observations: int, timeout: float, max_models: int, no_monotonicity: bool,
+                  baseline: Path | None, sources: Path | None) -> None:
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
     rules, repeat upgrades past the cap, monotonicity breaks and missing
     citations; each finding comes with a minimal witness report that
-    `ppgcheck rule` reproduces. RULES_DIR is a pack folder or a folder of packs.
+    `ppgcheck rule` reproduces. --rules names a pack folder or a folder of packs
+    (RULES_DIR, the same given without --rules, is kept for older scripts).
     With --sources, every sentence a rule quotes is looked up in the guide's text.
     Exit code: 0 clean, 1 findings at or above --fail-on (or the time bound or
     model cap stopped the search), 2 usage error.
@@ -105,10 +108,13 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     \b
     Example:
       ppgcheck check --policy fab
-      ppgcheck check tests/fixtures/packs/gap --format sarif > check.sarif
+      ppgcheck check --rules tests/fixtures/packs/gap --format sarif > check.sarif
       ppgcheck check --baseline rules/known-findings.toml
       ppgcheck check --policy fab --sources ../shared/sources
     """
+    if rules is not None and rules_dir is not None:
+        raise UsageError("give the rules folder once: --rules DIR")
+    rules_dir = str(rules) if rules is not None else rules_dir
     # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.analysis.check import check_policy, render_text, result_dict
     from ppgcheck.ci.sarif import render_sarif
