@@ -1,6 +1,8 @@
 """Commands a judge runs: rule, compare, vocab, print."""
 from __future__ import annotations
 
+import re
+
 import json
 import sys
 from pathlib import Path
@@ -157,7 +159,7 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
     click.echo("Header values:")
     for f in vocab_.value_forms():
         if f.category == "value":
-            click.echo(f"  {f.text:<58} {f.fact}{mark(f)}")
+            click.echo(f"  {_in_its_header(f, forms):<58} {f.fact}{mark(f)}")
     click.echo()
     click.echo("Number words (wherever a form has a number):")
     click.echo("  " + ", ".join(f"{w} = {n}" for w, n in vocab_.numbers.items()))
@@ -226,3 +228,16 @@ def print_command(report: str, policy: str | None, rules: Path | None) -> None:
     from ppgcheck.language.report import print_reports
     check_rules_folder(rules)
     click.echo(print_reports(report_sources((report,), policy, rules)), nl=False)
+
+
+def _in_its_header(value, forms) -> str:
+    """A header value as written in its header (`event: casual`, not a bare `casual` that
+    `rel:` takes too): the first header form stating the value's fact with a variable."""
+    predicate = value.fact.split("(", 1)[0]
+    for f in forms:
+        if f.category == "header" and f.fact == value.fact:       # a header of its own (`round: draft`)
+            return f.text
+    for f in forms:
+        if f.category == "header" and re.search(rf"\b{predicate}\([A-Z]", f.fact):
+            return re.sub(r"\{\w+\}(?!.*\{)", value.text, f.text)
+    return value.text

@@ -1,5 +1,5 @@
-"""`ppgcheck example`: the bundled example reports, which the wheel carries, and `ppgcheck`
-alone printing its help."""
+"""The command line's surface: `ppgcheck example` (the bundled example reports, which the wheel
+carries), `ppgcheck` alone printing its help, --rules everywhere, whole summaries."""
 from __future__ import annotations
 
 import json
@@ -65,3 +65,18 @@ def test_check_takes_the_rules_folder_as_every_command_does():
     assert findings[0] == findings[1] and findings[0]
     both = runner.invoke(cli, ["check", pack, "--rules", pack])
     assert both.exit_code == 2 and "once" in both.output
+
+
+def test_the_command_list_gives_whole_summaries():
+    out = CliRunner().invoke(cli, ["--help"], terminal_width=80)
+    commands = out.output.split("Commands:", 1)[1]
+    assert "..." not in commands
+    assert "breaks it." in " ".join(commands.split())
+
+
+def test_vocab_names_the_header_of_each_value():
+    out = CliRunner().invoke(cli, ["vocab", "--policy", "ffg"])
+    values = out.output.split("Header values:", 1)[1].split("\n\n", 1)[0].split("\n")
+    written = [line.rsplit(None, 1)[0].strip() for line in values if line.strip()]
+    assert "rel: casual" in written and "event: casual" in written and "round: draft" in written
+    assert len(set(written)) == len(written)     # no value twice without its header
