@@ -79,3 +79,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = _SERIAL_FILES.get(item.path.name)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """A run without chromium says so at the end, not only as a skip count (.ci/run sets CI,
+    under which the browser tests fail instead of skipping)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "test_browser" in r.nodeid]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} browser test(s) skipped: no chromium "
+                                    "(`apt-get install -y chromium`)", yellow=True)
