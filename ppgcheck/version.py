@@ -1,2 +1,2 @@
 """The package's version (pyproject.toml reads it; the event store records it with every ruling)."""
-__version__ = "0.1.0"
+__version__ = "0.5.0"

@@ -1,4 +1,5 @@
-"""Every rule cites its source; every command has help and a README entry."""
+"""Every rule cites its source; every command has help (tests/test_doc_outputs.py checks the
+pages show what the commands print)."""
 from __future__ import annotations
 
 import re
@@ -82,25 +83,10 @@ def test_every_pack_has_a_readme_naming_its_source(policy):
     assert ".txt" in readme
 
 
-def test_every_command_has_help_and_a_readme_entry():
-    readme = (ROOT / "README.md").read_text()
+def test_every_command_has_help():
     from conftest import all_commands
     for name, command in all_commands().items():
         assert command.help, name
-        assert f"ppgcheck {name}" in readme, f"README has no entry for `ppgcheck {name}`"
-
-
-@pytest.mark.parametrize("command", ["ppgcheck rule examples/fab/hidden-card-error.txt",
-                                     "ppgcheck rule examples/dci/slow-play.txt",
-                                     "ppgcheck rule examples/dci/no-rel.txt",
-                                     "ppgcheck compare examples/compare/extra-card.txt"])
-def test_the_readmes_example_output_is_what_the_command_prints(command):
-    from click.testing import CliRunner
-    readme = (ROOT / "README.md").read_text()
-    shown = re.search(re.escape(f"`{command}`") + r"[^`]*?```\n(.*?)```", readme, re.S)
-    assert shown, f"README shows no output of `{command}`"
-    result = CliRunner().invoke(cli, command.split()[1:])
-    assert result.output.rstrip("\n") == shown.group(1).rstrip("\n")    # `rule` ends a report with a blank line
 
 
 def test_the_authoring_guide_s_commands_are_ppgcheck_s():

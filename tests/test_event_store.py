@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ppgcheck import api
+from ppgcheck.version import __version__
 from ppgcheck.cli import cli
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
 from ppgcheck.errors import ResubmittedReport, StoreError
@@ -149,7 +150,7 @@ def test_every_ruling_keeps_its_report_judge_time_and_versions(tmp_path):
         row = db.execute("SELECT * FROM reports JOIN rulings ON rulings.report_id = reports.id").fetchone()
     assert row["original"] == path.read_text() and row["source"] == str(path) and row["judge"] == "Ann"
     assert row["canonical"].startswith("policy: fab\n") and "table: 12" in row["canonical"]
-    assert row["submitted_at"].endswith("Z") and row["ppgcheck_version"] == "0.1.0"
+    assert row["submitted_at"].endswith("Z") and row["ppgcheck_version"] == __version__
     assert row["rules_version"] == api.rules_version("fab") and row["rules_version"].startswith("sha256:")
     assert json.loads(row["ruling_json"])["rulings"][0]["infraction"] == "hidden-card-error"
 

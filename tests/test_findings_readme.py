@@ -1,4 +1,4 @@
-"""The README's "What ppgcheck found in the published guides" is the check baseline
+"""docs/findings.md, "What ppgcheck found in the published guides", is the check baseline
 (rules/known-findings.toml) as ci.baseline.render_markdown writes it, so it never goes
 stale: `python tests/test_findings_readme.py` rewrites it after the baseline changes."""
 from __future__ import annotations
@@ -9,12 +9,13 @@ from pathlib import Path
 from ppgcheck.ci.baseline import load_baseline, render_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+README = ROOT / "docs" / "findings.md"
 START = "## What ppgcheck found in the published guides\n"
 INTRO = """
 `ppgcheck check` over the four bundled packs finds these holes in the sources
 themselves: `rules/known-findings.toml` keeps them as CI's baseline, each with
-the reason below. Conflicts and gaps of level error fail a pack; a guide that
+the reason below (a heading counts these known holes; `check` prints a finding
+for each witness, so its counts are larger). Conflicts and gaps of level error fail a pack; a guide that
 narrows a penalty to a set without naming one is a gap of level warning. Run
 `ppgcheck check --policy P` for each one's witness report.
 
@@ -36,7 +37,7 @@ def section() -> str:
 def current() -> tuple[str, int, int]:
     text = README.read_text(encoding="utf-8")
     start = text.index(START)
-    end = text.index("\n## ", start + len(START)) + 1
+    end = text.find("\n## ", start + len(START)) + 1 or len(text)
     return text, start, end
 
 

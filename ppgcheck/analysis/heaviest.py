@@ -1,4 +1,4 @@
-"""Monotonicity of the heaviest permitted penalty (shared/design/discretion.md).
+"""Monotonicity of the heaviest permitted penalty (docs/rulings.md).
 
 The default search (monotonicity.py) compares the two copies' default
 penalties.  Where a guide leaves a choice (discretion/9, base_choice/5), the

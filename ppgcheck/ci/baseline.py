@@ -75,15 +75,16 @@ GUIDE_TITLES = {"fab": "Flesh and Blood PPG", "dci": "DCI Universal Penalty Guid
 
 
 def render_markdown(known: list[KnownFinding]) -> str:
-    """The baseline as the README's "What ppgcheck found" lists it: per guide, its
+    """The baseline as docs/findings.md lists it: per guide, its
     conflicts then its gaps, each with the reason it is a hole of the source."""
     out: list[str] = []
     policies = sorted({k.policy for k in known}, key=lambda p: (list(GUIDE_TITLES).index(p)
                                                                  if p in GUIDE_TITLES else len(GUIDE_TITLES), p))
     for policy in policies:
         mine = [k for k in known if k.policy == policy]
+        # the baseline's holes, not `check`'s counts (it also prints each hole once per witness)
         counts = ", ".join(f"{sum(1 for k in mine if k.kind == kind)} {kind}s" for kind in ("conflict", "gap"))
-        out += ["", f"### {GUIDE_TITLES.get(policy, policy)} (`{policy}`): {counts}", ""]
+        out += ["", f"### {GUIDE_TITLES.get(policy, policy)} (`{policy}`): known holes, {counts}", ""]
         for kind in ("conflict", "gap"):
             out += [f"- **{kind}** — {k.reason}." if not k.reason.endswith(".") else f"- **{kind}** — {k.reason}"
                     for k in mine if k.kind == kind]

@@ -110,7 +110,7 @@ def check_command(rules_dir: str | None, rules: Path | None, policy: str | None,
       ppgcheck check --policy fab
       ppgcheck check --rules tests/fixtures/packs/gap --format sarif > check.sarif
       ppgcheck check --baseline rules/known-findings.toml
-      ppgcheck check --policy fab --sources ../shared/sources
+      ppgcheck check --policy fab --sources guides/
     """
     if rules is not None and rules_dir is not None:
         raise UsageError("give the rules folder once: --rules DIR")

@@ -23,7 +23,7 @@ from ppgcheck.language.vocabulary import vocabulary
 @click.option("--policy", "-p", shell_complete=complete_policy,
               help="Rule under this policy, overriding each report's `policy:` line.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
-              show_default=True, help="Output: text for a judge, json (report-language.md), jsonl streams one line per report.")
+              show_default=True, help="Output: text for a judge, json (docs/ruling-json.md), jsonl streams one line per report.")
 @click.option("--explain", is_flag=True, help="Add the derivation, each step with its section.")
 @click.option("--questions/--no-questions", default=None,
               help="List the unstated facts that would change each ruling (each report is ruled again with "

@@ -1,4 +1,4 @@
-"""RulingSet -> text a judge reads in ten seconds, or JSON (report-language.md)."""
+"""RulingSet -> text a judge reads in ten seconds, or JSON (docs/ruling-json.md)."""
 from __future__ import annotations
 
 import json
