@@ -1,0 +1,99 @@
+"""tests/data/judge_notes.txt is well formed: enough notes for every policy, every expected
+infraction is one of its policy's ids (or `gap`), and every canonical statement parses in the
+strict language and rules to the expected infraction (one batch per policy, so it stays quick)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ppgcheck.api import policy_reference, rule_report
+from ppgcheck.errors import ReportError
+
+NOTES = Path(__file__).resolve().parent / "data" / "judge_notes.txt"
+POLICIES = ("fab", "dci", "ffg", "yugioh")
+GAP = "gap"
+
+
+@dataclass(frozen=True)
+class Note:
+    line: int
+    policy: str
+    header: list[str]
+    note: str
+    expected: str
+    canonical: list[str]    # the statements, one report line each (`; ` in the file)
+
+    def report(self) -> str:
+        """The canonical report: policy, header lines, a blank line, the statements."""
+        return "\n".join([f"policy: {self.policy}", *self.header, "", *self.canonical]) + "\n"
+
+
+def parse_notes(text: str) -> list[Note]:
+    notes = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        fields = raw.split(" | ")
+        assert len(fields) == 5, f"judge_notes.txt:{number}: 5 fields separated by ` | `, got {len(fields)}"
+        policy, header, note, expected, canonical = (f.strip() for f in fields)
+        notes.append(Note(number, policy, [h.strip() for h in header.split("; ")], note, expected,
+                          [s.strip() for s in canonical.split("; ")] if canonical else []))
+    return notes
+
+
+NOTES_LIST = parse_notes(NOTES.read_text(encoding="utf-8"))
+
+
+def ruled_as(ruling_set) -> str:
+    """What the ruling gives for the first statement (the note's main subject): the infraction
+    ids ruled for it (or for the whole report, observation 0, such as FFG's Too Many Penalty
+    Points), or `gap` when nothing is ruled for it and a gap finding names it."""
+    ruled = {r.infraction for r in ruling_set.rulings if r.observation in (0, 1)}
+    gap = any(f.kind == "gap" and f.observation == 1 for f in ruling_set.findings)
+    return " ".join(sorted(ruled)) if ruled else (GAP if gap else "nothing")
+
+
+def test_the_file_holds_enough_notes_for_every_policy():
+    per_policy = Counter(n.policy for n in NOTES_LIST)
+    assert len(NOTES_LIST) >= 200
+    assert set(per_policy) == set(POLICIES)
+    assert min(per_policy.values()) >= 40, per_policy
+
+
+def test_every_note_is_written_out_with_its_players_declared():
+    for n in NOTES_LIST:
+        assert n.note and any(h.startswith("player: ") for h in n.header), f"line {n.line}"
+    assert len({(n.policy, n.note) for n in NOTES_LIST}) == len(NOTES_LIST), "a note is listed twice"
+
+
+def test_every_expected_infraction_is_one_of_its_policys_ids_or_a_gap():
+    ids = {p: {i["id"] for i in policy_reference(p)["infractions"]} | {GAP} for p in POLICIES}
+    wrong = [(n.line, n.policy, n.expected) for n in NOTES_LIST if n.expected not in ids[n.policy]]
+    assert not wrong
+
+
+def test_the_notes_include_gaps_and_notes_the_language_cannot_say_yet():
+    assert any(n.expected == GAP for n in NOTES_LIST)
+    assert sum(1 for n in NOTES_LIST if n.canonical) >= len(NOTES_LIST) // 2
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_canonical_statement_rules_to_the_expected_infraction(policy):
+    notes = [n for n in NOTES_LIST if n.policy == policy and n.canonical]
+    ruled = rule_report("---\n".join(n.report() for n in notes), policy=policy, source="judge_notes.txt",
+                        tolerant=False)
+    assert len(ruled) == len(notes)
+    wrong = [(n.line, n.expected, ruled_as(rs)) for n, rs in zip(notes, ruled)
+             if n.expected not in ruled_as(rs).split()]
+    assert not wrong, "line, expected, ruled: " + repr(wrong)
+
+
+def test_a_wrong_expectation_or_an_unreadable_canonical_is_caught():
+    note = Note(0, "fab", ["player: Kim", "player: Lee"], "x", "tardiness", ["Kim drew 1 extra card"])
+    assert "tardiness" not in ruled_as(rule_report(note.report(), policy="fab", tolerant=False)[0]).split()
+    with pytest.raises(ReportError):
+        rule_report(Note(0, "fab", note.header, "x", "gap", ["Kim drew two cards instead of one"]).report(),
+                    tolerant=False)
