@@ -18,6 +18,7 @@ from ppgcheck.engine.policy import EXPLORED, PolicyEngine, engine
 from ppgcheck.engine.render import ruling_dict
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids, rules_dir
+from sampling import sampled
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -120,8 +121,8 @@ def test_every_golden_report_rules_the_same_in_one_batch_as_alone(policy: str) -
     prepared = list(golden_reports(policy))
     assert len(prepared) > 20
     together = [ruling_dict(rs) for rs in api.rule_prepared(prepared)]
-    alone = [ruling_dict(api.rule_prepared([item])[0]) for item in prepared]
-    assert together == alone
+    for i, item in sampled(prepared, 30, policy):
+        assert together[i] == ruling_dict(api.rule_prepared([item])[0]), item[0].name
 
 
 def test_a_batch_mixing_policies_keeps_report_order() -> None:
@@ -165,7 +166,7 @@ def shown_alone(files: list[Path], facts) -> set[str]:
 @pytest.mark.parametrize("policy", policy_ids())
 def test_the_rewrite_derives_what_the_pack_as_written_derives(policy: str) -> None:
     from ppgcheck.language.facts import build_facts
-    prepared = list(golden_reports(policy))
+    prepared = [item for _, item in sampled(list(golden_reports(policy)), 30, policy)]
     facts = [build_facts(report) for report, _ in prepared]
     batch = engine(policy).solve_many([f.inputs for f in facts])
     for report_facts, atoms in zip(facts, batch):

@@ -14,6 +14,7 @@ from ppgcheck.packs.program import parse_text
 from ppgcheck.engine.reach import Reach, program_summary, usable_text
 from ppgcheck.language.facts import build_facts
 from ppgcheck.resources import policy_ids
+from sampling import sampled
 from test_indexing import golden_reports
 
 
@@ -86,11 +87,11 @@ def test_every_golden_report_and_its_variants_rule_the_same_sliced(policy: str) 
     batch = [facts for group in groups for facts in group]
     assert len(batch) > policy_module.SLICED_AT_MOST
     whole = iter(policy_engine.solve_many(batch))
+    expected_each = [[canonical(next(whole)) for _ in group] for group in groups]
     sliced_some = False
-    for group in groups:
-        expected = [canonical(next(whole)) for _ in group]
+    for i, group in sampled(groups, 30, policy):
         sliced_some = sliced_some or len(program.usable_text(group, indexed=True)) < len(program.text)
-        assert [canonical(atoms) for atoms in policy_engine.solve_many(group)] == expected
+        assert [canonical(atoms) for atoms in policy_engine.solve_many(group)] == expected_each[i]
     assert sliced_some
 
 
