@@ -268,3 +268,14 @@ def test_every_predicate_name_python_uses_is_declared_in_the_contract():
                 for found in _ATOM_TEXT.finditer(node.value):
                     use(found.group(1) or found.group(2), where)
     assert {name: sorted(where) for name, where in used.items()} == {}
+
+
+def test_the_layout_table_names_every_module_in_its_folder_s_row():
+    table = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(ppgcheck/(?:\w+/)?)` \| (.*) \|$", table, re.M)}
+    for folder in [PACKAGE, *sorted(p.parent for p in PACKAGE.glob("*/__init__.py"))]:
+        key = folder.relative_to(PACKAGE.parent).as_posix() + "/"
+        assert key in rows, f"docs/architecture.md has no row for {key}"
+        files = [p.name for p in folder.iterdir() if p.suffix in (".py", ".lp") and p.name != "__init__.py"]
+        missing = [name for name in files if f"`{name}`" not in rows[key]]
+        assert not missing, f"docs/architecture.md's row for {key} misses {missing}"

@@ -1,1 +1,2 @@
-"""The report language: text <-> Report <-> input facts; nothing here knows a policy."""
+"""The report language: text <-> Report <-> input facts, in the words of the core and of a
+policy's pack (whose files it reads only through ppgcheck.packs)."""
