@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+import ppgcheck.language.report as report_module
 from ppgcheck import api
+from ppgcheck.cli import cli
 from ppgcheck.engine.render import (comparison_dict, render_comparison_text, render_text, ruling_dict,
                                     stored_observations, stored_ruling)
 from ppgcheck.language.model import Reading
+from ppgcheck.language.printer import print_observation
 from ppgcheck.language.report import parse_report
 
 REPORT = """policy: fab
@@ -97,3 +104,102 @@ def test_the_event_store_reads_back_a_ruling_stored_with_string_observations(tmp
         db.execute("UPDATE rulings SET ruling_json = ?", (json.dumps(data),))
     stored = api.open_event(event).report(sub.report_id).ruling
     assert stored["observations"] == sub.ruling["observations"]
+
+
+# --- the command line, with the tolerant reader stood in for ---------------------------------
+NOTE = REPORT.replace(READ_AS, WRITTEN)
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").rglob("*.txt"))
+
+
+@pytest.fixture
+def reader(monkeypatch):
+    """parse_reports(tolerant=True) reads WRITTEN as READ_AS (the reader's contract); strict, it
+    is the real parser.  (A file of one report is parsed in the forked job that rules it,
+    which inherits the stand-in.)"""
+    real = report_module.parse_reports
+
+    def parse(text, source="<report>", policy=None, rules=None, first_line=1, tolerant=False):
+        if not tolerant or WRITTEN not in text:
+            return real(text, source, policy, rules, first_line)
+        reports = real(text.replace(WRITTEN, READ_AS), source, policy, rules, first_line)
+        for report in reports:
+            for obs in report.observations:
+                if print_observation(obs, report.vocabulary) == READ_AS:
+                    obs.reading = Reading(WRITTEN, READ_AS, ["In game 2", "at table 40"])
+        return reports
+    monkeypatch.setattr(report_module, "parse_reports", parse)
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_rule_reads_a_free_sentence_by_default_and_shows_the_reading(reader, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text(NOTE)
+    for args in ((str(note),), ("-",)):         # a file (parsed in the job that rules it) and stdin
+        result = run("rule", *args, input=NOTE)
+        assert result.exit_code == 0, result.output
+        assert f"  [observation 1] read as: {READ_AS}\n" in result.stdout
+        assert '    not read: "In game 2", "at table 40"\n' in result.stdout
+        assert "Alice: hidden-card-error" in result.stdout
+    [data] = json.loads(run("rule", str(note), "--format", "json").stdout)
+    assert data["observations"][0] == {"read_as": READ_AS, "written": WRITTEN,
+                                       "not_read": ["In game 2", "at table 40"]}
+
+
+def test_rule_strict_refuses_a_free_sentence(reader, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text(NOTE)
+    text = run("rule", str(note), "--strict")
+    assert text.exit_code == 2 and text.stdout == ""
+    assert text.stderr.startswith(f"{note}:5:")
+    assert "Alice drew two extra cards" in text.stderr      # the line, under its caret
+
+
+def test_a_report_that_cannot_be_read_prints_its_error_as_json_on_stdout(reader, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text(NOTE)
+    result = run("rule", str(note), "--strict", "--format", "json")
+    assert result.exit_code == 2 and result.stderr == ""
+    [failure] = json.loads(result.stdout)
+    assert failure["report"] == str(note)
+    error = failure["error"]
+    assert set(error) == {"kind", "line", "column", "message", "expected", "suggestions"}
+    assert (error["kind"], error["line"]) == ("parse", 5)
+    assert error["column"] > 1 and error["message"] and error["expected"]
+    assert all(isinstance(s, str) for s in error["suggestions"])
+    # the other files are still ruled, in input order; jsonl gives the error its own line
+    both = run("rule", str(note), EXAMPLES[0].as_posix(), "--strict", "--format", "jsonl")
+    first, second = map(json.loads, both.stdout.splitlines())
+    assert both.exit_code == 2 and first["error"]["kind"] == "parse" and second["rulings"]
+
+
+def test_print_writes_the_reading_as_a_canonical_report_that_rules_the_same(reader, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text(NOTE)
+    printed = run("print", str(note))
+    assert printed.exit_code == 0 and READ_AS in printed.stdout and WRITTEN not in printed.stdout
+    assert run("print", str(note), "--strict").exit_code == 2
+    canonical = tmp_path / "canonical.txt"
+    canonical.write_text(printed.stdout)
+    [free] = json.loads(run("rule", str(note), "--format", "json").stdout)
+    [strict] = json.loads(run("rule", str(canonical), "--strict", "--format", "json").stdout)
+    assert [o["read_as"] for o in free["observations"]] == [o["read_as"] for o in strict["observations"]]
+    assert free["rulings"] == strict["rulings"] and free["findings"] == strict["findings"]
+
+
+def test_compare_reads_tolerantly_and_strict_refuses_with_the_json_error(reader, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text(NOTE)
+    compared = run("compare", str(note))
+    assert f'    written: "{WRITTEN}"' in compared.stdout
+    refused = run("compare", str(note), "--strict", "--format", "json")
+    assert refused.exit_code == 2 and json.loads(refused.stdout)[0]["error"]["line"] == 5
+
+
+def test_the_examples_rule_byte_identically_with_and_without_strict():
+    for example in EXAMPLES:
+        tolerant, strict = run("rule", str(example)), run("rule", str(example), "--strict")
+        assert tolerant.stdout == strict.stdout and tolerant.exit_code == strict.exit_code, example
+        assert "read as:" not in strict.stdout
