@@ -123,11 +123,13 @@ def reader(monkeypatch):
             return real(text, source, policy, rules, first_line)
         reports = real(text.replace(WRITTEN, READ_AS), source, policy, rules, first_line)
         for report in reports:
+            report.lines = [line.replace(READ_AS, WRITTEN) for line in report.lines]     # as written
             for obs in report.observations:
                 if print_observation(obs, report.vocabulary) == READ_AS:
                     obs.reading = Reading(WRITTEN, READ_AS, ["In game 2", "at table 40"])
         return reports
     monkeypatch.setattr(report_module, "parse_reports", parse)
+    monkeypatch.setattr(api, "parse_reports", parse)
 
 
 def run(*args: str, input: str | None = None):
@@ -169,10 +171,14 @@ def test_a_report_that_cannot_be_read_prints_its_error_as_json_on_stdout(reader,
     assert (error["kind"], error["line"]) == ("parse", 5)
     assert error["column"] > 1 and error["message"] and error["expected"]
     assert all(isinstance(s, str) for s in error["suggestions"])
-    # the other files are still ruled, in input order; jsonl gives the error its own line
-    both = run("rule", str(note), EXAMPLES[0].as_posix(), "--strict", "--format", "jsonl")
-    first, second = map(json.loads, both.stdout.splitlines())
-    assert both.exit_code == 2 and first["error"]["kind"] == "parse" and second["rulings"]
+    # the other files are still ruled, in input order
+    both = run("rule", str(EXAMPLES[0]), str(note), str(EXAMPLES[1]), "--strict", "--format", "json")
+    first, failed, last = json.loads(both.stdout)
+    assert both.exit_code == 2 and first["rulings"] and last["rulings"] and failed["error"]["kind"] == "parse"
+    assert (first["report"], failed["report"], last["report"]) == (str(EXAMPLES[0]), str(note), str(EXAMPLES[1]))
+    # a batch's jsonl is a line per report ruled: the error goes to stderr, as for text
+    lines = run("rule", str(note), "--strict", "--format", "jsonl")
+    assert lines.exit_code == 2 and lines.stdout == "" and f"{note}:5:" in lines.stderr
 
 
 def test_print_writes_the_reading_as_a_canonical_report_that_rules_the_same(reader, tmp_path):
@@ -203,3 +209,17 @@ def test_the_examples_rule_byte_identically_with_and_without_strict():
         tolerant, strict = run("rule", str(example)), run("rule", str(example), "--strict")
         assert tolerant.stdout == strict.stdout and tolerant.exit_code == strict.exit_code, example
         assert "read as:" not in strict.stdout
+
+
+def test_a_free_note_ruled_at_an_event_keeps_its_reading_and_is_ruled_again_as_written(reader, tmp_path):
+    note, event = tmp_path / "note.txt", tmp_path / "event.db"
+    note.write_text(NOTE)
+    result = run("rule", str(note), "--event", str(event), "--judge", "Ann", "--format", "json")
+    assert result.exit_code == 0, result.output
+    [data] = json.loads(result.stdout)
+    assert data["observations"][0]["written"] == WRITTEN
+    assert run("rule", str(note), "--event", str(event), "--judge", "Ann", "--strict").exit_code == 2
+    stored = api.open_event(event).report(1)
+    assert f"read as: {READ_AS}" in stored.text and stored.ruling["observations"][0]["written"] == WRITTEN
+    changes, _ = api.rerule_report(event, 1, "looked again", "Bea")     # the original text, read as submitted
+    assert changes == []

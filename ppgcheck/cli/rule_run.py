@@ -106,13 +106,11 @@ class RuleRun:
             click.echo(out)
 
     def _bad_input(self, failure: BadInput) -> None:
-        """A judge reads the error on stderr; a program (--format json, jsonl) reads it on stdout,
-        in the list, where the input's rulings would be."""
+        """A judge (text) and a batch (jsonl: a line per report ruled) read the error on stderr;
+        a program (json) in the list on stdout, where the input's rulings would be."""
         self.exit_code = 2
         if self.fmt == "json":
             self.collected.append(failure.data)
-        elif self.fmt == "jsonl":
-            click.echo(json.dumps(failure.data, ensure_ascii=False, separators=(",", ":")))
         else:
             click.echo(failure.message, err=True)
 
