@@ -223,3 +223,17 @@ def test_a_free_note_ruled_at_an_event_keeps_its_reading_and_is_ruled_again_as_w
     assert f"read as: {READ_AS}" in stored.text and stored.ruling["observations"][0]["written"] == WRITTEN
     changes, _ = api.rerule_report(event, 1, "looked again", "Bea")     # the original text, read as submitted
     assert changes == []
+
+
+def test_every_golden_report_reads_the_same_tolerantly_with_no_reading():
+    """A canonical sentence is never a reading: the golden cases (their reports, not the bad
+    input of errors/) print and rule the same whether read tolerantly or strictly."""
+    from ppgcheck.language.report import parse_reports, print_reports
+    golden = Path(__file__).resolve().parent / "golden"
+    cases = [c for c in sorted(golden.rglob("*.txt")) if "errors" not in c.relative_to(golden).parts]
+    assert len(cases) > 500
+    for case in cases:
+        text = case.read_text(encoding="utf-8")
+        strict, tolerant = parse_reports(text, case.name), parse_reports(text, case.name, tolerant=True)
+        assert all(o.reading is None for r in tolerant for o in r.observations), case
+        assert print_reports(tolerant) == print_reports(strict), case
