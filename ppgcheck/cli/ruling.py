@@ -62,7 +62,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
     the ruling shows, for each such sentence, what it was read as and the
     words not read (`--strict`: canonical forms only).  Exit code: 0 ruled,
     1 ruled with findings (conflict, gap, scope), 2 bad input (the bad file's
-    error on stderr, or with --format json/jsonl on stdout as
+    error on stderr; with --format json in its place in the list on stdout,
     {"report", "error": {"kind", "line", "column", "message", "expected",
     "suggestions"}}; the other files are still ruled).
 
