@@ -237,3 +237,16 @@ def test_every_golden_report_reads_the_same_tolerantly_with_no_reading():
         strict, tolerant = parse_reports(text, case.name), parse_reports(text, case.name, tolerant=True)
         assert all(o.reading is None for r in tolerant for o in r.observations), case
         assert print_reports(tolerant) == print_reports(strict), case
+
+
+def test_other_errors_of_a_file_extend_the_json_shape_with_their_kind(tmp_path):
+    missing = tmp_path / "missing.txt"
+    result = run("rule", str(missing), str(EXAMPLES[0]), "--format", "json")
+    failed, ruled_ = json.loads(result.stdout)
+    assert result.exit_code == 2 and ruled_["rulings"]
+    assert failed == {"report": str(missing), "error": {"kind": "usage",
+                                                        "message": f"no such file or directory: `{missing}`"}}
+    from ppgcheck.errors import ResubmittedReport, StoreError, error_dict
+    refused = ResubmittedReport("held: pass --amend", "r.txt", 1, 1, "", recorded=3, held="held")
+    assert error_dict(refused) == {"kind": "resubmitted", "message": "held: pass --amend"}
+    assert error_dict(StoreError("locked"))["kind"] == "store"
