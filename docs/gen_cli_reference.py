@@ -18,7 +18,11 @@ fails when this page and `ppgcheck COMMAND --help` disagree.
 
 
 def _help(command: click.Command, path: list[str]) -> str:
-    with click.Context(command, info_name=" ".join(path), terminal_width=100, max_content_width=100) as ctx:
+    # as `ppgcheck` builds it (-h too); click keeps the help option it made first, which a
+    # test invoking a command on its own may have made without -h
+    command._help_option = None
+    with click.Context(command, info_name=" ".join(path), terminal_width=100, max_content_width=100,
+                       help_option_names=["-h", "--help"]) as ctx:
         return command.get_help(ctx)
 
 

@@ -94,10 +94,11 @@ def exported_penalties(store: EventStore) -> tuple[list, list]:
 
 def submit_report(event: Path, text: str, judge: str, source: str = "<report>", policy: str | None = None,
                   rules: Path | None = None, amend: bool = False,
-                  choices: dict[str, str] | None = None) -> list[Submission]:
+                  choices: dict[str, str] | None = None, tolerant: bool = False) -> list[Submission]:
     """Parse every report of a text and submit each to the event store (created when
-    missing).  Bad input raises before anything is recorded."""
-    prepared = prepare(parse_reports(text, source, policy, rules), policy, rules)
+    missing).  Bad input raises before anything is recorded.  `tolerant`: free sentences
+    read by the tolerant reader (as `rule_report`)."""
+    prepared = prepare(parse_reports(text, source, policy, rules, tolerant=tolerant), policy, rules)
     store = open_event(event, create=True)
     return [submit_prepared(store, report, policy_id, judge, rules, amend, choices) for report, policy_id in prepared]
 
@@ -171,7 +172,8 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     check_change(judge, reason)
     store = _store(event)
     text, source, policy_id = store.submitted(report_id)
-    [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
+    # read as it was submitted: a judge's free sentences too (the tolerant reader reads canonical forms alike)
+    [(report, _)] = prepare(parse_reports(text, source, policy_id, rules, tolerant=True), policy_id, rules)
     return store.rerule(report_id, report, judge, reason, lambda r: rule_prepared([(r, policy_id)], rules)[0],
                         rules_version(policy_id, rules), engine(policy_id, rules).not_recorded)
 

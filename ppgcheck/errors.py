@@ -103,3 +103,15 @@ class StoreError(PpgError):
 
 class NotRecorded(StoreError):
     """A report or penalty number the event store does not hold."""
+
+
+def error_dict(exc: PpgError) -> dict:
+    """An error as JSON, for a program to act on (`--format json`): a report that cannot be
+    read says where, what was expected and the whole lines suggested instead."""
+    if isinstance(exc, ReportError) and not isinstance(exc, ResubmittedReport):
+        return {"kind": "parse", "line": exc.line, "column": exc.column, "message": exc.message,
+                "expected": list(exc.expected), "suggestions": list(exc.suggestions)}
+    kinds = ((ResubmittedReport, "resubmitted"), (UsageError, "usage"), (StoreError, "store"), (PolicyError, "pack"))
+    kind = next((name for cls, name in kinds if isinstance(exc, cls)), "error")
+    message = exc.message if isinstance(exc, ReportError) else str(exc)
+    return {"kind": kind, "message": message}

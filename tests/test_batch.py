@@ -214,7 +214,9 @@ def test_bad_report_text_format_and_json_list(rules: SimpleNamespace, tmp_path: 
     assert str(a) in text.stdout and str(c) in text.stdout and f"{bad}:" in text.stderr
     as_json = invoke(str(a), str(bad), str(c), "--format", "json")
     assert as_json.exit_code == 2
-    assert [r["report"] for r in json.loads(as_json.stdout)] == [str(a), str(c)]
+    # the bad file's error in the list, in its place, for a program to read (issue 36)
+    assert [r["report"] for r in json.loads(as_json.stdout)] == [str(a), str(bad), str(c)]
+    assert [set(r) for r in json.loads(as_json.stdout)][1] == {"report", "error"}
 
 
 def test_findings_and_bad_input_exit_codes_combine(rules: SimpleNamespace, tmp_path: Path) -> None:
@@ -339,7 +341,11 @@ def test_forked_batches_give_the_output_of_in_process_ones(
     here = invoke(*files, "--format", fmt, "--batch-size", "2")
     assert forked.stdout == here.stdout and forked.stderr == here.stderr
     assert forked.exit_code == here.exit_code == 2
-    assert forked.stdout.count("8.txt") == 1 and "3.txt" not in forked.stdout   # each report once, the bad one none
+    assert forked.stdout.count("8.txt") == 1     # each report once, the bad one ruled nowhere
+    if fmt == "json":       # (its error in the list, for a program)
+        assert [r["error"]["kind"] for r in json.loads(forked.stdout) if r["report"].endswith("3.txt")] == ["parse"]
+    else:
+        assert "3.txt" not in forked.stdout
 
 
 @needs_fork

@@ -85,7 +85,9 @@ def test_the_stations_card_names_the_observation_a_question_adds_to_as_the_text_
 def test_the_json_ruling_lists_the_observations_its_rulings_count():
     from ppgcheck.engine.render import ruling_dict
     data = ruling_dict(api.rule_report(TWO_OBSERVATIONS)[0])
-    assert data["observations"] == [
+    assert [o["read_as"] for o in data["observations"]] == [
         "Alice drew 2 extra cards, mixed into her hand, the extra cards cannot be identified",
         "Alice looked at 1 extra card, from a randomized deck, caught at once"]
+    # canonical sentences: written as read, nothing left unread
+    assert all(o["written"] == o["read_as"] and o["not_read"] == [] for o in data["observations"])
     assert {r["observation"] for r in data["rulings"]} == {1, 2}

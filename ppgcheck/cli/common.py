@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, TypeVar
 
 import click
 
-from ppgcheck.errors import PpgError, ReportError, UsageError
+from ppgcheck.errors import PpgError, ReportError, UsageError, error_dict
 
 if TYPE_CHECKING:
     from ppgcheck.language.report import Report
@@ -51,10 +51,11 @@ def rare_cycle_collection():
         gc.unfreeze()
 
 
-def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None
-                 ) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]], Path | None]]:
+def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None,
+                 tolerant: bool = False) -> list[tuple[str, Callable[[], Iterator[Report | ReportError]], Path | None]]:
     """(name, reports, path) for each file, each report file under a directory, and `-` (stdin: no path),
-    each report in its policy's language (`policy`, else its `policy:` line; a pack of `rules`).
+    each report in its policy's language (`policy`, else its `policy:` line; a pack of `rules`;
+    `tolerant`: free sentences read by the tolerant reader, else canonical forms only).
     Nothing is read until `reports()` is iterated, and then report by report
     (language/report.py: read_reports), so memory stays flat whatever a file's size;
     a FIFO or a character device is read as a stream.  A file that cannot be opened
@@ -62,16 +63,18 @@ def report_files(paths: tuple[str, ...], policy: str | None = None, rules: Path 
     entries: list[tuple[str, Callable[[], Iterator[Report | ReportError]], Path | None]] = []
     for raw in paths:
         if raw == "-":
-            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules), None))
+            entries.append(("<stdin>", functools.partial(_stream_reports, None, "<stdin>", policy, rules, tolerant),
+                            None))
             continue
         path = Path(raw)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*.txt") if p.is_file())
             if not files:
                 raise UsageError(f"no report files (*.txt) under `{raw}`")
-            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules), f) for f in files)
+            entries.extend((str(f), functools.partial(_stream_reports, f, str(f), policy, rules, tolerant), f)
+                           for f in files)
         else:
-            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules), path))
+            entries.append((raw, functools.partial(_stream_reports, path, raw, policy, rules, tolerant), path))
     return entries
 
 
@@ -82,9 +85,11 @@ class WholeFile:
     name: str
     raw: bytes
     policy_id: str
+    tolerant: bool = False      # free sentences read by the tolerant reader
 
 
-def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | None) -> WholeFile | None:
+def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | None,
+               tolerant: bool = False) -> WholeFile | None:
     """A regular file read whole when it holds one report (no separator line) within the
     reading limits and names a known policy (`policy`, else its `policy:` line): read_reports
     reads it the same from memory.  None: read it report by report, here."""
@@ -107,7 +112,7 @@ def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | N
     policy_id = policy or single_policy(text)
     if policy_id is None or policy_id not in policy_ids(rules):
         return None
-    return WholeFile(name, raw, policy_id)
+    return WholeFile(name, raw, policy_id, tolerant)
 
 
 def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
@@ -116,19 +121,19 @@ def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list
     from ppgcheck import api
     from ppgcheck.language.report import read_reports
     prepared: list[tuple[Report, str]] = []
-    for report in read_reports(io.BytesIO(item.raw), item.name, policy, rules):
+    for report in read_reports(io.BytesIO(item.raw), item.name, policy, rules, item.tolerant):
         if isinstance(report, ReportError):
             raise report
         prepared.extend(api.prepare([report], policy, rules))
     return prepared
 
 
-def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None
+def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None, tolerant: bool
                     ) -> Iterator[Report | ReportError]:
     # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.language.report import read_reports
     if path is None:
-        yield from read_reports(_stdin_bytes(), name, policy, rules)
+        yield from read_reports(_stdin_bytes(), name, policy, rules, tolerant)
         return
     try:
         mode = os.stat(path).st_mode
@@ -143,7 +148,7 @@ def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Pat
     except OSError as exc:
         raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
     with stream:
-        yield from read_reports(stream, name, policy, rules)
+        yield from read_reports(stream, name, policy, rules, tolerant)
 
 
 # what a file's checked reports may take in memory before they are kept on disk
@@ -209,16 +214,27 @@ def _stdin_bytes():
     return getattr(stdin, "buffer", stdin)
 
 
-def report_sources(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None) -> list[Report]:
+def report_sources(paths: tuple[str, ...], policy: str | None = None, rules: Path | None = None,
+                   tolerant: bool = False) -> list[Report]:
     """Every report of the files (for commands that take one report file): the first
     bad report's error raised."""
     out: list[Report] = []
-    for _, reports, _ in report_files(paths, policy, rules):
+    for _, reports, _ in report_files(paths, policy, rules, tolerant):
         for report in reports():
             if isinstance(report, ReportError):
                 raise report
             out.append(report)
     return out
+
+
+def strict_option(help_text: str):
+    """--strict: canonical forms only (the default reads free sentences tolerantly, as a judge writes)."""
+    return click.option("--strict", is_flag=True, help=help_text)
+
+
+def failure_json(exc: PpgError, name: str) -> dict:
+    """What `--format json` prints for an input that cannot be ruled: the file and its error."""
+    return {"report": name, "error": error_dict(exc)}
 
 
 def rules_option(help_text: str):

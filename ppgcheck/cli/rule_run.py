@@ -9,12 +9,13 @@ import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from ppgcheck import api
-from ppgcheck.cli.common import WholeFile, parse_whole, rare_cycle_collection, read_whole, whole_file
+from ppgcheck.cli.common import WholeFile, failure_json, parse_whole, rare_cycle_collection, read_whole, whole_file
 from ppgcheck.cli.inflight import InFlight, default_workers
 from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
@@ -32,14 +33,27 @@ Source = tuple[str, Callable, "Path | None"]   # an input: its name, its reports
 Submit = Callable[[Report, str], object]       # an event's submitter (ruling.event_submitter)
 
 
+@dataclass(frozen=True)
+class BadInput:
+    """An input that cannot be ruled, printed in input order with the rulings: the message a
+    judge reads (on stderr) and the JSON a program reads (on stdout, with --format json)."""
+
+    message: str
+    data: dict
+
+    @classmethod
+    def of(cls, exc: PpgError, name: str) -> "BadInput":
+        return cls(str(exc), failure_json(exc, name))
+
+
 class RuleRun:
     """What a run has printed so far (its exit code, the json list), and the reports
     waiting for their batch."""
 
     def __init__(self, *, fmt: str, explain: bool, policy: str | None, rules: Path | None, questions: bool,
-                 batch_size: int, workers: int | None, submit: Submit | None) -> None:
+                 batch_size: int, workers: int | None, submit: Submit | None, tolerant: bool = False) -> None:
         self.fmt, self.explain, self.policy, self.rules, self.questions = fmt, explain, policy, rules, questions
-        self.batch_size, self.submit = batch_size, submit
+        self.batch_size, self.submit, self.tolerant = batch_size, submit, tolerant
         self.exit_code = 0
         self.collected: list[dict] = []
         # by policy, waiting for a batch: checked reports, and files of one report the job parses
@@ -71,7 +85,7 @@ class RuleRun:
             self._printed_up_to(source)               # each file is stored and printed when read
             whole = None
         else:
-            whole = whole_file(path, name, self.policy, self.rules)
+            whole = whole_file(path, name, self.policy, self.rules, self.tolerant)
         if whole is not None:                   # parsed in the job that rules it
             return self._take(whole, whole.policy_id, source)
         try:
@@ -79,7 +93,7 @@ class RuleRun:
         except (ConfinementError, LimitExceeded):
             raise                           # the pack, not the input: the command stops
         except PpgError as exc:
-            self.inflight.put(str(exc), source)     # printed in input order, with the rulings
+            self.inflight.put(BadInput.of(exc, name), source)     # printed in input order, with the rulings
             return True
         return all(self._take(report, policy_id, source) for report, policy_id in checked)
 
@@ -91,13 +105,18 @@ class RuleRun:
         else:
             click.echo(out)
 
-    def _bad_input(self, exc: PpgError) -> None:
-        click.echo(str(exc), err=True)
+    def _bad_input(self, failure: BadInput) -> None:
+        """A judge (text) and a batch (jsonl: a line per report ruled) read the error on stderr;
+        a program (json) in the list on stdout, where the input's rulings would be."""
         self.exit_code = 2
+        if self.fmt == "json":
+            self.collected.append(failure.data)
+        else:
+            click.echo(failure.message, err=True)
 
-    def _emit_item(self, outputs: list[tuple[int, str | dict]] | str) -> None:
-        if isinstance(outputs, str):
-            self._bad_input(UsageError(outputs))      # (the message as the file's error printed it)
+    def _emit_item(self, outputs: list[tuple[int, str | dict]] | BadInput) -> None:
+        if isinstance(outputs, BadInput):
+            self._bad_input(outputs)
             return
         for code, out in outputs:
             self._emit(code, out)
@@ -161,13 +180,14 @@ class RuleRun:
                              "jsonl": lambda sub: json.dumps(submission_json(sub), ensure_ascii=False,
                                                              separators=(",", ":"))}[self.fmt]
         for report, policy_id in prepared:
+            name = report.name          # as given (the submitter makes a file's path absolute)
             try:
                 sub = self.submit(report, policy_id)      # type: ignore[misc]
             except (ReportError, UsageError) as exc:
-                self._bad_input(exc)
+                self._bad_input(BadInput.of(exc, name))
                 continue
             except StoreError as exc:
-                self._bad_input(exc)
+                self._bad_input(BadInput.of(exc, name))
                 return False
             self._emit(sub.exit_code, render_submission(sub))
             sys.stdout.flush()          # printed means stored: a ruling is printed once committed
@@ -180,19 +200,20 @@ def _reports_of(item: Item, policy: str | None, rules: Path | None) -> list[tupl
 
 
 def _rule_items(part: list[Item], policy: str | None, rules: Path | None, questions: bool,
-                render: Callable) -> list[list[tuple[int, str | dict]] | str]:
+                render: Callable) -> list[list[tuple[int, str | dict]] | BadInput]:
     """(In the job) each item's outputs: its rulings' (exit code, rendering), or a bad file's error."""
-    ready: list[list[tuple[Report, str]] | str] = []
+    ready: list[list[tuple[Report, str]] | BadInput] = []
     for item in part:
         try:
             ready.append(_reports_of(item, policy, rules))
         except (ConfinementError, LimitExceeded):
             raise
         except PpgError as exc:
-            ready.append(str(exc))
-    ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, str) for p in got], rules, questions))
-    return [got if isinstance(got, str) else [(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))]
-            for got in ready]
+            ready.append(BadInput.of(exc, item.name if isinstance(item, WholeFile) else item[0].name))
+    ruled = iter(api.rule_prepared([p for got in ready if not isinstance(got, BadInput) for p in got], rules,
+                                   questions))
+    return [got if isinstance(got, BadInput) else
+            [(rs.exit_code, render(rs)) for rs in itertools.islice(ruled, len(got))] for got in ready]
 
 
 def _parsed_items(part: list[Item], policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:

@@ -11,10 +11,10 @@ import click
 
 from ppgcheck import api
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options, report_files,
-                                 report_sources, rules_option)
+from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, failure_json, limit_options,
+                                 report_files, report_sources, rules_option, strict_option)
 from ppgcheck.cli.rule_run import BATCH_SIZE, RuleRun
-from ppgcheck.errors import UsageError
+from ppgcheck.errors import ReportError, UsageError
 from ppgcheck.language.vocabulary import vocabulary
 
 
@@ -49,16 +49,24 @@ from ppgcheck.language.vocabulary import vocabulary
               help="With --event: record this penalty (one the guide permits) for this infraction instead of the "
                    "guide's default; a report's `judge call:` line chooses the same way.")
 @click.option("--event-log", "event_log", hidden=True, help="Retired: see `ppgcheck event import`.")
+@strict_option("Accept canonical forms only (`ppgcheck vocab`), as golden cases and `ppgcheck test` do; by "
+               "default a sentence that is not one is read for the statements in it, and the ruling shows the "
+               "reading.")
 @limit_options(timeout=True)
 @fails_cleanly
 def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, questions: bool | None,
          batch_size: int, workers: int | None, rules: Path | None, event: Path | None, judge: str | None,
-         amend: bool, choose: tuple[str, ...], event_log: str | None) -> None:
+         amend: bool, choose: tuple[str, ...], event_log: str | None, strict: bool) -> None:
     """Rule on incident REPORTS (files, directories of *.txt, or - for stdin).
 
-    A file may hold several reports separated by `---`. Exit code: 0 ruled,
+    A file may hold several reports separated by `---`.  A sentence written as
+    a judge writes it (not a canonical form) is read for the statements in it:
+    the ruling shows, for each such sentence, what it was read as and the
+    words not read (`--strict`: canonical forms only).  Exit code: 0 ruled,
     1 ruled with findings (conflict, gap, scope), 2 bad input (the bad file's
-    error on stderr; the other files are still ruled).
+    error on stderr; with --format json in its place in the list on stdout,
+    {"report", "error": {"kind", "line", "column", "message", "expected",
+    "suggestions"}}; the other files are still ruled).
 
     \b
     Example:
@@ -76,8 +84,8 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         from ppgcheck.engine.policy import engine
         engine(policy, rules)  # an unknown --policy is a usage error before anything runs
     run = RuleRun(fmt=fmt, explain=explain, policy=policy, rules=rules, questions=questions,
-                  batch_size=batch_size, workers=workers, submit=submit)
-    sys.exit(run.run(report_files(reports, policy, rules)))
+                  batch_size=batch_size, workers=workers, submit=submit, tolerant=not strict)
+    sys.exit(run.run(report_files(reports, policy, rules, tolerant=not strict)))
 
 
 def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: tuple[str, ...],
@@ -175,15 +183,18 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @rules_option("Compare the guides under this rules folder (a `core/` and one folder per policy) instead of "
                "the bundled ones.")
+@strict_option("Accept canonical forms only; by default free sentences are read as `ppgcheck rule` reads them.")
 @fails_cleanly
-def compare(report: str, fmt: str, rules: Path | None) -> None:
+def compare(report: str, fmt: str, rules: Path | None, strict: bool) -> None:
     """Rule the observations of REPORT under every bundled guide, side by side.
 
     A guide with no rule for an observation shows it as not covered. Headers
     that belong to one guide (tier, event kind) are defaulted by the others,
-    and each guide says what it assumed.  Exit 1 when a guide has a finding or
-    leaves an observation uncovered, else 0; `--format json` is a list, one
-    object per report.
+    and each guide says what it assumed.  A free sentence is read as `ppgcheck
+    rule` reads it, its reading shown (`--strict`: canonical forms only).
+    Exit 1 when a guide has a finding or leaves an observation uncovered, else
+    0, 2 for bad input; `--format json` is a list, one object per report (a
+    report that cannot be read: its error, as `ppgcheck rule` gives it).
 
     \b
     Example:
@@ -193,7 +204,14 @@ def compare(report: str, fmt: str, rules: Path | None) -> None:
     from ppgcheck.api import compare_report
     from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
-    results = [compare_report(r, rules=rules) for r in report_sources((report,), rules=rules)]
+    try:
+        reports = report_sources((report,), rules=rules, tolerant=not strict)
+    except ReportError as exc:
+        if fmt != "json":
+            raise
+        click.echo(json.dumps([failure_json(exc, exc.file)], indent=2, ensure_ascii=False))
+        sys.exit(exc.exit_code)
+    results = [compare_report(r, rules=rules) for r in reports]
     if fmt == "json":
         click.echo(json.dumps([comparison_dict(c) for c in results], indent=2, ensure_ascii=False))
     else:
@@ -215,10 +233,13 @@ def log_command(args: tuple[str, ...]) -> None:
 @click.option("--policy", "-p", shell_complete=complete_policy,
               help="Read the report in this policy's language (default: its `policy:` line).")
 @rules_option("Read the report in the language of a pack under this rules folder.")
+@strict_option("Accept canonical forms only; by default free sentences are read as `ppgcheck rule` reads them.")
 @fails_cleanly
-def print_command(report: str, policy: str | None, rules: Path | None) -> None:
+def print_command(report: str, policy: str | None, rules: Path | None, strict: bool) -> None:
     """Print a report file in canonical form (comments dropped, one statement a line,
-    synonyms written in the first form of their kind).
+    synonyms written in the first form of their kind).  A free sentence prints as
+    the canonical sentence it was read as, which rules the same (`--strict`:
+    canonical forms only).
 
     \b
     Example:
@@ -227,7 +248,7 @@ def print_command(report: str, policy: str | None, rules: Path | None) -> None:
     # (when the command runs: the CLI loads only the command it runs)
     from ppgcheck.language.report import print_reports
     check_rules_folder(rules)
-    click.echo(print_reports(report_sources((report,), policy, rules)), nl=False)
+    click.echo(print_reports(report_sources((report,), policy, rules, tolerant=not strict)), nl=False)
 
 
 def _in_its_header(value, forms) -> str:

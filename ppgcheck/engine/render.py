@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict
 
 from ppgcheck.engine.ruling import Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question, RulingSet
+from ppgcheck.language.model import Reading
 
 WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer",
        "players": "the players"}
@@ -97,6 +98,57 @@ def _observed(rs: RulingSet, index: int) -> str:
     return rs.observations[index - 1] if 0 < index <= len(rs.observations) else "the report as a whole"
 
 
+def _reading(rs: RulingSet, index: int) -> Reading | None:
+    """How observation `index` (from 1) was read from a free sentence; None where it was written canonically."""
+    return rs.readings[index - 1] if 0 < index <= len(rs.readings) else None
+
+
+def not_read_text(words: list[str]) -> str:
+    """`"In game 2", "at table 40"`: the runs of words the reader did not read."""
+    return ", ".join(f'"{w}"' for w in words)
+
+
+def reading_lines(rs: RulingSet, indent: str = "  ") -> list[str]:
+    """For each observation read from a free sentence, the canonical sentence ruled on and the
+    words not read, so a judge sees what the ruling is about; nothing for canonical sentences."""
+    several = len(rs.observations) > 1
+    out = []
+    for index, observation in enumerate(rs.observations, start=1):
+        reading = _reading(rs, index)
+        if reading is None:
+            continue
+        out.append(f"{indent}{f'[observation {index}] ' if several else ''}read as: {observation}")
+        if reading.not_read:
+            out.append(f"{indent}  not read: {not_read_text(reading.not_read)}")
+    return out
+
+
+def observation_dicts(rs: RulingSet) -> list[dict]:
+    """The JSON of the observations as ruled: the canonical sentence, the sentence as written
+    (the same for a canonical one) and the runs of words not read."""
+    out = []
+    for index, observation in enumerate(rs.observations, start=1):
+        reading = _reading(rs, index)
+        out.append({"read_as": observation, "written": reading.written if reading else observation,
+                    "not_read": list(reading.not_read) if reading else []})
+    return out
+
+
+def stored_observations(observations: list) -> list[dict]:
+    """A ruling JSON's `observations` read back in today's shape: rulings stored by earlier
+    versions list each observation as its canonical sentence (a string)."""
+    return [{"read_as": o, "written": o, "not_read": []} if isinstance(o, str) else
+            {"read_as": o.get("read_as", ""), "written": o.get("written", o.get("read_as", "")),
+             "not_read": list(o.get("not_read") or [])} for o in observations]
+
+
+def stored_ruling(data: dict) -> dict:
+    """A ruling JSON as stored (by this version or an earlier one), its observations in today's shape."""
+    if isinstance(data.get("observations"), list):
+        return {**data, "observations": stored_observations(data["observations"])}
+    return data
+
+
 def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
     """The derivation, each step with its section."""
     steps = [f"observed: {observation}"]
@@ -119,7 +171,7 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
 
 
 def render_text(rs: RulingSet, explain: bool = False) -> str:
-    out = [f"{rs.report} — policy {rs.policy}"]
+    out = [f"{rs.report} — policy {rs.policy}", *reading_lines(rs)]
     for r in rs.rulings:
         out.append(f"  {r.player}: {r.infraction}{_cite(r.section)}")
         line = f"    penalty: {penalty_line(r)}"
@@ -245,7 +297,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
         rulings.append(item)
     return {
         "report": rs.report, "policy": rs.policy,
-        "observations": rs.observations,     # as printed, in order: a ruling's `observation` counts from 1
+        "observations": observation_dicts(rs),     # in order: a ruling's `observation` counts from 1
         "rulings": rulings,
         "no_infraction": [asdict(n) for n in rs.no_infractions],
         "findings": [asdict(f) for f in rs.findings],
@@ -312,6 +364,11 @@ def render_comparison_text(comparison) -> str:
     out = [f"{first.report} — the same observations under every guide"]
     for index, observation in enumerate(first.observations, start=1):
         out.append(f"  {observation}")
+        reading = _reading(first, index)
+        if reading is not None:          # read from a free sentence: what was written, what was not read
+            out.append(f'    written: "{reading.written}"')
+            if reading.not_read:
+                out.append(f"    not read: {not_read_text(reading.not_read)}")
         for policy, rs in sets.items():
             for i, line in enumerate(_cell(rs, index)):
                 out.append(f"    {(policy if i == 0 else ''):<{width}}{line}")
@@ -336,7 +393,7 @@ def render_comparison_text(comparison) -> str:
 
 def comparison_dict(comparison) -> dict:
     first = next(iter(comparison.by_policy.values()))
-    return {"report": first.report, "observations": first.observations,
+    return {"report": first.report, "observations": observation_dicts(first),
             "policies": {p: {**ruling_dict(rs, explain=False),
                              "ignored_history": comparison.ignored.get(p, [])}
                          for p, rs in comparison.by_policy.items()}}

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import clingo
 
 from ppgcheck.language.facts import Facts, constant_to_slug, slug_to_constant
+from ppgcheck.language.model import Reading
 from ppgcheck.language.report import Report, print_observation
 
 UNDETERMINED = "undetermined"     # how golden files and diffs spell "the guide names no default"
@@ -148,6 +149,8 @@ class RulingSet:
     outcomes: list[Outcome] = field(default_factory=list)     # more than one is a conflict finding
     outcome_options: list[OutcomeOption] = field(default_factory=list)
     outcome_notes: list[Cited] = field(default_factory=list)
+    # per observation, how the tolerant reader read its free sentence (None: written canonically)
+    readings: list[Reading | None] = field(default_factory=list)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -194,7 +197,8 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
     final = {key(o, p, i): pen.name for o, p, i, pen in by.get("penalty/4", [])}
     base, base_sections = _bases(by, key)
     issued = {key(o, p, i) for o, p, i, _ in by.get("issued/4", [])}
-    result = RulingSet(report.name, policy, [print_observation(o, report.vocabulary) for o in report.observations])
+    result = RulingSet(report.name, policy, [print_observation(o, report.vocabulary) for o in report.observations],
+                       readings=[o.reading for o in report.observations])
     rulings: dict[tuple, PlayerRuling] = {}
     for o, p, i in sorted(by.get("committed/3", []), key=lambda t: (t[0].number, t[1].number, t[2].name)):
         k = key(o, p, i)

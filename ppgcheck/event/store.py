@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ppgcheck.engine.render import render_text, ruling_dict
+from ppgcheck.engine.render import render_text, ruling_dict, stored_ruling
 from ppgcheck.engine.ruling import PlayerRuling, RulingSet
 from ppgcheck.errors import NotRecorded, ResubmittedReport, StoreError
 from ppgcheck.event import schema
@@ -352,7 +352,8 @@ class EventStore(RecordChanges):
                 f"{PENALTIES} JOIN counted c ON c.penalty_id = p.id WHERE c.ruling_id = ? ORDER BY p.id",
                 (row["ruling_id"],))]
         result = db.execute(f"{RESULTS} WHERE m.report_id = ?", (report_id,)).fetchone()
-        return Submission(outcome, str(self.path), report_id, row["source"], json.loads(row["ruling_json"]),
+        ruling = stored_ruling(json.loads(row["ruling_json"]))   # (earlier versions stored observations as strings)
+        return Submission(outcome, str(self.path), report_id, row["source"], ruling,
                           row["ruling_text"], row["explained_text"], row["exit_code"], recorded, counted,
                           row["supersedes"], row["judge"], row["submitted_at"],
                           result_row(result) if result else None, row["status"],

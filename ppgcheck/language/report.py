@@ -124,16 +124,16 @@ _SEPARATOR_LINE = re.compile(rb"[ \t]*---+[ \t]*\.?[ \t]*(#[^\n]*)?\r?\n?\Z")
 
 
 def read_reports(stream: BinaryIO, source: str, policy: str | None = None,
-                 rules: Path | None = None) -> Iterator[Report | ReportError]:
+                 rules: Path | None = None, tolerant: bool = False) -> Iterator[Report | ReportError]:
     """Each report of a file as it is read (in its policy's language, as parse_reports),
     or the error of a bad one: one report in memory at a time, whatever the file's size.
     A report past MAX_REPORT_BYTES or MAX_REPORT_LINES is an error found while reading
     (the first error within what was read, if there is one, else the limit's), and the
     rest of the file is then not read; so is the rest of a file that is not UTF-8.
-    A BOM at the start is skipped."""
+    A BOM at the start is skipped.  `tolerant`: free sentences read as parse_reports reads them."""
     line_no, start, size, first = 0, 1, 0, True
     lines: list[str] = []
-    language = (policy, rules)
+    language = (policy, rules, tolerant)
     while True:
         raw = stream.readline(MAX_REPORT_BYTES + 1 - size)
         if line_no == 0 and raw.startswith(_BOM):
@@ -162,7 +162,7 @@ def read_reports(stream: BinaryIO, source: str, policy: str | None = None,
             return
 
 
-def _chunk_reports(lines: list[str], start: int, source: str, language: tuple[str | None, Path | None],
+def _chunk_reports(lines: list[str], start: int, source: str, language: tuple[str | None, Path | None, bool],
                    several: bool, first: bool) -> Iterator[Report | ReportError]:
     """The report of the lines between two separators (or its error)."""
     text = "".join(lines)
@@ -172,7 +172,7 @@ def _chunk_reports(lines: list[str], start: int, source: str, language: tuple[st
         yield ReportError(message, source, start, 1, "")
         return
     try:
-        reports = parse_reports(text, source, *language, first_line=start)
+        reports = _parse_chunk(text, source, language, start)
     except ReportError as exc:
         yield exc
         return
@@ -181,14 +181,19 @@ def _chunk_reports(lines: list[str], start: int, source: str, language: tuple[st
         yield report
 
 
-def _overlong(lines: list[str], start: int, line_no: int, source: str, language: tuple[str | None, Path | None],
+def _parse_chunk(text: str, source: str, language: tuple[str | None, Path | None, bool], start: int) -> list[Report]:
+    policy, rules, tolerant = language
+    return parse_reports(text, source, policy, rules, first_line=start, tolerant=tolerant)
+
+
+def _overlong(lines: list[str], start: int, line_no: int, source: str, language: tuple[str | None, Path | None, bool],
               by_size: bool) -> ReportError:
     """A report past a limit: the first error within its complete lines (say, too many
     observations at line 14), else the limit's own."""
     read = "".join(lines[:-1])
     if read.strip():
         try:
-            parse_reports(read, source, *language, first_line=start)
+            _parse_chunk(read, source, language, start)
         except ReportError as exc:
             if exc.line < line_no:
                 return dataclasses.replace(exc, message=exc.message + " (the rest of the file is not read)")
