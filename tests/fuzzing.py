@@ -24,6 +24,7 @@ from ppgcheck import api
 from ppgcheck.engine.policy import engine
 from ppgcheck.engine.render import render_text, ruling_dict
 from ppgcheck.errors import PpgError
+from ppgcheck.language.grammar import keyword_word
 from ppgcheck.language.report import Report, read_reports, report_language
 from ppgcheck.resources import policy_ids
 
@@ -81,8 +82,8 @@ def _grammar_reports(policy: str | None) -> st.SearchStrategy[bytes]:
         "_NO_FORM": st.nothing(),       # a generated rule with no form: never matches
     }
     for terminal in grammar.terminals:       # words apart (the grammar's spaces are optional to from_lark)
-        if terminal.name not in explicit and isinstance(terminal.pattern, lark.lexer.PatternStr):
-            word = terminal.pattern.value
+        word = keyword_word(terminal.pattern)
+        if terminal.name not in explicit and word is not None:
             explicit[terminal.name] = st.sampled_from([word, word.upper(), word.capitalize()]).map(
                 lambda w: f" {w} " if w[0].isalnum() else w)
     for name in ("NAME", "QNAME", "ID", "INT"):

@@ -31,6 +31,8 @@ def _line(lines: list[str], n: int) -> str:
 def _describe(lang: Language, terminal: str) -> str:
     if terminal in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[terminal]
+    if terminal in lang.keyword_words:
+        return f"`{lang.keyword_words[terminal]}`"
     try:
         pattern = lang.parser.get_terminal(terminal).pattern
     except KeyError:
