@@ -13,11 +13,14 @@ import re
 import lark
 
 from ppgcheck.errors import ReportError
+from ppgcheck.language.names import INVISIBLE
+from ppgcheck.language.names import parse as parse_with_names
 from ppgcheck.language.grammar import Language
 from ppgcheck.language.vocabulary import Vocabulary, value_text
 
 MAX_EXPECTED = 8
-_TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "INT": "a number",
+_TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "OPPONENT": "`the opponent`",
+                   "PRONOUN": "`she`, `he` or `they`", "INT": "a number",
                    "ID": "an id like `hidden-card-error`", "_NL": "end of line",
                    "SEPARATOR": "`---`", "$END": "end of file", "COMMA": "`,`", "COLON": "`:`"}
 _HEADER_START = re.compile(r"\s*([^\W\d]\w*(?: \w+)?)\s*:")
@@ -47,6 +50,10 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
     if not isinstance(line, int) or line < 1:
         line, column = max(len(lines), 1), len(_line(lines, len(lines))) + 1
     line_text = _line(lines, line)
+    hidden = INVISIBLE.match(line_text, column - 1)
+    if hidden:      # invisible: the line would read as something it is not
+        return ReportError(f"bidi control or zero-width character U+{ord(hidden.group()):04X} is not allowed in a "
+                           "report", source, line, column, INVISIBLE.sub("?", line_text))
     if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END":
         found_text, found = "", "end of file"
     else:
@@ -104,7 +111,7 @@ def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]]
         for n in (at, line):
             fixed[n - 1] = word.sub(f'"{name}"', fixed[n - 1])
         try:
-            lang.parser.parse("\n".join(fixed) + "\n")
+            parse_with_names(lang, "\n".join(fixed) + "\n")
         except lark.exceptions.UnexpectedInput as exc:
             if not isinstance(getattr(exc, "line", None), int) or exc.line <= line:
                 continue

@@ -38,6 +38,8 @@ WORD_END = r"(?!\w|[.\-]\w|'(?!s\b)\w)"
 KEYWORD_PREFIX = "_KW_"   # `_`: kept out of the tree, as a plain string is
 _KEYWORD_PRIORITY = 2
 _SKELETON_WORD = re.compile(r'"([a-z]+)"i')
+# the words read as a pronoun wherever a person stands (names.py): a name like one is quoted
+PRONOUNS = ("she", "he", "they")
 
 
 @cache
@@ -196,7 +198,7 @@ class Language:
     @cached_property
     def must_quote(self) -> frozenset[str]:
         """The keywords a bare name would be read as: each keyword the parser accepts in
-        some state where it also accepts a name."""
+        some state where it also accepts a name, and the pronouns."""
         states = self.parser.parser.parser._parse_table.states
         words: set[str] = set()
         for actions in states.values():
@@ -208,6 +210,8 @@ class Language:
                 word = self.keyword_words.get(terminal)
                 if word is not None:
                     words.add(word)
+        if "PRONOUN" in self._terminals:
+            words.update(PRONOUNS)
         return frozenset(words)
 
     @cached_property
