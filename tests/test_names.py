@@ -155,3 +155,10 @@ def test_a_declared_name_wins_over_a_pronoun_or_the_opponent(name):
     report = parse_report(f"policy: fab\nplayer: {name}\nplayer: Kim\n{name} harassed Kim\nKim harassed {name}\n")
     assert [(o.subject, o.other) for o in report.observations] == [(name.strip('"'), "Kim"), ("Kim", name.strip('"'))]
     assert parse_report(print_report(report)) == report
+
+
+def test_the_opponent_in_a_statement_with_no_subject_is_of_the_subject_before():
+    report = parse_report(TWO + "Player A drew 2 extra cards\ntime was called during the opponent's turn\n")
+    assert report.states[0].persons == ["NAP"]
+    err = error_of(TWO + "time was called during the opponent's turn\n")
+    assert caret(err) == (4, 24) and "line 3 names none" in err.message

@@ -245,13 +245,16 @@ class Resolver:
         return None
 
     def _previous_subject(self, token: Token) -> str:
+        """The subject of the statement before the token's (a pronoun's, or that `the opponent` is of)."""
+        means = ("is the other player than the subject of its statement or of the one before"
+                 if token.type == "OPPONENT" else "stands for the subject of the statement before")
         before = self._statement_before(token.line)
         if before is None:
-            raise self.fail(f"`{token}` starts the report: it stands for the subject of the statement "
-                            "before, and there is none (write the name)", token.line, token.column)
+            raise self.fail(f"`{token}` starts the report: it {means}, and there is none (write the name)",
+                            token.line, token.column)
         if before not in self.subjects:
-            raise self.fail(f"`{token}` stands for the subject of the statement before, and line {before} "
-                            "names none (write the name)", token.line, token.column)
+            raise self.fail(f"`{token}` {means}, and line {before} names none (write the name)",
+                            token.line, token.column)
         return self.subjects[before]
 
     def _opponent(self, token: Token, declared: Declared, subject: str | None) -> str:
