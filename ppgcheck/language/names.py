@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import lark
 from lark import Token
@@ -70,7 +70,7 @@ class Declared:
         folded = name.casefold()
         return next((n for n, _, _ in self.persons if n.casefold() == folded), name)
 
-    @property
+    @cached_property
     def patterns(self) -> list[tuple[str, re.Pattern]]:
         """Each declared name as the body reads it, the longest first."""
         names = sorted(dict.fromkeys(n for n, _, _ in self.persons), key=len, reverse=True)
@@ -176,9 +176,11 @@ class _NamesLexer:
                 yield "PRONOUN", found.group(), found.end() - at
 
     def _person(self, lexer, lexer_state, parser_state) -> Token | None:
+        accepts = parser_state.parse_conf.parse_table.states[parser_state.position]
+        if "NAME" not in accepts:       # (no person stands here: most tokens)
+            return None
         text, counter = lexer_state.text.text, lexer_state.line_ctr
         at = _SPACES.match(text, counter.char_pos, lexer_state.text.end).end()
-        accepts = parser_state.parse_conf.parse_table.states[parser_state.position]
         found = max(self._candidates(text, at, counter.line, accepts), key=lambda c: c[2], default=None)
         if found is None:
             return None
