@@ -162,3 +162,12 @@ def test_the_opponent_in_a_statement_with_no_subject_is_of_the_subject_before():
     assert report.states[0].persons == ["NAP"]
     err = error_of(TWO + "time was called during the opponent's turn\n")
     assert caret(err) == (4, 24) and "line 3 names none" in err.message
+
+
+@pytest.mark.parametrize("line, column, name", [("Player B drew 2 extra cards", 1, "Player B"),
+                                                ("NAP harassed player  B", 14, "player  B")])
+def test_a_name_of_several_words_no_one_declared_is_named_whole(line, column, name):
+    err = error_of(TWO + line + "\n")
+    assert caret(err) == (4, column)
+    assert err.message.startswith(f"`{name}` is not declared")
+    assert err.suggestions == ["Player A"]

@@ -68,6 +68,13 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         role = _DECLARATION.match(_line(lines, at)).group(1).lower()
         return ReportError(f"`{keyword}` is a word of the report language: quote the name, `{role}: \"{keyword}\"`, "
                            "and write it quoted wherever it is used", source, at, column, _line(lines, at))
+    undeclared = _undeclared_words(line_text, column, found_text, names)
+    if undeclared:
+        start, phrase = undeclared
+        return ReportError(f"`{phrase}` is not declared (declared: {', '.join(f'`{n}`' for n in names)}): add a "
+                           f"`player: {phrase}` or `spectator: {phrase}` line", source, line, start, line_text,
+                           suggestions=difflib.get_close_matches(phrase, list(names), n=3),
+                           suggesting="declared names like it")
     declared = _DECLARATION.match(line_text)
     if declared and column > declared.start(2):
         name, role = declared.group(2), declared.group(1).lower()
@@ -97,6 +104,20 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         message += f" (a name that is a word of the report language is quoted: `\"{found_text}\"`)"
     return ReportError(message, source, line, column, line_text, expected=expected,
                        suggestions=closest_forms(line_text, column, vocab))
+
+
+def _undeclared_words(line_text: str, column: int, found: str, names: dict) -> tuple[int, str] | None:
+    """(column, words) of a name of several words that no one declared, when the error is at a
+    word after the start of a declared one (`Player B` where `Player A` is declared)."""
+    before = line_text[:column - 1]
+    for name in names:
+        words = name.split()
+        for count in range(len(words) - 1, 0, -1):
+            opening = re.search(r"(?<![\w'.\-])" + r"[ \t]+".join(map(re.escape, words[:count])) + r"[ \t]+\Z",
+                                before, re.IGNORECASE)
+            if opening and found and found.lower() != words[count].lower():
+                return opening.start() + 1, before[opening.start():] + found.rstrip(".,")
+    return None
 
 
 def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]], lang: Language) -> str | None:
