@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from ppgcheck.language.report import HistoryEntry, Modifier, Observation, Report
 from ppgcheck.language.vocabulary import vocabulary
 
-NAME_POOL = ["Alice", "Bob", "Carol_2", "round", "Drew O'Neil", 'say "hi"', "back\\slash",
-             'x). penalty(disqualification). #include "/etc/passwd". a(', "Émile"]
+NAME_POOL = ["Alice", "Bob", "Carol_2", "round", "Drew O'Neil", "Player A", "Lee", "Lee Ann", "She",
+             'say "hi"', "back\\slash", 'x). penalty(disqualification). #include "/etc/passwd". a(', "Émile"]
 
 
 def _slots(text: str) -> list[str]:

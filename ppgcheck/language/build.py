@@ -16,18 +16,12 @@ from lark.tree import Meta
 from ppgcheck.errors import ReportError
 from ppgcheck.language.grammar import Language
 from ppgcheck.language.model import HistoryEntry, MatchState, Modifier, Observation, Report
+from ppgcheck.language.names import INVISIBLE, Name, Resolver
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary
 
 MAX_PERSONS = 8
 MAX_OBSERVATIONS = 8
 MAX_HISTORY_REPEATS = 6
-
-
-@dataclass
-class Name:
-    """A person's name as written, with its token (for the error's place)."""
-    value: str
-    token: Token
 
 
 @dataclass
@@ -59,7 +53,8 @@ class _HistoryHead:
 
 _ESCAPE = re.compile(r'\\(["\\])')
 _NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]")     # shown as `?`, so the caret lines up
+# shown as `?`, so the caret lines up
+_CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]|" + INVISIBLE.pattern)
 
 
 @dataclass
@@ -98,6 +93,7 @@ class ReportBuilder(Transformer):
         self.source, self.lines, self.language, self.vocab = source, lines, language, vocab
         self.line_offset = line_offset      # lines of the file before `lines` (a report read alone)
         self.uses: list[Name] = []       # the names the current report's statements use
+        self.resolver = Resolver(lines, self._fail)     # names as declared, `the opponent`, pronouns
 
     def _fail(self, message: str, line: int, column: int, **extra) -> ReportError:
         return ReportError(message, self.source, line, column, _line(self.lines, line), **extra)
@@ -113,17 +109,25 @@ class ReportBuilder(Transformer):
 
     # --- leaves ----------------------------------------------------------------
     def person(self, meta: Meta, children: list[Token]) -> Name:
-        """A bare name, or a quoted one unescaped (\\" and \\\\); a control character in it
-        (a tab, say) is an error at its column."""
+        """A name (its declared spelling), a quoted one unescaped (\\" and \\\\), `the opponent` or
+        a pronoun as the declared name it stands for (names.py)."""
         token = children[0]
-        if token.type != "QNAME":
-            return Name(token.value, token)
-        bad = _NAME_CONTROL.search(token.value)
-        if bad:
-            raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a name", self.source,
-                              token.line, token.column + bad.start(),
-                              _CONTROL_SHOWN.sub("?", _line(self.lines, token.line)))
-        return Name(_ESCAPE.sub(r"\1", token.value[1:-1]), token)
+        value = token.value
+        if token.type == "QNAME":
+            self._refuse_hidden(token)
+            value = _ESCAPE.sub(r"\1", token.value[1:-1])
+        return Name(self.resolver.person(token, value), token)
+
+    def _refuse_hidden(self, token: Token) -> None:
+        """A control character (a tab, say), bidi control or zero-width character in a quoted
+        name is an error at its column: the name would look like another."""
+        for pattern, what in ((_NAME_CONTROL, "control character"),
+                              (INVISIBLE, "bidi control or zero-width character")):
+            bad = pattern.search(token.value)
+            if bad:
+                raise ReportError(f"{what} U+{ord(bad.group()):04X} is not allowed in a name", self.source,
+                                  token.line, token.column + bad.start(),
+                                  _CONTROL_SHOWN.sub("?", _line(self.lines, token.line)))
 
     def number(self, meta: Meta, children: list) -> Number:
         child = children[0]
@@ -290,6 +294,7 @@ class ReportBuilder(Transformer):
         return obs
 
     def continuation(self, meta: Meta, children: list[Modifier]) -> _Continuation:
+        self.resolver.carry(meta.line)
         return _Continuation(children, meta)
 
     def history_head(self, meta: Meta, children: list) -> _HistoryHead:
@@ -357,7 +362,10 @@ class ReportBuilder(Transformer):
         if header.person:
             name, role = header.person
             if any(n == name.value for n, _ in report.persons):
-                raise self._fail(f"`{name.value}` is declared twice", name.token.line, name.token.column)
+                token = name.token
+                written = _line(self.lines, token.line)[token.column - 1:token.end_column - 1].strip('"')
+                case = f" (`{written}`: names are read without regard to case)" if written != name.value else ""
+                raise self._fail(f"`{name.value}` is declared twice{case}", token.line, token.column)
             if len(report.persons) == MAX_PERSONS:
                 raise self._fail(f"too many persons: at most {MAX_PERSONS} in one report",
                                 name.token.line, name.token.column)

@@ -13,11 +13,14 @@ import re
 import lark
 
 from ppgcheck.errors import ReportError
+from ppgcheck.language.names import INVISIBLE
+from ppgcheck.language.names import parse as parse_with_names
 from ppgcheck.language.grammar import Language
 from ppgcheck.language.vocabulary import Vocabulary, value_text
 
 MAX_EXPECTED = 8
-_TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "INT": "a number",
+_TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "OPPONENT": "`the opponent`",
+                   "PRONOUN": "`she`, `he` or `they`", "INT": "a number",
                    "ID": "an id like `hidden-card-error`", "_NL": "end of line",
                    "SEPARATOR": "`---`", "$END": "end of file", "COMMA": "`,`", "COLON": "`:`"}
 _HEADER_START = re.compile(r"\s*([^\W\d]\w*(?: \w+)?)\s*:")
@@ -31,6 +34,8 @@ def _line(lines: list[str], n: int) -> str:
 def _describe(lang: Language, terminal: str) -> str:
     if terminal in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[terminal]
+    if terminal in lang.keyword_words:
+        return f"`{lang.keyword_words[terminal]}`"
     try:
         pattern = lang.parser.get_terminal(terminal).pattern
     except KeyError:
@@ -45,6 +50,10 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
     if not isinstance(line, int) or line < 1:
         line, column = max(len(lines), 1), len(_line(lines, len(lines))) + 1
     line_text = _line(lines, line)
+    hidden = INVISIBLE.match(line_text, column - 1)
+    if hidden:      # invisible: the line would read as something it is not
+        return ReportError(f"bidi control or zero-width character U+{ord(hidden.group()):04X} is not allowed in a "
+                           "report", source, line, column, INVISIBLE.sub("?", line_text))
     if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END":
         found_text, found = "", "end of file"
     else:
@@ -59,6 +68,13 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         role = _DECLARATION.match(_line(lines, at)).group(1).lower()
         return ReportError(f"`{keyword}` is a word of the report language: quote the name, `{role}: \"{keyword}\"`, "
                            "and write it quoted wherever it is used", source, at, column, _line(lines, at))
+    undeclared = _undeclared_words(line_text, column, found_text, names)
+    if undeclared:
+        start, phrase = undeclared
+        return ReportError(f"`{phrase}` is not declared (declared: {', '.join(f'`{n}`' for n in names)}): add a "
+                           f"`player: {phrase}` or `spectator: {phrase}` line", source, line, start, line_text,
+                           suggestions=difflib.get_close_matches(phrase, list(names), n=3),
+                           suggesting="declared names like it")
     declared = _DECLARATION.match(line_text)
     if declared and column > declared.start(2):
         name, role = declared.group(2), declared.group(1).lower()
@@ -90,6 +106,20 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
                        suggestions=closest_forms(line_text, column, vocab))
 
 
+def _undeclared_words(line_text: str, column: int, found: str, names: dict) -> tuple[int, str] | None:
+    """(column, words) of a name of several words that no one declared, when the error is at a
+    word after the start of a declared one (`Player B` where `Player A` is declared)."""
+    before = line_text[:column - 1]
+    for name in names:
+        words = name.split()
+        for count in range(len(words) - 1, 0, -1):
+            opening = re.search(r"(?<![\w'.\-])" + r"[ \t]+".join(map(re.escape, words[:count])) + r"[ \t]+\Z",
+                                before, re.IGNORECASE)
+            if opening and found and found.lower() != words[count].lower():
+                return opening.start() + 1, before[opening.start():] + found.rstrip(".,")
+    return None
+
+
 def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]], lang: Language) -> str | None:
     """A declared bare name the grammar read as a keyword on the error's line (`player:
     round`, then `round stalled`): the one whose quoting there and in its declaration
@@ -102,7 +132,7 @@ def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]]
         for n in (at, line):
             fixed[n - 1] = word.sub(f'"{name}"', fixed[n - 1])
         try:
-            lang.parser.parse("\n".join(fixed) + "\n")
+            parse_with_names(lang, "\n".join(fixed) + "\n")
         except lark.exceptions.UnexpectedInput as exc:
             if not isinstance(getattr(exc, "line", None), int) or exc.line <= line:
                 continue

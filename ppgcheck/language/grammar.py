@@ -30,6 +30,16 @@ VALUE_RULES = {"rel": "rel_value", "event_kind": "event_value", "game_kind": "ga
                "round_kind": "round_kind"}
 # a form's subject may be followed by an adverb unless the next word joins a second name
 _NOT_A_VERB = {"and", "'s"}
+# A keyword ends where a bare name (report.lark: NAME) would: never before a letter, digit
+# or `_`, nor before `-`, `.` or `'` (but `'s`) that a name continues with, so `a` never
+# reads the start of `Ada`.  Keywords are terminals of their own, above NAME: a whole word
+# that is a keyword where both fit is the keyword (a name like it is quoted).
+WORD_END = r"(?!\w|[.\-]\w|'(?!s\b)\w)"
+KEYWORD_PREFIX = "_KW_"   # `_`: kept out of the tree, as a plain string is
+_KEYWORD_PRIORITY = 2
+_SKELETON_WORD = re.compile(r'"([a-z]+)"i')
+# the words read as a pronoun wherever a person stands (names.py): a name like one is quoted
+PRONOUNS = ("she", "he", "they")
 
 
 @cache
@@ -62,13 +72,18 @@ def unit_positions(items: list[tuple[str, str]], vocab: Vocabulary) -> dict[int,
     return found
 
 
-def _literal(word: str) -> str:
+def _string(word: str) -> str:
     flag = "i" if any(c.isalpha() for c in word) else ""     # `,` is the skeleton's own terminal
     return '"' + word.lower().replace("\\", "\\\\").replace('"', '\\"') + '"' + flag
 
 
-def _group(words: list[str]) -> str:
-    return "(" + " | ".join(_literal(w) for w in dict.fromkeys(words)) + ")"
+def keyword_word(pattern: lark.lexer.Pattern) -> str | None:
+    """The word a keyword terminal's pattern matches (None: not a keyword's)."""
+    if isinstance(pattern, lark.lexer.PatternStr):
+        return pattern.value.lower() if any(c.isalpha() for c in pattern.value) else None
+    if not pattern.value.endswith(WORD_END):
+        return None
+    return re.sub(r"\\(.)", r"\1", pattern.value[:-len(WORD_END)])
 
 
 class _Generator:
@@ -79,6 +94,29 @@ class _Generator:
         self.forms: list[Form] = []
         self.numbers: dict[str, str] = {}      # count key -> its number rule
         self.classes = {w: words for words in vocab.word_classes.values() for w in words}
+        self.keywords: dict[str, str] = {}     # a word -> its keyword terminal
+
+    def literal(self, word: str) -> str:
+        """A word of a form or of the skeleton: a keyword terminal when it ends in a letter or
+        digit (whole words only, WORD_END), else a plain string (`,`, `:`)."""
+        word = word.lower()
+        if not any(c.isalpha() for c in word) or not re.match(r"\w", word[-1]):
+            return _string(word)
+        if word not in self.keywords:
+            base = KEYWORD_PREFIX + re.sub(r"[^A-Z0-9]", "_", word.upper())
+            taken = set(self.keywords.values())
+            self.keywords[word] = base if base not in taken else f"{base}_{len(self.keywords)}"
+        return self.keywords[word]
+
+    def group(self, words: list[str]) -> str:
+        return "(" + " | ".join(self.literal(w) for w in dict.fromkeys(words)) + ")"
+
+    def keyword_terminals(self) -> str:
+        lines = []
+        for word, terminal in self.keywords.items():
+            pattern = (re.escape(word) + WORD_END).replace("/", "\\/")
+            lines.append(f"{terminal}.{_KEYWORD_PRIORITY}: /{pattern}/i\n")
+        return "".join(lines)
 
     def alternative(self, form: Form, adverb: bool = False) -> str:
         items = tokens(form.text)
@@ -93,11 +131,11 @@ class _Generator:
             if what == "slot":
                 out.append("person" if name in PERSON_SLOTS else self.number(name))
             elif i in units:
-                out.append(_group([w for pair in self.vocab.units[units[i]] for w in pair]))
+                out.append(self.group([w for pair in self.vocab.units[units[i]] for w in pair]))
             elif name.lower() in self.classes:
-                out.append(_group(self.classes[name.lower()]))
+                out.append(self.group(self.classes[name.lower()]))
             else:
-                out.append(_literal(name))
+                out.append(self.literal(name))
             if i == adverb_at:
                 out.append("adverb?")
         self.forms.append(form)
@@ -119,7 +157,7 @@ class _Generator:
         alternatives = []
         for form in forms:
             self.forms.append(form)
-            words = " ".join(_literal(w) for what, w in tokens(form.text))
+            words = " ".join(self.literal(w) for what, w in tokens(form.text))
             alternatives.append(f'{words} ":" tally_pair ("," tally_pair)*  -> form_{len(self.forms) - 1}')
         return "tally: " + "\n    | ".join(alternatives or ["_NO_FORM"]) + "\n"
 
@@ -160,7 +198,7 @@ class Language:
     @cached_property
     def must_quote(self) -> frozenset[str]:
         """The keywords a bare name would be read as: each keyword the parser accepts in
-        some state where it also accepts a name."""
+        some state where it also accepts a name, and the pronouns."""
         states = self.parser.parser.parser._parse_table.states
         words: set[str] = set()
         for actions in states.values():
@@ -169,9 +207,11 @@ class Language:
             for terminal in actions:
                 if terminal not in self._terminals:
                     continue
-                pattern = self.parser.get_terminal(terminal).pattern
-                if isinstance(pattern, lark.lexer.PatternStr):
-                    words.add(pattern.value.lower())
+                word = self.keyword_words.get(terminal)
+                if word is not None:
+                    words.add(word)
+        if "PRONOUN" in self._terminals:
+            words.update(PRONOUNS)
         return frozenset(words)
 
     @cached_property
@@ -184,10 +224,15 @@ class Language:
         return frozenset(t.name for t in self.parser.terminals)
 
     @cached_property
+    def keyword_words(self) -> dict[str, str]:
+        """Each keyword terminal's word (`_KW_THE` -> `the`)."""
+        found = {t.name: keyword_word(t.pattern) for t in self.parser.terminals}
+        return {name: word for name, word in found.items() if word is not None}
+
+    @cached_property
     def keywords(self) -> frozenset[str]:
         """Every literal word of the grammar."""
-        return frozenset(t.pattern.value.lower() for t in self.parser.terminals
-                         if isinstance(t.pattern, lark.lexer.PatternStr))
+        return frozenset(self.keyword_words.values())
 
 
 _LANGUAGES: dict[str, Language] = {}
@@ -205,8 +250,9 @@ def grammar_text(vocab: Vocabulary) -> tuple[str, list[Form]]:
     """The grammar of a vocabulary: the skeleton and the generated rules, and the forms
     the generated alternatives parse."""
     generator = _Generator(vocab)
-    text = skeleton() + "\n// --- generated from the vocabulary ---\n" + generator.text()
-    return text, generator.forms
+    fixed = _SKELETON_WORD.sub(lambda found: generator.literal(found.group(1)), skeleton())
+    text = fixed + "\n// --- generated from the vocabulary ---\n" + generator.text()
+    return text + "\n// keywords: whole words only\n" + generator.keyword_terminals(), generator.forms
 
 
 def _generated_from(vocab: Vocabulary) -> str:

@@ -5,13 +5,17 @@ import re
 
 from ppgcheck.language.grammar import Language, language, tokens, unit_positions
 from ppgcheck.language.model import HistoryEntry, Observation, Report
+from ppgcheck.language.names import OPPONENT
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary, value_text, vocabulary
 
 
 def quote_name(name: str, lang: Language | None = None) -> str:
-    """A name bare where the grammar reads it as a name, else quoted."""
+    """A (declared) name bare where the report reads it as declared, else quoted: one word
+    that is no keyword where a name stands, or bare words and single spaces (names.py)."""
     lang = lang or language(vocabulary())
-    if lang.bare_name.fullmatch(name) and name.lower() not in lang.must_quote:
+    words = name.split(" ")
+    if all(lang.bare_name.fullmatch(w) for w in words) and not OPPONENT.fullmatch(name) \
+            and (len(words) > 1 or name.lower() not in lang.must_quote):
         return name
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -19,6 +19,7 @@ import lark
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.build import MAX_HISTORY_REPEATS, MAX_OBSERVATIONS, MAX_PERSONS, ReportBuilder
+from ppgcheck.language import names
 from ppgcheck.language.grammar import Language, language
 from ppgcheck.language.model import HistoryEntry, Modifier, Observation, Report
 from ppgcheck.language.printer import (print_history_entry, print_observation, print_report, print_reports,
@@ -248,7 +249,7 @@ def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: i
     if not text.strip():
         raise ReportError("empty report: a report needs at least one statement", source, first, 1, _line(lines, first))
     try:
-        tree = lang.parser.parse(text if text.endswith("\n") else text + "\n")
+        tree = names.parse(lang, text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as exc:
         from ppgcheck.language.diagnostics import syntax_error     # only a report with an error needs it
         raise syntax_error(exc, lines, source, lang) from None
