@@ -37,18 +37,23 @@ EXAMPLE = ROOT / "examples" / "fab" / "hidden-card-error.txt"
 FIRST_TARGET_S, SECOND_TARGET_S = 1.0, 0.060
 
 
+def _user_env(**extra: str) -> dict[str, str]:
+    """A user's environment: the installed package, not a checkout's, and the default cache folder."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PPGCHECK_CACHE", "PYTHONPATH")}
+    return {**env, **extra}
+
+
 def install(venv: Path, wheel: Path | None) -> Path:
     """A fresh venv with ppgcheck installed as a user installs it; its python."""
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=_user_env())
     python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel or ROOT)], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, env=_user_env())
     return python
 
 
 def _timed(cmd: list[str], cache: Path, cwd: Path) -> float:
-    env = {k: v for k, v in os.environ.items() if k not in ("PPGCHECK_CACHE", "PYTHONPATH")}
-    env["XDG_CACHE_HOME"] = str(cache)
+    env = _user_env(XDG_CACHE_HOME=str(cache))
     started = time.perf_counter()
     done = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - started
@@ -63,7 +68,8 @@ def measure(reps: int = 5, wheel: Path | None = None) -> dict:
         tmp = Path(t)
         python = install(tmp / "venv", wheel)
         prebuilt = Path(subprocess.run([str(python), "-c", "import ppgcheck.cache as c; print(c.prebuilt_dir())"],
-                                       check=True, capture_output=True, text=True, cwd=tmp).stdout.strip())
+                                       check=True, capture_output=True, text=True, cwd=tmp,
+                                       env=_user_env()).stdout.strip())
         floor_cmd = [str(python), "-c", "import clingo, lark"]
         rule_cmd = [str(python), "-m", "ppgcheck", "rule", str(EXAMPLE)]
         # the installed bytecode and the files read once, as after any install
