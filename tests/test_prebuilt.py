@@ -60,3 +60,30 @@ def test_a_first_ruling_finds_every_entry_prebuilt_and_other_code_misses_them(tm
     computed = sorted(p.name for p in other.iterdir())
     assert {name.split("-")[0] for name in computed} == {"grammar", "policy", "vocabulary"}
     assert not set(computed) & set(prebuilt)
+
+
+def test_a_prebuilt_entry_answers_after_a_miss_and_a_damaged_one_is_computed(tmp_path, monkeypatch):
+    from ppgcheck import cache
+    source = tmp_path / "input.lp"
+    source.write_text("a.\n")
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "prebuilt_dir", lambda: tmp_path / PREBUILT)
+    (tmp_path / PREBUILT).mkdir()
+    name = f"{cache.cache_key('demo', [source])}.json"
+    (tmp_path / PREBUILT / name).write_text('{"from": "the wheel"}')
+    computed = []
+
+    def compute() -> dict:
+        computed.append(1)
+        return {"from": "computed"}
+    assert cache.is_cached("demo", [source])
+    assert cache.cached_json("demo", [source], compute) == {"from": "the wheel"}
+    assert computed == [] and not (tmp_path / "cache").exists()     # read in place, not copied
+    (tmp_path / PREBUILT / name).write_text('{"from": ')              # damaged: computed and kept
+    assert not cache.is_cached("demo", [source])
+    assert cache.cached_json("demo", [source], compute) == {"from": "computed"}
+    assert computed == [1] and (tmp_path / "cache" / name).is_file()
+    monkeypatch.setenv("PPGCHECK_CACHE", "off")                        # the cache off: never read
+    (tmp_path / PREBUILT / name).write_text('{"from": "the wheel"}')
+    assert cache.cached_json("demo", [source], compute) == {"from": "computed"}
+    assert not cache.is_cached("demo", [source])
