@@ -9,6 +9,11 @@ edited file is simply a new key.  The folder is
 $PPGCHECK_CACHE, else $XDG_CACHE_HOME/ppgcheck, else ~/.cache/ppgcheck;
 PPGCHECK_CACHE=off turns the cache off, and a folder that cannot be written
 only costs the time: nothing ever depends on the cache being there.
+
+A wheel also carries, read only, the entries the first ruling of each bundled policy
+needs (ppgcheck/prebuilt/, written at build time by ppgcheck/engine/prebuild.py): an
+entry missing from the cache folder is looked for there before it is computed.  They
+are keyed as any entry, so one built for other code, inputs or versions is a miss.
 """
 from __future__ import annotations
 
@@ -34,6 +39,15 @@ def cache_dir() -> Path | None:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "ppgcheck"
+
+
+# the prebuilt folder's name in the package (build_hooks.py writes it into the wheel)
+PREBUILT = "prebuilt"
+
+
+def prebuilt_dir() -> Path:
+    """The entries built with the wheel (none in a checkout or an editable install)."""
+    return Path(__file__).resolve().parent / PREBUILT
 
 
 @cache
@@ -73,6 +87,8 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any], salt:
         return compute()
     entry = folder / f"{cache_key(kind, inputs, salt)}.json"
     found = _read(entry)
+    if found is _MISSING:
+        found = _read(prebuilt_dir() / entry.name, used=False)
     if found is not _MISSING:
         return found
     value = compute()
@@ -92,19 +108,23 @@ def is_cached(kind: str, inputs: list[Path]) -> bool:
     """Whether cached_json holds a value for inputs with these bytes (computed before: the
     computation did not fail)."""
     folder = cache_dir()
-    return folder is not None and _read(folder / f"{cache_key(kind, inputs)}.json") is not _MISSING
+    if folder is None:
+        return False
+    name = f"{cache_key(kind, inputs)}.json"
+    return _read(folder / name) is not _MISSING or _read(prebuilt_dir() / name, used=False) is not _MISSING
 
 
 _MISSING = object()
 
 
-def _read(entry: Path) -> Any:
+def _read(entry: Path, used: bool = True) -> Any:
     try:
         found = json.loads(entry.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _MISSING
-    with contextlib.suppress(OSError):
-        os.utime(entry)     # used now: the pruning drops the entries used longest ago
+    if used:    # (a prebuilt entry is never pruned, and its folder may be the system's)
+        with contextlib.suppress(OSError):
+            os.utime(entry)     # used now: the pruning drops the entries used longest ago
     return found
 
 

@@ -93,19 +93,20 @@ def test_a_pack_held_to_the_contract_is_not_rewritten_again_until_edited(tmp_pat
     program: that it met it is kept for its bytes, and an edit is held to it again."""
     import shutil
 
-    from ppgcheck.engine import policy as policy_module
+    from ppgcheck.engine import indexing as indexing_module
     from ppgcheck.errors import PolicyError
     from ppgcheck.packs.pack import find_packs
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     shutil.copytree(Path(__file__).parent / "fixtures" / "packs" / "clean", tmp_path / "rules" / "clean")
     (pack,) = find_packs(None, tmp_path / "rules" / "clean")
-    batched = policy_module.index_pack
+    batched = indexing_module.index_pack
     rewrites = []
 
     def counted(pack, *args):
         rewrites.append(pack.id)
         return batched(pack, *args)
-    monkeypatch.setattr(policy_module, "index_pack", counted)
+    # (policy.py imports it when it prepares a pack: patched where it is defined)
+    monkeypatch.setattr(indexing_module, "index_pack", counted)
     hold_to_contract(pack)
     hold_to_contract(find_packs(None, pack.folder)[0])
     assert len(rewrites) == 1

@@ -92,19 +92,20 @@ def test_the_report_language_of_a_policy_finds_its_files_through_the_resolver(mo
 def test_a_pack_prepared_before_byte_for_byte_is_not_rewritten_again_to_check_its_contract(tmp_path, monkeypatch):
     """hold_to_contract holds the runtime program to the batch contract; files whose program is
     in the cache (rewritten before, with this code) met it then, and an edit checks again."""
-    from ppgcheck.engine import policy as policy_module
+    from ppgcheck.engine import indexing as indexing_module
     from ppgcheck.engine.policy import PolicyEngine
     monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
     root = tmp_path / "rules"
     shutil.copytree(rules_dir() / "core", root / "core")
     shutil.copytree(rules_dir() / "yugioh", root / "yugioh")
     rewrites: list[str] = []
-    real = policy_module.index_pack
+    real = indexing_module.index_pack
 
     def counted(pack, statements=None):
         rewrites.append(pack.id)
         return real(pack, statements)
-    monkeypatch.setattr(policy_module, "index_pack", counted)
+    # (policy.py imports it when it prepares a pack: patched where it is defined)
+    monkeypatch.setattr(indexing_module, "index_pack", counted)
     hold_to_contract(load_pack("yugioh", root))
     assert rewrites == ["yugioh"]                          # never prepared: rewritten to check it
     PolicyEngine(load_pack("yugioh", root)).program          # prepared (and cached) for ruling

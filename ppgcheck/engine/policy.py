@@ -27,7 +27,6 @@ import clingo
 from ppgcheck.cache import cached_json, is_cached
 from ppgcheck.packs import isolation
 from ppgcheck.packs.pack import Pack, load_pack
-from ppgcheck.engine.indexing import index_pack
 from ppgcheck.engine.reach import Reach, shown_slice, usable_text
 from ppgcheck.errors import PolicyError
 from ppgcheck.contract import EXPLORED as _EXPLORED_SIGNATURES
@@ -151,6 +150,8 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         def index(statements: "Program") -> dict:
+            # (only when the pack is prepared: a cached one is ruled without the rewrite and clingo.ast)
+            from ppgcheck.engine.indexing import index_pack
             batched = index_pack(self.pack, statements)     # the contract: its error is the pack's, not the job's
             return isolation.call_bounded(lambda: self._index(statements, batched), self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it
@@ -180,6 +181,8 @@ class PolicyEngine:
         """index_pack(): the pack's program held to the contract, once for its files byte
         for byte (prepared before, or met before and kept as met in the cache: `check` and
         `diff` prepare no program, and the rewrite took ~0.5-0.7 s of each of their runs)."""
+        # (only when a pack is held to the contract: ruling does not)
+        from ppgcheck.engine.indexing import index_pack
         if self._replaced:
             index_pack(self.pack)
         elif not self.prepared_before():

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import clingo
-from ppgcheck.packs.program import reachable
+from ppgcheck.packs.closure import reachable
 
 if TYPE_CHECKING:       # read when a pack is prepared, not by a process that finds it in the cache
     from ppgcheck.packs.program import Program, Statement, Term

@@ -271,7 +271,7 @@ def _build(vocab: Vocabulary) -> Language:
     shadow a form: a grammar with one is refused (and its parser is not kept)."""
     path = parser_cache.path_for(_generated_from(vocab), repr(sorted(_LARK_OPTIONS.items())))
     if path is not None:
-        kept = parser_cache.load(path)
+        kept = parser_cache.load_kept(path)
         if kept is not None:
             parser, forms = kept
             return Language(vocab, [Form(*fields) for fields in forms], parser)

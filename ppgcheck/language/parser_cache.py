@@ -35,7 +35,7 @@ from pathlib import Path
 import lark
 from lark.parsers.lalr_analysis import Reduce, Shift
 
-from ppgcheck.cache import cache_dir
+from ppgcheck.cache import cache_dir, prebuilt_dir
 
 
 def path_for(text: str, options: str) -> Path | None:
@@ -162,6 +162,12 @@ def load(path: Path) -> tuple[lark.Lark, list[tuple[str, ...]]] | None:
                                                    for f in found[1])):
         return None
     return found
+
+
+def load_kept(path: Path) -> tuple[lark.Lark, list[tuple[str, ...]]] | None:
+    """The parser kept at path, else the one the wheel carries under its name (ppgcheck/cache.py:
+    built with the package, read only); None when neither can be read."""
+    return load(path) or load(prebuilt_dir() / path.name)
 
 
 def keep(parser: lark.Lark, forms: list[tuple[str, ...]], path: Path) -> None:

@@ -24,7 +24,6 @@ from ppgcheck.contract import VALUE_FACTS
 from ppgcheck.errors import PolicyError
 from ppgcheck.packs import confine, isolation, overrun
 from ppgcheck.packs.pack import Pack, language_files
-from ppgcheck.packs.program import parse_files
 
 _SLOT = re.compile(r"\{(\w+)\}")
 PERSON_SLOTS = ("P", "Q")
@@ -111,6 +110,7 @@ def _language_statements(files: Sequence[Path], everything: bool = False) -> lis
     vocabulary is untrusted like the rest of it."""
     # (only when the vocabulary is read, not from the cache)
     import clingo.ast
+    from ppgcheck.packs.program import parse_files
     kept: list[clingo.ast.AST] = []
 
     def keep(statement: clingo.ast.AST) -> None:

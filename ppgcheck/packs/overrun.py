@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ppgcheck.packs import confine, isolation
-from ppgcheck.packs.program import parse_files
 from ppgcheck.errors import PolicyError
 
 DIAGNOSIS_SECONDS = 5.0
@@ -29,9 +28,10 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
     finished: list[int] = []
 
     def ground_prefixes() -> int:
-        # (only past a limit)
+        # (only past a limit: a ruling from the cache imports neither clingo.ast nor the program reader)
         import clingo
         from clingo import ast
+        from ppgcheck.packs.program import parse_files
         by_file: list[list[str]] = [[] for _ in files]
         index = {os.path.realpath(f): i for i, f in enumerate(files)}
         for i, path in enumerate(files):

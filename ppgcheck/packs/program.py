@@ -28,6 +28,7 @@ from clingo import ast
 from clingo.ast import ASTType
 
 from ppgcheck.packs import confine
+from ppgcheck.packs.closure import reachable    # noqa: F401 (the analyses import it from here)
 from ppgcheck.errors import ConfinementError, ProgramError
 
 Term = tuple
@@ -519,20 +520,6 @@ class Rename(ast.Transformer):
 
     visit_Variable = visit_SymbolicTerm = visit_Function = visit_Pool = _term
     visit_UnaryOperation = visit_BinaryOperation = visit_Interval = visit_Comparison = _term
-
-
-def reachable(start: Iterable, edges: Mapping) -> set:
-    """Everything reachable from `start` along `edges` (node -> its successors),
-    start included: the one dependency closure (what depends on the inputs,
-    what a wanted predicate needs, what an edit changes)."""
-    seen = set(start)
-    todo = list(seen)
-    while todo:
-        for nxt in edges.get(todo.pop(), ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
 
 
 def ground_facts(program: Program | Iterable[ast.AST]) -> dict[Signature, list[clingo.Symbol]]:
