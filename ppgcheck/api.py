@@ -171,7 +171,8 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
     check_change(judge, reason)
     store = _store(event)
     text, source, policy_id = store.submitted(report_id)
-    [(report, _)] = prepare(parse_reports(text, source, policy_id, rules), policy_id, rules)
+    # (as submitted: the station's free sentences are read again as they were then)
+    [(report, _)] = prepare(parse_reports(text, source, policy_id, rules, tolerant=True), policy_id, rules)
     return store.rerule(report_id, report, judge, reason, lambda r: rule_prepared([(r, policy_id)], rules)[0],
                         rules_version(policy_id, rules), engine(policy_id, rules).not_recorded)
 
@@ -238,7 +239,32 @@ def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> 
             "policies": policy_ids(rules)}
 
 
+def observation_search(policy_id: str, rules: Path | None = None) -> dict[str, dict]:
+    """What a report builder's observation search reads of a policy (engine/finder.py): for
+    each observation kind, the infractions its rules make it (with their sections and the
+    infraction's words and initials, `hidden-card-error` -> HCE), those one more modifier makes
+    it, and the first numbers that make it an infraction."""
+    # (the finder rules sample reports: only a builder asks for it)
+    from ppgcheck.engine.finder import observation_finder
+
+    def named(infraction: dict) -> dict:
+        parts = [part.split("-") for part in infraction["id"].split("/")]
+        return {**infraction, "words": " / ".join(" ".join(words) for words in parts),
+                "initials": ["".join(w[0] for w in words if w).upper() for words in parts]}
+    return {kind: {**found, "infractions": [named(i) for i in found["infractions"]],
+                   "with_more": [named(i) for i in found["with_more"]]}
+            for kind, found in observation_finder(policy_id, rules).items()}
+
+
+def readings(report: Report) -> list[dict]:
+    """How the tolerant reader read each observation of a report that is not a canonical form
+    (its line, the sentence written, the canonical sentence ruled on, the words not read)."""
+    return [{"line": obs.line, "written": obs.reading.written, "read_as": obs.reading.read_as,
+             "not_read": list(obs.reading.not_read)} for obs in report.observations if obs.reading is not None]
+
+
 __all__ = ["Comparison", "positions_by_policy", "questions_each", "relevance", "run_as_job", "start_ruling_job",
            "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
            "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
-           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty"]
+           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty",
+           "observation_search", "readings"]

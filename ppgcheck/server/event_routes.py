@@ -80,6 +80,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
     # the ruling a judge reads on the page lists the facts to ask about, as `rule` does; a
     # program's submissions ask for them (`"questions": true`), as `--format jsonl` batches do
     questions = field_of(data, "questions", bool, required=False, default=questions_default)
+    tolerant = field_of(data, "tolerant", bool, required=False, default=False)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in choices.items()):
         raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
     if "source" not in data:            # without a name the content names the report: the same text is one report
@@ -88,7 +89,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
 
     def submit() -> list:
         api.check_judge(judge)
-        return writer.submit(prepared(text, policy, source), judge, amend, choices, questions)
+        return writer.submit(prepared(text, policy, source, tolerant), judge, amend, choices, questions)
     return await run_in_threadpool(submit)
 
 
