@@ -75,14 +75,12 @@ def build_readme_example(page, players_by) -> None:
     obs = page.locator('.obs[data-kind="drew_above_intellect"]')
     obs.locator('select[data-slot="cards"]').select_option("5")
     obs.locator('select[data-slot="intellect"]').select_option("4")
-    # (the chips the rules about a draw above intellect read come first; the others behind "more")
-    if obs.locator('button[data-modifier="mixed_into_hand"]').count() == 0:
-        obs.locator("button.chip.more").click()
-    obs.locator('button[data-modifier="mixed_into_hand"]').click()
-    if obs.locator('button[data-modifier="caught_before_next_action"]').count() == 0:
-        obs.locator("button.chip.more").click()
-    obs.locator('button[data-modifier="caught_before_next_action"]').click()
-    obs.locator('button[data-modifier="accidental"]').click()
+    # (the groups the rules about a draw above intellect read come first; the others under "more")
+    for modifier in ("mixed_into_hand", "caught_before_next_action", "accidental"):
+        chip = obs.locator(f'button[data-modifier="{modifier}"]')
+        if not chip.is_visible():
+            obs.locator("details.more-mods > summary").click()
+        chip.click()
     page.select_option("#b-minutes", "3")
 
 

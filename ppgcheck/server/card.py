@@ -72,6 +72,7 @@ def card(data: dict) -> Card:
     several = _observations(data) > 1
     return Card({
         "report": data.get("report", ""), "policy": data.get("policy", ""), "blocks": blocks,
+        "source_shown": _source_shown(data.get("report", "")), "readings": readings(data),
         "no_infraction": data.get("no_infraction", []),
         "findings": data.get("findings", []),
         "time_extension": data.get("time_extension_minutes") or 0,
@@ -83,6 +84,25 @@ def card(data: dict) -> Card:
                       for q in data.get("questions", [])],
         "who": WHO,
     })
+
+
+def readings(data: dict) -> list[dict]:
+    """The observations the tolerant reader read from free sentences, numbered from 1: a ruling's
+    `observations[i]` is an object {read_as, written, not_read} (a string, as printed, in a
+    ruling stored before readings were kept, and for a canonical sentence)."""
+    out = []
+    for n, obs in enumerate(data.get("observations") or [], start=1):
+        if isinstance(obs, dict) and obs.get("written") and (obs.get("written") != obs.get("read_as")
+                                                              or obs.get("not_read")):
+            out.append({"n": n, "read_as": obs.get("read_as", ""), "written": obs["written"],
+                        "not_read": list(obs.get("not_read") or [])})
+    return out
+
+
+def _source_shown(source: str) -> str:
+    """A report's name as its card shows it: none for a name the station made up (its draft's
+    `station-…` key, `report`): only a file's or a program's name tells the judge anything."""
+    return "" if source == "report" or source.startswith(("station-", "station:")) else source
 
 
 def _observations(data: dict) -> int:
