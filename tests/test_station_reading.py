@@ -105,3 +105,56 @@ def test_default_numbers_make_the_observation_an_infraction(fab_search):
     assert [r.infraction for r in rs.rulings] == ["hidden-card-error"]
     # a form no number makes an infraction on its own has no defaults (the page prompts instead)
     assert fab_search["clerical_error"]["defaults"] is None
+
+
+# --- the card and the slip -------------------------------------------------------------------
+
+def test_the_card_shows_each_reading_whether_observations_are_objects_or_strings():
+    from ppgcheck.server.card import card
+    ruled = {"report": "station-abc12-xyz", "policy": "fab", "observations": [
+        "Alice drew 2 extra cards",
+        {"read_as": "Bob was 3 minutes late", "written": "Bob got to table 40 three minutes late",
+         "not_read": ["to table 40"]},
+        {"read_as": "Alice played slowly", "written": "Alice played slowly", "not_read": []}]}
+    c = card(ruled)
+    assert c["readings"] == [{"n": 2, "read_as": "Bob was 3 minutes late",
+                              "written": "Bob got to table 40 three minutes late", "not_read": ["to table 40"]}]
+    assert c["source_shown"] == ""                       # the station's own draft key is no name for a judge
+    assert card({**ruled, "report": "table-12.txt"})["source_shown"] == "table-12.txt"
+
+
+def test_a_report_ruled_again_keeps_its_slip_as_it_was_and_names_its_replacement(tmp_path):
+    """Issue 39: after a void and "rule again", the slip of the report ruled again shows the
+    ruling as it was (its upgrade), marked replaced, and the penalty in force says it was
+    ruled again after the void, not "the Head Judge's decision"."""
+    from station import HEAD_TOKEN, JUDGE_TOKEN, with_tokens
+    hidden = ("policy: fab\nrel: competitive\nround: {n}\nday: 2\nplayer: Alice\nplayer: Bob\nAlice drew 5 cards "
+              "with intellect 4, mixed into her hand, caught before Bob's next action, not on purpose\n")
+    station = with_tokens(tmp_path / "event.db")
+    with TestClient(create_app(station), raise_server_exceptions=False) as client:
+        csrf = client.get("/api/session").json()["csrf"]
+
+        def write(path, body, token=JUDGE_TOKEN):
+            done = client.post(path, json=body, headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {token}"})
+            assert done.status_code == 200, done.text
+            return done.json()
+        subs = [write("/api/event/reports", {"report": hidden.format(n=n), "judge": "Dana", "source": f"r{n}"}
+                      )["submissions"][0] for n in (1, 2, 3)]
+        third = subs[2]
+        old_id = third["recorded"][0]["id"]
+        write(f"/api/event/penalties/{subs[1]['recorded'][0]['id']}/void", {"reason": "entered twice", "judge": "Hana"},
+              HEAD_TOKEN)
+        ruled = write(f"/api/event/reports/{third['report_id']}/rerule",
+                      {"reason": "penalty #2 voided: entered twice", "judge": "Hana"}, HEAD_TOKEN)
+        new_id = ruled["amended"][0]["new"]["id"]
+        slip = client.get(f"/event/slip/{third['report_id']}").text
+    station.close()
+    in_force = slip[slip.index('class="in-force"'):slip.index("</section>", slip.index('class="in-force"'))]
+    assert f"ruled again, replacing #{old_id}, after penalty #2 voided: entered twice" in in_force
+    assert "Head Judge&#39;s decision" not in slip and "Head Judge's decision" not in slip
+    ruling = slip[slip.index('class="ruling'):]
+    assert f"Replaced by penalty #{new_id}" in ruling
+    # what the ruling said then: its upgrade, not the new penalty beside it
+    assert third["ruling"]["rulings"][0]["penalty"].upper().replace("-", " ") in ruling.split("</section>")[0]
+    assert 'class="penalty decided"' not in ruling
+    assert f"#{old_id}, replaced by #{new_id}" in slip

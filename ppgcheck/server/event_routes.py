@@ -15,7 +15,7 @@ from starlette.routing import Route
 from ppgcheck import api
 from ppgcheck.server.access import HEAD_JUDGE, JUDGE, RequestRefused, field_of, read_json
 from ppgcheck.server.base import Station, html, prepared, report_fields
-from ppgcheck.server.card import card
+from ppgcheck.server.card import card, changes_of
 from ppgcheck.event.records import penalty_dict
 from ppgcheck.event.exports import to_csv, to_json
 
@@ -200,8 +200,10 @@ async def page_event(request: Request) -> Response:
 
 async def page_slip(request: Request) -> Response:
     store = _station(request).store()
-    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
-    return html(request, "slip.html", sub=sub, card=card(sub.ruling))
+    report_id = int(request.path_params["report_id"])
+    sub = await run_in_threadpool(store.report, report_id)
+    changes = changes_of(await run_in_threadpool(store.audit, None, report_id))
+    return html(request, "slip.html", sub=sub, card=card(sub.ruling), changes=changes)
 
 
 def routes() -> list[Route]:

@@ -1,0 +1,213 @@
+"""The station as a floor judge uses it (issue 39), at 390 x 844 with touch: axe-core finds
+no critical, serious or moderate violation and every tap target is at least 44 x 44 px in
+each state of the page; the search knows infraction names, initials and sections; the
+README's hidden card error takes at most 12 taps and the judge's name; Submit refuses in a
+judge's words; a reading and a suggestion are shown and taken in one tap."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from station import HEAD_TOKEN, JUDGE_TOKEN, OUTPUT
+from test_browser import (PHONE, browser, event_station, needs_event, open_as, phone,  # noqa: F401 (fixtures)
+                          station, submit_over_api)
+
+HIDDEN = ("policy: fab\nrel: competitive\nround: {round}\nday: 2\ntable: {table}\nplayer: Alice\nplayer: Bob\n"
+          "Alice drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action, "
+          "not on purpose\n")
+SMALL = 44                  # CSS px, WCAG 2.5.5
+
+
+def serious_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("critical", "serious", "moderate")]
+
+
+def small_targets(page) -> list[str]:
+    """Every visible interactive element smaller than 44 x 44 CSS px."""
+    return page.evaluate("""(small) => [...document.querySelectorAll(
+            'a[href], button, select, input:not([type=hidden]), textarea, summary')]
+        .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                       return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; })
+        .filter(e => { const r = e.getBoundingClientRect(); return r.width < small - 0.5 || r.height < small - 0.5; })
+        .map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} "${(e.textContent || '').trim().slice(0, 30)}" `
+                  + `${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)}`)""",
+                         SMALL)
+
+
+def check_state(page, name: str) -> None:
+    """axe and the tap targets of one state of the page, and its screenshot (tests/output)."""
+    assert serious_violations(page) == [], name
+    assert small_targets(page) == [], name
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"floor-{name}.png"), full_page=True)
+
+
+@needs_event
+def test_every_state_is_accessible_with_44px_targets(event_station, phone, browser):  # noqa: F811
+    submit_over_api(event_station, [HIDDEN.format(round=n, table=n) for n in (1, 2)])
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.click('#b-roster button[data-name="Alice"]')
+    phone.click('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.wait_for_selector("#parse-status.ok")
+    phone.locator(".obs details.more-mods > summary").click()
+    check_state(phone, "builder")
+    phone.click("#settings-toggle")
+    check_state(phone, "settings")
+    phone.click("#settings-toggle")
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n")
+    phone.wait_for_selector("#parse-status.bad")
+    check_state(phone, "parse-error")
+    phone.fill("#report", HIDDEN.format(round=3, table=3))
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#rule")
+    phone.wait_for_selector("#result .card .ruling")
+    check_state(phone, "ruling-card")
+    head = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    open_as(head, event_station, HEAD_TOKEN, judge="Hana")
+    head.goto(event_station + "/event")
+    check_state(head, "event")
+    head.goto(event_station + "/event/slip/2")
+    check_state(head, "slip")
+    head.context.close()
+
+
+@pytest.mark.parametrize("query", ["hidden", "HCE", "2.5", "hidden card"])
+def test_the_search_finds_the_hidden_card_error(station, phone, query):  # noqa: F811
+    phone.goto(station + "/")
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")     # the pack's rulings came
+    phone.fill("#b-obs-search", query)
+    first = phone.locator("#b-obs-list button.pick").first
+    assert "hidden card error (PPG 2.5)" in first.locator(".leads-to").inner_text()
+
+
+def test_the_search_finds_by_the_modifiers_the_rules_read(station, phone):  # noqa: F811
+    """`mixed`: looking at extra cards mixed into the hand is a hidden card error (PPG 2.5)."""
+    phone.goto(station + "/")
+    phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")
+    phone.fill("#b-obs-search", "mixed")
+    kinds = phone.locator("#b-obs-list button.pick").evaluate_all("bs => bs.map(b => b.dataset.kind)")
+    assert "looked_at_extra_cards" in kinds
+    phone.fill("#b-obs-search", "zzzz")
+    assert "nothing found" in phone.inner_text("#b-obs-list")
+
+
+@needs_event
+def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone):  # noqa: F811
+    """From a fresh page with the event's roster: the policy, the players, the observation,
+    its numbers and three modifiers, Submit; the only characters typed are the judge's name
+    (today 23 taps and 23 characters).  A select counts as one tap."""
+    submit_over_api(event_station, ["policy: fab\nplayer: Alice\nplayer: Bob\nBob was 4 minutes late\n"
+                                    "Alice was 3 minutes late\n"])
+    phone.goto(f"{event_station}/?token={JUDGE_TOKEN}")
+    phone.wait_for_selector('#b-roster button[data-name="Bob"]')
+    phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")
+    taps, typed = [], []
+
+    def tap(selector: str) -> None:
+        taps.append(selector)
+        phone.locator(selector).first.tap()
+
+    def choose(selector: str, value: str) -> None:
+        taps.append(selector)
+        phone.select_option(selector, value)
+    if phone.input_value("#b-policy") != "fab":
+        choose("#b-policy", "fab")
+    tap('#b-roster button[data-name="Alice"]')
+    tap('#b-roster button[data-name="Bob"]')
+    tap('#b-obs-list button[data-kind="drew_above_intellect"]')
+    choose('.obs select[data-slot="cards"]', "5")
+    choose('.obs select[data-slot="intellect"]', "4")
+    tap('.obs button[data-modifier="accidental"]')
+    tap(".obs details.more-mods > summary")
+    tap('.obs button[data-modifier="mixed_into_hand"]')
+    tap('.obs button[data-modifier="caught_before_next_action"]')
+    builder = phone.locator("#builder").bounding_box()
+    assert builder["height"] <= 2 * PHONE["height"] + 600, builder      # the builder, "more" open
+    obs = phone.locator(".obs").bounding_box()
+    assert obs["height"] <= 2 * PHONE["height"], obs
+    tap("#submit")                                  # no name yet: asked for, beside the button
+    phone.wait_for_selector("#submit-status.bad")
+    assert "Enter your name" in phone.inner_text("#submit-status")
+    typed.append("Dana")
+    phone.fill("#judge-name", "Dana")
+    phone.dispatch_event("#judge-name", "change")
+    tap("#submit")
+    phone.wait_for_selector("#result .submission[data-outcome='recorded']")
+    assert "Alice drew 5 cards with intellect 4" in phone.input_value("#report")
+    ruling = phone.locator("#result .card .ruling").first
+    assert ruling.locator(".infraction").inner_text() == "hidden-card-error"
+    assert len(taps) <= 12, taps
+    assert "".join(typed) == "Dana"
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    OUTPUT.mkdir(exist_ok=True)
+    phone.screenshot(path=str(OUTPUT / "floor-builder-readme.png"), full_page=True)
+
+
+@needs_event
+def test_submit_refuses_in_a_judges_words_even_right_after_typing(event_station, phone):  # noqa: F811
+    """Tapped at once after the last keystroke (before the live check), a submission without
+    a token is refused beside the button, and the live check does not hide it; nothing is recorded."""
+    phone.goto(event_station + "/")
+    phone.click("#settings-toggle")
+    phone.fill("#judge-name", "Dana")
+    phone.dispatch_event("#judge-name", "change")
+    phone.click("#settings-toggle")
+    phone.fill("#report", HIDDEN.format(round=1, table=1))
+    phone.click("#submit")
+    phone.wait_for_selector("#submit-status.bad")
+    phone.wait_for_selector("#parse-status.ok")               # the live check answered meanwhile
+    refusal = phone.inner_text("#submit-status")
+    assert "QR code" in refusal and "Head Judge" in refusal and "Bearer" not in refusal
+    assert phone.locator("#submit-status").is_visible()
+    assert phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties.length") == 0
+
+
+@needs_event
+def test_a_report_with_no_penalty_asks_before_it_is_recorded(event_station, phone):  # noqa: F811
+    open_as(phone, event_station, JUDGE_TOKEN)
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice made a clerical error\n")
+    phone.wait_for_selector("#parse-status.ok")
+    phone.click("#submit")
+    phone.wait_for_selector("#confirm-no-penalty")
+    assert "gives no penalty" in phone.inner_text("#submit-status")
+    assert phone.locator("#result .submission").count() == 0
+    phone.click("#confirm-no-penalty")
+    phone.wait_for_selector("#result .submission[data-outcome='recorded']")
+
+
+def test_the_reading_is_shown_and_a_suggestion_is_one_tap(station, phone):  # noqa: F811
+    """The page shows what /api/read answers: a free sentence's reading, and a sentence it
+    cannot read with whole-line suggestions, a tap on one putting it in place of that line."""
+    free = "policy: fab\nplayer: Alice\nIn game 2 Alice drew two extra cards\n"
+    answers = {
+        "read": {"reports": [{"policy": "fab", "persons": ["Alice"], "observations": 1, "readings": [
+            {"line": 3, "written": "In game 2 Alice drew two extra cards", "read_as": "Alice drew 2 extra cards",
+             "not_read": ["In game 2"]}]}]},
+        "error": {"error": {"kind": "report", "message": "cannot read `shoved`", "line": 3, "column": 7,
+                            "expected": [], "suggestions": ["Alice was aggressive", "Alice started a fight"]}}}
+
+    def answer(route):
+        body = route.request.post_data_json
+        bad = "shoved" in body["report"]
+        route.fulfill(status=422 if bad else 200, content_type="application/json",
+                      body=json.dumps(answers["error" if bad else "read"]))
+    phone.route("**/api/read", answer)
+    phone.goto(station + "/")
+    phone.wait_for_selector("#parse-status.ok")
+    phone.fill("#report", free)
+    phone.wait_for_selector("#parse-status .reading")
+    assert phone.inner_text("#parse-status .read-as") == "line 3 read as: Alice drew 2 extra cards"
+    assert "not read: In game 2" in phone.inner_text("#parse-status .reading")
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice shoved Bob\n")
+    phone.wait_for_selector("#parse-status .suggestion")
+    assert phone.locator("#parse-status .suggestion").all_inner_texts() == ["Alice was aggressive",
+                                                                            "Alice started a fight"]
+    phone.locator("#parse-status .suggestion").nth(1).tap()
+    assert phone.input_value("#report") == "policy: fab\nplayer: Alice\nAlice started a fight\n"
+    phone.wait_for_selector("#parse-status.ok")
