@@ -76,11 +76,11 @@ def build_readme_example(page, players_by) -> None:
     obs.locator('select[data-slot="cards"]').select_option("5")
     obs.locator('select[data-slot="intellect"]').select_option("4")
     # (the groups the rules about a draw above intellect read come first; the others under "more")
-    for modifier in ("mixed_into_hand", "caught_before_next_action", "accidental"):
-        chip = obs.locator(f'button[data-modifier="{modifier}"]')
-        if not chip.is_visible():
-            obs.locator("details.more-mods > summary").click()
-        chip.click()
+    # (a group of modifiers is one choice; the others are chips)
+    obs.locator('select[data-group="intent"]').select_option("accidental")
+    obs.locator("details.more-mods > summary").first.click()
+    obs.locator('button[data-modifier="mixed_into_hand"]').click()
+    obs.locator('select[data-group="discovery"]').select_option("caught_before_next_action")
     page.select_option("#b-minutes", "3")
 
 

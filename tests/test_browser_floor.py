@@ -54,7 +54,7 @@ def test_every_state_is_accessible_with_44px_targets(event_station, phone, brows
     phone.click('#b-roster button[data-name="Alice"]')
     phone.click('#b-obs-list button[data-kind="drew_above_intellect"]')
     phone.wait_for_selector("#parse-status.ok")
-    phone.locator(".obs details.more-mods > summary").click()
+    phone.locator(".obs details.more-mods > summary").first.click()
     check_state(phone, "builder")
     phone.click("#settings-toggle")
     check_state(phone, "settings")
@@ -76,11 +76,18 @@ def test_every_state_is_accessible_with_44px_targets(event_station, phone, brows
     head.context.close()
 
 
+def fab_searched(page, base: str) -> None:
+    """The page under policy fab, its search's data (the pack's rulings) arrived."""
+    page.goto(base + "/")
+    page.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    page.select_option("#b-policy", "fab")
+    page.wait_for_function("() => [...document.querySelectorAll('#b-obs-list .leads-to')]"
+                           ".some(e => e.textContent.includes('PPG'))")
+
+
 @pytest.mark.parametrize("query", ["hidden", "HCE", "2.5", "hidden card"])
 def test_the_search_finds_the_hidden_card_error(station, phone, query):  # noqa: F811
-    phone.goto(station + "/")
-    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
-    phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")     # the pack's rulings came
+    fab_searched(phone, station)
     phone.fill("#b-obs-search", query)
     first = phone.locator("#b-obs-list button.pick").first
     assert "hidden card error (PPG 2.5)" in first.locator(".leads-to").inner_text()
@@ -88,8 +95,7 @@ def test_the_search_finds_the_hidden_card_error(station, phone, query):  # noqa:
 
 def test_the_search_finds_by_the_modifiers_the_rules_read(station, phone):  # noqa: F811
     """`mixed`: looking at extra cards mixed into the hand is a hidden card error (PPG 2.5)."""
-    phone.goto(station + "/")
-    phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")
+    fab_searched(phone, station)
     phone.fill("#b-obs-search", "mixed")
     kinds = phone.locator("#b-obs-list button.pick").evaluate_all("bs => bs.map(b => b.dataset.kind)")
     assert "looked_at_extra_cards" in kinds
@@ -123,14 +129,12 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     tap('#b-obs-list button[data-kind="drew_above_intellect"]')
     choose('.obs select[data-slot="cards"]', "5")
     choose('.obs select[data-slot="intellect"]', "4")
-    tap('.obs button[data-modifier="accidental"]')
+    choose('.obs select[data-group="intent"]', "accidental")
     tap(".obs details.more-mods > summary")
     tap('.obs button[data-modifier="mixed_into_hand"]')
-    tap('.obs button[data-modifier="caught_before_next_action"]')
-    builder = phone.locator("#builder").bounding_box()
-    assert builder["height"] <= 2 * PHONE["height"] + 600, builder      # the builder, "more" open
-    obs = phone.locator(".obs").bounding_box()
-    assert obs["height"] <= 2 * PHONE["height"], obs
+    choose('.obs select[data-group="discovery"]', "caught_before_next_action")
+    # the observation with every choice it took, "more" open, fits two phone screens
+    assert phone.locator(".obs").bounding_box()["height"] <= 2 * PHONE["height"]
     tap("#submit")                                  # no name yet: asked for, beside the button
     phone.wait_for_selector("#submit-status.bad")
     assert "Enter your name" in phone.inner_text("#submit-status")
@@ -143,6 +147,8 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     ruling = phone.locator("#result .card .ruling").first
     assert ruling.locator(".infraction").inner_text() == "hidden-card-error"
     assert len(taps) <= 12, taps
+    # the result of one ruling (what was recorded, the card) is at most three phone screens
+    assert phone.locator("#result").bounding_box()["height"] <= 3 * PHONE["height"]
     assert "".join(typed) == "Dana"
     phone.evaluate("() => window.scrollTo(0, 0)")
     OUTPUT.mkdir(exist_ok=True)

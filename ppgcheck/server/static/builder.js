@@ -236,18 +236,28 @@ function renderObservations() {
     card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove observation",
       text: "×", onclick: () => { B.observations.splice(index, 1); renderObservations(); build(); } }));
     const mods = B.vocab.modifiers;
-    // the groups and modifiers the rules about it read come first; a group is one choice
+    // first the modifiers the rules about it read (a group: one choice); under "more", those the
+    // rules about the observations ruled as the same infractions read, the other groups, and
+    // every other modifier folded once more
     const readGroups = new Set(mods.filter((m) => read.has(m.kind) && m.group).map((m) => m.group));
     const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || o.mods.some((s) => s.kind === m.kind);
     const first = mods.filter(isFirst);
     card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }),
       modifierControls(o, first, read));
+    const near = related(o.form.kind);
     const rest = mods.filter((m) => !isFirst(m));
     if (rest.length) {
       const more = el("details", { class: "more-mods" }, el("summary", { text: `more (${rest.length})` }));
       if (o.showAll) more.open = true;
       more.addEventListener("toggle", () => { o.showAll = more.open; });
-      more.append(modifierControls(o, rest, read));
+      const grouped = rest.filter((m) => m.group || near.has(m.kind));
+      const others = rest.filter((m) => !m.group && !near.has(m.kind));
+      more.append(modifierControls(o, grouped, read));
+      if (others.length) {
+        const all = el("details", { class: "more-mods all-mods" }, el("summary", { text: `every other modifier (${others.length})` }));
+        all.append(modifierControls(o, others, read));
+        more.append(all);
+      }
       card.append(more);
     }
     for (const sel of o.mods) {
@@ -260,16 +270,42 @@ function renderObservations() {
   });
 }
 
-// the modifiers as controls: each exclusive group one row of choices, the others chips
+// the modifiers the rules about the observations ruled as the same infractions read
+// (`mixed into her hand`, read of an opt's cards, for a draw above intellect: PPG 2.5)
+function related(kind) {
+  const ids = (k) => {
+    const found = B.search[k] || { infractions: [], with_more: [] };
+    return new Set([...found.infractions, ...found.with_more].map((i) => i.id));
+  };
+  const mine = ids(kind);
+  const out = new Set();
+  for (const [other, read] of Object.entries(B.policy.modifiers_read || {})) {
+    if (other === kind || ![...ids(other)].some((i) => mine.has(i))) continue;
+    for (const m of read) out.add(m.split("@")[0]);
+  }
+  return out;
+}
+
+// the modifiers as controls: each exclusive group one choice (a select: `caught: at once /
+// before …'s next action / later`), the others chips
 function modifierControls(o, mods, read) {
   const box = el("div", { class: "mods" });
   const groups = new Map();
   for (const m of mods) if (m.group) groups.set(m.group, [...(groups.get(m.group) || []), m]);
   for (const [group, members] of groups) {
-    const row = el("div", { class: "choice", role: "group", "aria-label": group.replaceAll("_", " ") },
-      el("span", { class: "choice-name", text: group.replaceAll("_", " ") + ":" }));
-    for (const m of members) row.append(modChip(o, m, read.has(m.kind)));
-    box.append(row);
+    const name = group.replaceAll("_", " ");
+    const select = el("select", { class: "choice" + (members.some((m) => read.has(m.kind)) ? " read" : ""),
+      "data-group": group, "aria-label": name });
+    select.append(el("option", { value: "", text: `${name}: –` }));
+    for (const m of members) select.append(el("option", { value: m.kind, text: `${name}: ${modText(m)}` }));
+    const chosen = o.mods.find((s) => members.some((m) => m.kind === s.kind));
+    select.value = chosen ? chosen.kind : "";
+    select.addEventListener("change", () => {
+      const m = members.find((x) => x.kind === select.value);
+      if (m) toggleMod(o, m);
+      else { o.mods = o.mods.filter((s) => !members.some((x) => x.kind === s.kind)); renderObservations(); build(); }
+    });
+    box.append(select);
   }
   const chips = el("div", { class: "chips" });
   for (const m of mods) if (!m.group) chips.append(modChip(o, m, read.has(m.kind)));
