@@ -239,11 +239,13 @@ def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> 
             "policies": policy_ids(rules)}
 
 
-def observation_search(policy_id: str, rules: Path | None = None) -> dict[str, dict]:
+def observation_search(policy_id: str, rules: Path | None = None,
+                       rule: Callable[..., list[RulingSet]] | None = None) -> dict[str, dict]:
     """What a report builder's observation search reads of a policy (engine/finder.py): for
     each observation kind, the infractions its rules make it (with their sections and the
     infraction's words and initials, `hidden-card-error` -> HCE), those one more modifier makes
-    it, and the first numbers that make it an infraction."""
+    it, and the first numbers that make it an infraction.  `rule`: how the samples are ruled
+    (engine/finder.py; the judge station passes its batcher's)."""
     # (the finder rules sample reports: only a builder asks for it)
     from ppgcheck.engine.finder import observation_finder
 
@@ -253,7 +255,7 @@ def observation_search(policy_id: str, rules: Path | None = None) -> dict[str, d
                 "initials": ["".join(w[0] for w in words if w).upper() for words in parts]}
     return {kind: {**found, "infractions": [named(i) for i in found["infractions"]],
                    "with_more": [named(i) for i in found["with_more"]]}
-            for kind, found in observation_finder(policy_id, rules).items()}
+            for kind, found in observation_finder(policy_id, rules, rule).items()}
 
 
 def readings(report: Report) -> list[dict]:

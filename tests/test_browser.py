@@ -30,6 +30,10 @@ needs_event = pytest.mark.skipif(importlib.util.find_spec("ppgcheck.event.store"
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
+    from ppgcheck import api
+    from ppgcheck.resources import policy_ids
+    for policy in policy_ids():         # the search's rulings, cached before a page waits for them
+        api.observation_search(policy)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
@@ -77,10 +81,10 @@ def build_readme_example(page, players_by) -> None:
     obs.locator('select[data-slot="intellect"]').select_option("4")
     # (the groups the rules about a draw above intellect read come first; the others under "more")
     # (a group of modifiers is one choice; the others are chips)
-    obs.locator('select[data-group="intent"]').select_option("accidental")
     obs.locator("details.more-mods > summary").first.click()
     obs.locator('button[data-modifier="mixed_into_hand"]').click()
     obs.locator('select[data-group="discovery"]').select_option("caught_before_next_action")
+    obs.locator('select[data-group="intent"]').select_option("accidental")
     page.select_option("#b-minutes", "3")
 
 

@@ -91,6 +91,10 @@ def test_the_search_finds_the_hidden_card_error(station, phone, query):  # noqa:
     phone.fill("#b-obs-search", query)
     first = phone.locator("#b-obs-list button.pick").first
     assert "hidden card error (PPG 2.5)" in first.locator(".leads-to").inner_text()
+    if query == "HCE":
+        OUTPUT.mkdir(exist_ok=True)
+        phone.locator("#b-obs-search").scroll_into_view_if_needed()
+        phone.screenshot(path=str(OUTPUT / "search-hce-phone.png"))
 
 
 def test_the_search_finds_by_the_modifiers_the_rules_read(station, phone):  # noqa: F811
@@ -135,6 +139,9 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     choose('.obs select[data-group="discovery"]', "caught_before_next_action")
     # the observation with every choice it took, "more" open, fits two phone screens
     assert phone.locator(".obs").bounding_box()["height"] <= 2 * PHONE["height"]
+    OUTPUT.mkdir(exist_ok=True)
+    phone.locator(".obs details.more-mods > summary").first.tap()       # (folded for the picture: not counted)
+    phone.locator(".obs").screenshot(path=str(OUTPUT / "builder-hidden-card-error-phone.png"))
     tap("#submit")                                  # no name yet: asked for, beside the button
     phone.wait_for_selector("#submit-status.bad")
     assert "Enter your name" in phone.inner_text("#submit-status")
@@ -217,3 +224,19 @@ def test_the_reading_is_shown_and_a_suggestion_is_one_tap(station, phone):  # no
     phone.locator("#parse-status .suggestion").nth(1).tap()
     assert phone.input_value("#report") == "policy: fab\nplayer: Alice\nAlice started a fight\n"
     phone.wait_for_selector("#parse-status.ok")
+
+
+def test_the_parse_error_speaks_to_a_judge_and_the_policy_follows_the_report(station, phone):  # noqa: F811
+    phone.goto(station + "/")
+    phone.wait_for_selector("#parse-status.ok")
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice was 3 minuts late\n")
+    phone.wait_for_selector("#parse-status.bad")
+    assert phone.inner_text("mark.error-at") == "minuts"            # the whole word, not `uts`
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice shoved Bob\n")
+    phone.wait_for_function("() => document.querySelector('#parse-status .message')?.textContent.includes('shoved')")
+    expected = phone.inner_text("#parse-status .expected")
+    assert "more" in expected and "ppgcheck" not in expected        # no pointer to a command line
+    phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
+    phone.wait_for_timeout(300)
+    assert phone.input_value("#report") == "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n"   # kept

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ppgcheck.cache import cached_json
@@ -43,24 +44,29 @@ def _sample(base, kind: str, two_person: bool, counts: dict[str, int]):
     return report
 
 
-def _compute(policy_id: str, rules: Path | None) -> dict[str, dict]:
+Rule = Callable[..., list]          # rule_prepared's (prepared, questions=...) -> RulingSets
+
+
+def _compute(policy_id: str, rules: Path | None, rule: Rule) -> dict[str, dict]:
     vocab = engine(policy_id, rules).vocabulary
     base = parse_reports(f"policy: {policy_id}\nplayer: {SAMPLE[0]}\nplayer: {SAMPLE[1]}\n",
                          "finder", policy_id, rules)[0]
-    tries: list[tuple[str, dict[str, int]]] = []
-    for kind, forms in vocab.observations.items():
-        slots = [s for s in _SLOT.findall(forms[0].text) if s not in PERSONS]
-        tries += [(kind, counts) for counts in _candidates(slots, vocab.count_ranges)]
-    reports = [(_sample(base, kind, kind in vocab.two_person, counts), policy_id) for kind, counts in tries]
-    ruled = rule_prepared(reports, rules)
+    candidates = {kind: _candidates([s for s in _SLOT.findall(forms[0].text) if s not in PERSONS],
+                                    vocab.count_ranges) for kind, forms in vocab.observations.items()}
+    first = {kind: found[0] for kind, found in candidates.items()}
+    # the lowest numbers of every form first; the other numbers only of a form they left no infraction
     defaults: dict[str, dict[str, int] | None] = {}
-    for (kind, counts), rs in zip(tries, ruled):
-        if rs.rulings and defaults.get(kind) is None:
-            defaults[kind] = counts
-    first = {kind: next(counts for k, counts in tries if k == kind) for kind in vocab.observations}
+    for stage in (lambda found: found[:1], lambda found: found[1:]):
+        tries = [(kind, counts) for kind, found in candidates.items() if kind not in defaults
+                 for counts in stage(found)]
+        ruled = rule([(_sample(base, kind, kind in vocab.two_person, counts), policy_id) for kind, counts in tries],
+                     questions=False) if tries else []
+        for (kind, counts), rs in zip(tries, ruled):
+            if rs.rulings and kind not in defaults:
+                defaults[kind] = counts
     kinds = list(vocab.observations)
-    asked = rule_prepared([(_sample(base, kind, kind in vocab.two_person, defaults.get(kind) or first[kind]),
-                            policy_id) for kind in kinds], rules, questions=True)
+    asked = rule([(_sample(base, kind, kind in vocab.two_person, defaults.get(kind) or first[kind]), policy_id)
+                  for kind in kinds], questions=True)
     sections = engine(policy_id, rules).sections
     out = {}
     for kind, rs in zip(kinds, asked):
@@ -72,9 +78,14 @@ def _compute(policy_id: str, rules: Path | None) -> dict[str, dict]:
     return out
 
 
-def observation_finder(policy_id: str, rules: Path | None = None) -> dict[str, dict]:
+def observation_finder(policy_id: str, rules: Path | None = None, rule: Rule | None = None) -> dict[str, dict]:
     """observation kind -> {"infractions": [{id, section}] it is ruled as at its default
     numbers, "with_more": those one more modifier the rules read makes it, "defaults":
-    {slot: number} (the first numbers that make it an infraction; None: none tried does)}."""
+    {slot: number} (the first numbers that make it an infraction; None: none tried does)}.
+    `rule` rules the samples (default: rule_prepared, here; a server passes its batcher's, which
+    rules in its resident child: a process with threads does not fork)."""
     files = list(engine(policy_id, rules).files)
-    return cached_json("finder", files, lambda: _compute(policy_id, rules), salt=f"{policy_id}:{TRIED}")
+
+    def here(prepared: list, questions: bool = False) -> list:
+        return rule_prepared(prepared, rules, questions)
+    return cached_json("finder", files, lambda: _compute(policy_id, rules, rule or here), salt=f"{policy_id}:{TRIED}")

@@ -90,7 +90,10 @@ async def api_policy_search(request: Request) -> Response:
     if policy_id not in policy_ids():
         raise RequestRefused(404, f"unknown policy `{policy_id}`: known policies are "
                              + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
-    return JSONResponse({"id": policy_id, "observations": await run_in_threadpool(api.observation_search, policy_id)})
+    station: Station = request.app.state.station
+    # (ruled by the batcher, in its resident child: the server's threads never fork)
+    found = await run_in_threadpool(api.observation_search, policy_id, None, station.batcher.rule)
+    return JSONResponse({"id": policy_id, "observations": found})
 
 
 async def api_session(request: Request) -> Response:

@@ -50,6 +50,14 @@ export async function initBuilder() {
     $("#b-policy").value = saved.get("policy");
   }
   $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
+  // a report typed or edited under another policy: the builder's select shows it, and its
+  // forms are that policy's (what the judge typed is kept: loadPolicy writes only its own text)
+  document.addEventListener("report-policy", (e) => {
+    const policy = e.detail;
+    if (!policy || policy === $("#b-policy").value || ![...$("#b-policy").options].some((o) => o.value === policy)) return;
+    $("#b-policy").value = policy;
+    loadPolicy(false);
+  });
   $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
   $("#b-spectator-add").addEventListener("click", () => addPlayer($("#b-player-name").value, "spectator"));
   $("#b-table").addEventListener("input", build);
@@ -66,18 +74,20 @@ export async function initBuilder() {
 // judge has typed meanwhile is kept: the builder writes only over its own text.
 async function loadPolicy(byUser) {
   const policy = encodeURIComponent($("#b-policy").value);
+  B.search = {};
+  // what the search finds each form by (infraction names, initials, sections) and its default
+  // numbers: the pack's rulings, a second or two the first time a pack is asked; the list is
+  // searched by its words meanwhile, and a form picked meanwhile waits for its numbers
+  let done;
+  B.searching = new Promise((resolve) => { done = resolve; });
+  getJSON("/api/policies/" + policy + "/search").then((found) => {
+    if (found.id === $("#b-policy").value) { B.search = found.observations; if (B.policy) listObservations(); }
+  }).catch(() => { /* the words alone are searched */ }).finally(() => done());
   B.policy = await getJSON("/api/policies/" + policy);
   B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
   B.keywords = new Set(B.vocab.keywords);
   options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
   options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
-  B.search = {};
-  // what the search finds each form by (infraction names, initials, sections) and its default
-  // numbers: the pack's rulings, a second or two the first time a pack is asked; the list is
-  // searched by its words meanwhile, and a form picked meanwhile waits for its numbers
-  B.searching = getJSON("/api/policies/" + policy + "/search").then((found) => {
-    if (found.id === $("#b-policy").value) { B.search = found.observations; listObservations(); }
-  }).catch(() => { /* the words alone are searched */ });
   listObservations();
   renderObservations();
   const kinds = new Set(B.vocab.states.map((f) => f.kind));
@@ -177,7 +187,8 @@ function listObservations() {
 }
 
 async function addObservation(form) {
-  await B.searching;
+  // its default numbers, if the pack's rulings come within a few seconds (else it asks for them)
+  await Promise.race([B.searching, new Promise((resolve) => { setTimeout(resolve, 4000); })]);
   const o = { form, values: {}, mods: [], showAll: false };
   // numbers: the first the pack rules as an infraction; none known: empty, and the card asks
   const defaults = (B.search[form.kind] || {}).defaults || {};
@@ -231,7 +242,7 @@ function renderObservations() {
     const card = el("div", { class: "obs", "data-kind": o.form.kind });
     card.append(formLine(o.form.text, o.values, (slot, v) => { o.values[slot] = v; }));
     if (o.form.slots.some((slot) => o.values[slot] === "")) {
-      card.append(el("p", { class: "hint ask", text: "choose the numbers: none the guide rules on alone was found" }));
+      card.append(el("p", { class: "hint ask", text: "choose the numbers" }));
     }
     card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove observation",
       text: "×", onclick: () => { B.observations.splice(index, 1); renderObservations(); build(); } }));

@@ -45,7 +45,11 @@ export function showError(err) {
     box.append(el("b", { class: "where", text: `line ${info.line}, column ${info.column}: ` }));
   }
   box.append(el("span", { class: "message", text: info.message }));
-  if (info.expected && info.expected.length) box.append(el("div", { class: "expected", text: "expected: " + info.expected.join(", ") }));
+  if (info.expected && info.expected.length) {
+    // (the parser's last item points a command-line user to `ppgcheck vocab`: a judge is told the count)
+    const expected = info.expected.map((e) => e.replace(/^\.\.\. (\d+) more.*$/, "… $1 more"));
+    box.append(el("div", { class: "expected", text: "expected: " + expected.join(", ") }));
+  }
   if (info.suggestions && info.suggestions.length) {
     const list = el("div", { class: "suggestions" }, el("span", { text: "did you mean (tap to use):" }));
     for (const s of info.suggestions) {
@@ -75,6 +79,10 @@ function showReading(result) {
     }
   }
   mirror(null);
+  // the builder's policy follows the report's `policy:` line (the two never disagree)
+  if (result.reports.length === 1) {
+    document.dispatchEvent(new CustomEvent("report-policy", { detail: result.reports[0].policy }));
+  }
 }
 
 async function check() {
