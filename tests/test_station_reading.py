@@ -158,3 +158,24 @@ def test_a_report_ruled_again_keeps_its_slip_as_it_was_and_names_its_replacement
     assert third["ruling"]["rulings"][0]["penalty"].upper().replace("-", " ") in ruling.split("</section>")[0]
     assert 'class="penalty decided"' not in ruling
     assert f"#{old_id}, replaced by #{new_id}" in slip
+
+
+def test_the_event_view_marks_which_penalty_replaced_which(tmp_path):
+    from station import HEAD_TOKEN, JUDGE_TOKEN, with_tokens
+    station = with_tokens(tmp_path / "event.db")
+    with TestClient(create_app(station), raise_server_exceptions=False) as client:
+        csrf = client.get("/api/session").json()["csrf"]
+        headers = {"X-CSRF-Token": csrf}
+        done = client.post("/api/event/reports", headers={**headers, "Authorization": f"Bearer {JUDGE_TOKEN}"},
+                           json={"report": "policy: dci\nrel: competitive\nplayer: Carol\nCarol stalled\n",
+                                 "judge": "Dana"}).json()
+        old = done["submissions"][0]["recorded"][0]["id"]
+        amended = client.post(f"/api/event/penalties/{old}/amend",
+                              headers={**headers, "Authorization": f"Bearer {HEAD_TOKEN}"},
+                              json={"penalty": "disqualification-without-prizes", "reason": "on purpose",
+                                    "judge": "Hana"}).json()["amended"]["id"]
+        rows = {p["id"]: p for p in client.get("/api/event", params={"all": "1"}).json()["penalties"]}
+        page = client.get("/event", params={"all": "1"}).text
+    station.close()
+    assert (rows[amended]["replaces"], rows[old]["replaced_by"]) == (old, amended)
+    assert f"replaces #{old}" in page and f"replaced by #{amended}" in page

@@ -53,9 +53,13 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     statuses = ("pending",) if pending else STATUSES if everything else STATUSES[:2]
     rows = store.penalties(**filters, statuses=statuses)
     everyone = store.penalties(statuses=STATUSES)
+    replaced_by = {p.replaces: p.id for p in everyone if p.replaces}
+
     def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
         why = api.not_recorded_why(p)
-        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None}
+        # the replacement chain: the row this one replaced, the row that replaced it
+        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
+                "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
     return {"event": store.event_name(), "penalties": [shown(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
