@@ -240,3 +240,23 @@ def test_the_parse_error_speaks_to_a_judge_and_the_policy_follows_the_report(sta
     phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
     phone.wait_for_timeout(300)
     assert phone.input_value("#report") == "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n"   # kept
+
+
+def test_the_mark_stays_on_its_line_in_a_scrolled_text_box(station, phone):  # noqa: F811
+    """It sat 6 px low once the box scrolled: the mirror behind is scrolled and sized as the box."""
+    phone.goto(station + "/")
+    phone.wait_for_selector("#parse-status.ok")
+    text = ("policy: fab\nplayer: Alice\n" + "".join(f"Alice was {n} minutes late\n" for n in range(1, 20))
+            + "Alice drew 2 extar cards\n")
+    phone.fill("#report", text)
+    phone.wait_for_selector("#parse-status.bad")
+    phone.evaluate("() => { const a = document.querySelector('#report'); a.scrollTop = a.scrollHeight;"
+                   " a.dispatchEvent(new Event('scroll')); }")
+    phone.wait_for_timeout(100)
+    place = phone.evaluate("""() => { const a = document.querySelector('#report');
+        const lh = parseFloat(getComputedStyle(a).lineHeight), top = a.getBoundingClientRect().top;
+        const mark = document.querySelector('mark.error-at').getBoundingClientRect();
+        return {scrolled: a.scrollTop, mark: mark.top + mark.height / 2,
+                line: top + 1 + 8 + 21 * lh + lh / 2 - a.scrollTop}; }""")     # (border, padding; line 22)
+    assert place["scrolled"] > 0
+    assert abs(place["mark"] - place["line"]) < 2, place
