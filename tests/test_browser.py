@@ -419,10 +419,12 @@ def test_penalty_slip_prints(event_station, phone):
     phone.wait_for_selector("#result .submission")
     phone.click("#result .submission a[href^='/event/slip/']")
     phone.wait_for_selector(".slip")
+    assert not phone.locator(".slip details.why p").first.is_visible()     # folded under "why" on screen
     phone.emulate_media(media="print")
     assert not phone.locator("header.bar").is_visible()
     assert phone.locator(".slip .penalties").is_visible()
     assert "Alice" in phone.inner_text(".slip")
+    assert phone.locator(".slip details.why p").first.is_visible()         # printed with the slip
 
 
 @needs_event
