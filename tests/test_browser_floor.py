@@ -221,6 +221,7 @@ def test_the_reading_is_shown_and_a_suggestion_is_one_tap(station, phone):  # no
     phone.wait_for_selector("#parse-status .suggestion")
     assert phone.locator("#parse-status .suggestion").all_inner_texts() == ["Alice was aggressive",
                                                                             "Alice started a fight"]
+    check_state(phone, "suggestions")                     # (a station without an event, too)
     phone.locator("#parse-status .suggestion").nth(1).tap()
     assert phone.input_value("#report") == "policy: fab\nplayer: Alice\nAlice started a fight\n"
     phone.wait_for_selector("#parse-status.ok")
