@@ -288,7 +288,9 @@ function related(kind) {
     const found = B.search[k] || { infractions: [], with_more: [] };
     return new Set([...found.infractions, ...found.with_more].map((i) => i.id));
   };
-  const mine = ids(kind);
+  // (what it is ruled as; one more modifier's infractions only where it is ruled as none)
+  const own = B.search[kind] || { infractions: [], with_more: [] };
+  const mine = new Set((own.infractions.length ? own.infractions : own.with_more).map((i) => i.id));
   const out = new Set();
   for (const [other, read] of Object.entries(B.policy.modifiers_read || {})) {
     if (other === kind || ![...ids(other)].some((i) => mine.has(i))) continue;
