@@ -3,8 +3,8 @@
 import { $, el, getJSON, meta, saved } from "./common.js";
 import { onText } from "./report-text.js";
 
-const B = { vocab: null, policy: null, search: {}, searching: null, players: [], spectators: [], observations: [], states: [],
-  tallies: [], keywords: new Set(), built: "" };
+const B = { vocab: null, policy: null, search: {}, searching: null, loads: 0, players: [], spectators: [],
+  observations: [], states: [], tallies: [], keywords: new Set(), built: "" };
 // the persons an observation may name: the players, then the spectators (`Q gave P advice`)
 const persons = () => [...B.players, ...B.spectators];
 
@@ -52,8 +52,10 @@ export async function initBuilder() {
   $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
   // a report typed or edited under another policy: the builder's select shows it, and its
   // forms are that policy's (what the judge typed is kept: loadPolicy writes only its own text)
+  // (only a text the judge wrote, still the one in the box: the builder's own follows its select)
   document.addEventListener("report-policy", (e) => {
-    const policy = e.detail;
+    const { policy, text } = e.detail;
+    if (text !== $("#report").value || text === B.built) return;
     if (!policy || policy === $("#b-policy").value || ![...$("#b-policy").options].some((o) => o.value === policy)) return;
     $("#b-policy").value = policy;
     loadPolicy(false);
@@ -83,8 +85,13 @@ async function loadPolicy(byUser) {
   getJSON("/api/policies/" + policy + "/search").then((found) => {
     if (found.id === $("#b-policy").value) { B.search = found.observations; if (B.policy) listObservations(); }
   }).catch(() => { /* the words alone are searched */ }).finally(() => done());
-  B.policy = await getJSON("/api/policies/" + policy);
-  B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
+  // a load overtaken by a later choice of policy (the page's first, answering late) sets nothing
+  const seq = ++B.loads;
+  const [reference, vocab] = await Promise.all([getJSON("/api/policies/" + policy),
+    getJSON("/api/vocab?policy=" + policy)]);                  // core's forms and the pack's own
+  if (seq !== B.loads) return;
+  B.policy = reference;
+  B.vocab = vocab;
   B.keywords = new Set(B.vocab.keywords);
   options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
   options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");

@@ -61,7 +61,7 @@ export function showError(err) {
   mirror(info.line ? info : null);
 }
 
-function showReading(result) {
+function showReading(result, text) {
   const box = $("#parse-status");
   box.className = "status ok";
   box.textContent = "";
@@ -81,7 +81,7 @@ function showReading(result) {
   mirror(null);
   // the builder's policy follows the report's `policy:` line (the two never disagree)
   if (result.reports.length === 1) {
-    document.dispatchEvent(new CustomEvent("report-policy", { detail: result.reports[0].policy }));
+    document.dispatchEvent(new CustomEvent("report-policy", { detail: { policy: result.reports[0].policy, text } }));
   }
 }
 
@@ -91,7 +91,7 @@ async function check() {
   if (!text.trim()) { $("#parse-status").textContent = ""; mirror(null); return; }
   try {
     const result = await send("/api/read", { report: text, source: "report" });
-    if (seq === checkSeq) showReading(result);
+    if (seq === checkSeq) showReading(result, text);
   } catch (err) {
     if (seq === checkSeq) showError(err);
   }
