@@ -240,7 +240,34 @@ def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> 
             "policies": policy_ids(rules)}
 
 
+def observation_search(policy_id: str, rules: Path | None = None,
+                       rule: Callable[..., list[RulingSet]] | None = None) -> dict[str, dict]:
+    """What a report builder's observation search reads of a policy (engine/finder.py): for
+    each observation kind, the infractions its rules make it (with their sections and the
+    infraction's words and initials, `hidden-card-error` -> HCE), those one more modifier makes
+    it, and the first numbers that make it an infraction.  `rule`: how the samples are ruled
+    (engine/finder.py; the judge station passes its batcher's)."""
+    # (the finder rules sample reports: only a builder asks for it)
+    from ppgcheck.engine.finder import observation_finder
+
+    def named(infraction: dict) -> dict:
+        parts = [part.split("-") for part in infraction["id"].split("/")]
+        return {**infraction, "words": " / ".join(" ".join(words) for words in parts),
+                "initials": ["".join(w[0] for w in words if w).upper() for words in parts]}
+    return {kind: {**found, "infractions": [named(i) for i in found["infractions"]],
+                   "with_more": [named(i) for i in found["with_more"]]}
+            for kind, found in observation_finder(policy_id, rules, rule).items()}
+
+
+def readings(report: Report) -> list[dict]:
+    """How the tolerant reader read each observation of a report that is not a canonical form
+    (its line, the sentence written, the canonical sentence ruled on, the words not read)."""
+    return [{"line": obs.line, "written": obs.reading.written, "read_as": obs.reading.read_as,
+             "not_read": list(obs.reading.not_read)} for obs in report.observations if obs.reading is not None]
+
+
 __all__ = ["Comparison", "positions_by_policy", "questions_each", "relevance", "run_as_job", "start_ruling_job",
            "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
            "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
-           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty"]
+           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty",
+           "observation_search", "readings"]

@@ -30,6 +30,10 @@ needs_event = pytest.mark.skipif(importlib.util.find_spec("ppgcheck.event.store"
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
+    from ppgcheck import api
+    from ppgcheck.resources import policy_ids
+    for policy in policy_ids():         # the search's rulings, cached before a page waits for them
+        api.observation_search(policy)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
@@ -75,14 +79,12 @@ def build_readme_example(page, players_by) -> None:
     obs = page.locator('.obs[data-kind="drew_above_intellect"]')
     obs.locator('select[data-slot="cards"]').select_option("5")
     obs.locator('select[data-slot="intellect"]').select_option("4")
-    # (the chips the rules about a draw above intellect read come first; the others behind "more")
-    if obs.locator('button[data-modifier="mixed_into_hand"]').count() == 0:
-        obs.locator("button.chip.more").click()
+    # (the groups the rules about a draw above intellect read come first; the others under "more")
+    # (a group of modifiers is one choice; the others are chips)
+    obs.locator("details.more-mods > summary").first.click()
     obs.locator('button[data-modifier="mixed_into_hand"]').click()
-    if obs.locator('button[data-modifier="caught_before_next_action"]').count() == 0:
-        obs.locator("button.chip.more").click()
-    obs.locator('button[data-modifier="caught_before_next_action"]').click()
-    obs.locator('button[data-modifier="accidental"]').click()
+    obs.locator('select[data-group="discovery"]').select_option("caught_before_next_action")
+    obs.locator('select[data-group="intent"]').select_option("accidental")
     page.select_option("#b-minutes", "3")
 
 
@@ -417,10 +419,12 @@ def test_penalty_slip_prints(event_station, phone):
     phone.wait_for_selector("#result .submission")
     phone.click("#result .submission a[href^='/event/slip/']")
     phone.wait_for_selector(".slip")
+    assert not phone.locator(".slip details.why p").first.is_visible()     # folded under "why" on screen
     phone.emulate_media(media="print")
     assert not phone.locator("header.bar").is_visible()
     assert phone.locator(".slip .penalties").is_visible()
     assert "Alice" in phone.inner_text(".slip")
+    assert phone.locator(".slip details.why p").first.is_visible()         # printed with the slip
 
 
 @needs_event

@@ -104,8 +104,10 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 # --- reading reports -------------------------------------------------------------------
 
-def prepared(text: str, policy: str | None, source: str):
-    reports = parse_reports(text, source)
+def prepared(text: str, policy: str | None, source: str, tolerant: bool = False):
+    """The reports of a request's text with their policies; `tolerant`: free sentences are read
+    by the tolerant reader (the page's), else canonical forms only."""
+    reports = parse_reports(text, source, tolerant=tolerant)
     if len(reports) > MAX_REPORTS:
         raise RequestRefused(413, f"{len(reports)} reports in one request: at most {MAX_REPORTS}", "size")
     return api.prepare(reports, policy)
@@ -125,10 +127,11 @@ async def rulings(request: Request, questions_default: bool = True) -> list[dict
     data = await read_json(request)
     text, policy, source = report_fields(data)
     questions = field_of(data, "questions", bool, required=False, default=questions_default)
+    tolerant = field_of(data, "tolerant", bool, required=False, default=False)
     station: Station = request.app.state.station
 
     def rule() -> list[dict]:
-        return [ruling_dict(rs) for rs in station.batcher.rule(prepared(text, policy, source), questions)]
+        return [ruling_dict(rs) for rs in station.batcher.rule(prepared(text, policy, source, tolerant), questions)]
     return await run_in_threadpool(rule)
 
 

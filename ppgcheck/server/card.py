@@ -44,8 +44,8 @@ def _match_lines(data: dict) -> list[str]:
 class Card(dict):
     """A card's fields (card.html reads them), and its slip once the report is recorded."""
 
-    def on_record(self, recorded: list) -> dict:
-        return slip(self, recorded)
+    def on_record(self, recorded: list, changes: dict[int, dict] | None = None) -> dict:
+        return slip(self, recorded, changes)
 
 
 def card(data: dict) -> Card:
@@ -72,6 +72,7 @@ def card(data: dict) -> Card:
     several = _observations(data) > 1
     return Card({
         "report": data.get("report", ""), "policy": data.get("policy", ""), "blocks": blocks,
+        "source_shown": _source_shown(data.get("report", "")), "readings": readings(data),
         "no_infraction": data.get("no_infraction", []),
         "findings": data.get("findings", []),
         "time_extension": data.get("time_extension_minutes") or 0,
@@ -83,6 +84,25 @@ def card(data: dict) -> Card:
                       for q in data.get("questions", [])],
         "who": WHO,
     })
+
+
+def readings(data: dict) -> list[dict]:
+    """The observations the tolerant reader read from free sentences, numbered from 1: a ruling's
+    `observations[i]` is an object {read_as, written, not_read} (a string, as printed, in a
+    ruling stored before readings were kept, and for a canonical sentence)."""
+    out = []
+    for n, obs in enumerate(data.get("observations") or [], start=1):
+        if isinstance(obs, dict) and obs.get("written") and (obs.get("written") != obs.get("read_as")
+                                                              or obs.get("not_read")):
+            out.append({"n": n, "read_as": obs.get("read_as", ""), "written": obs["written"],
+                        "not_read": list(obs.get("not_read") or [])})
+    return out
+
+
+def _source_shown(source: str) -> str:
+    """A report's name as its card shows it: none for a name the station made up (its draft's
+    `station-…` key, `report`): only a file's or a program's name tells the judge anything."""
+    return "" if source == "report" or source.startswith(("station-", "station:")) else source
 
 
 def _observations(data: dict) -> int:
@@ -103,18 +123,37 @@ def penalty_name(penalty: str | None) -> str:
     return penalty.upper().replace("-", " ").replace("/", " / ") if penalty else "PENDING"
 
 
-def _row(p, replaced_by: dict[int, int]) -> dict:
+def changes_of(audit: list) -> dict[int, dict]:
+    """From a report's audit rows: each penalty that replaced another -> why (the change's
+    reason) and whether the report was ruled again (else a Head Judge's decision)."""
+    return {a.penalty_id: {"reason": a.reason, "ruled_again": "ruled_again" in a.detail}
+            for a in audit if a.action == "amend" and a.penalty_id is not None and "replaces" in a.detail}
+
+
+def _how(p, changes: dict[int, dict]) -> str:
+    """How a row that replaced another came to be: `ruled again after penalty #1 voided: ...`."""
+    if p.replaces is None:
+        return ""
+    change = changes.get(p.id, {})
+    why = change.get("reason", "")
+    if change.get("ruled_again"):
+        return f"ruled again, replacing #{p.replaces}" + (f", after {why}" if why else "")
+    return f"the Head Judge's decision, replacing #{p.replaces}" + (f" ({why})" if why else "")
+
+
+def _row(p, replaced_by: dict[int, int], changes: dict[int, dict]) -> dict:
     return {"id": p.id, "player": p.player, "infraction": p.infraction, "penalty": p.penalty,
             "name": penalty_name(p.penalty), "status": p.status, "chosen_by": p.chosen_by, "notes": p.notes,
-            "replaces": p.replaces, "replaced_by": replaced_by.get(p.id), "live": p.status in LIVE}
+            "replaces": p.replaces, "replaced_by": replaced_by.get(p.id), "live": p.status in LIVE,
+            "how": _how(p, changes), "ruled_again": changes.get(p.id, {}).get("ruled_again", False)}
 
 
-def slip(c: Card, recorded: list) -> dict:
+def slip(c: Card, recorded: list, changes: dict[int, dict] | None = None) -> dict:
     """A recorded report's slip: the penalties in force first (the Head Judge's decision where one
     was made), every row of the record with what replaced it, and the ruling's card with each
     player's block showing the penalty in force where it is not the one the ruling gave."""
     replaced_by = {p.replaces: p.id for p in recorded if p.replaces}
-    rows = [_row(p, replaced_by) for p in recorded]
+    rows = [_row(p, replaced_by, changes or {}) for p in recorded]
     c = Card(c, blocks=[dict(b) for b in c["blocks"]])
     live = [r for r in rows if r["live"]]
     taken: set[int] = set()
@@ -133,6 +172,10 @@ def slip(c: Card, recorded: list) -> dict:
         taken.update(r["id"] for r in chain)        # (a second block of the same infraction takes the next)
         if now["status"] == "void":
             block["decision"] = {**now, "name": "VOID", "by": "voided: it does not count"}
+        elif now["ruled_again"]:
+            # ruled again: this card is the ruling as it was then (its upgrade, its notes), marked
+            # replaced; the penalty in force is the new ruling's, at the top of the slip
+            block["replaced"] = {"by": now["id"], "how": now["how"]}
         elif now["penalty"] != block["penalty"] or now["chosen_by"] == "judge":
             by = ("the judge's choice" if now["replaces"] is None else "the Head Judge's decision"
                   ) if now["chosen_by"] == "judge" else "ruled again"

@@ -15,7 +15,7 @@ from starlette.routing import Route
 from ppgcheck import api
 from ppgcheck.server.access import HEAD_JUDGE, JUDGE, RequestRefused, field_of, read_json
 from ppgcheck.server.base import Station, html, prepared, report_fields
-from ppgcheck.server.card import card
+from ppgcheck.server.card import card, changes_of
 from ppgcheck.event.records import penalty_dict
 from ppgcheck.event.exports import to_csv, to_json
 
@@ -53,9 +53,13 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     statuses = ("pending",) if pending else STATUSES if everything else STATUSES[:2]
     rows = store.penalties(**filters, statuses=statuses)
     everyone = store.penalties(statuses=STATUSES)
+    replaced_by = {p.replaces: p.id for p in everyone if p.replaces}
+
     def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
         why = api.not_recorded_why(p)
-        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None}
+        # the replacement chain: the row this one replaced, the row that replaced it
+        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
+                "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
     return {"event": store.event_name(), "penalties": [shown(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
@@ -80,6 +84,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
     # the ruling a judge reads on the page lists the facts to ask about, as `rule` does; a
     # program's submissions ask for them (`"questions": true`), as `--format jsonl` batches do
     questions = field_of(data, "questions", bool, required=False, default=questions_default)
+    tolerant = field_of(data, "tolerant", bool, required=False, default=False)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in choices.items()):
         raise RequestRefused(400, "`choices` maps infraction ids to penalty ids (strings)", "json")
     if "source" not in data:            # without a name the content names the report: the same text is one report
@@ -88,7 +93,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
 
     def submit() -> list:
         api.check_judge(judge)
-        return writer.submit(prepared(text, policy, source), judge, amend, choices, questions)
+        return writer.submit(prepared(text, policy, source, tolerant), judge, amend, choices, questions)
     return await run_in_threadpool(submit)
 
 
@@ -199,8 +204,10 @@ async def page_event(request: Request) -> Response:
 
 async def page_slip(request: Request) -> Response:
     store = _station(request).store()
-    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
-    return html(request, "slip.html", sub=sub, card=card(sub.ruling))
+    report_id = int(request.path_params["report_id"])
+    sub = await run_in_threadpool(store.report, report_id)
+    changes = changes_of(await run_in_threadpool(store.audit, None, report_id))
+    return html(request, "slip.html", sub=sub, card=card(sub.ruling), changes=changes)
 
 
 def routes() -> list[Route]:

@@ -26,7 +26,9 @@ def _report_body(*extra: str) -> dict:
              "policy": {"type": "string", "description": "rule under this policy instead of the `policy:` line"},
              "source": {"type": "string", "description": "the report's name (an event's key for it)"},
              "questions": {"type": "boolean", "description": "list the unstated facts that would change it "
-                                                             "(default true)"}}
+                                                             "(default true)"},
+             "tolerant": {"type": "boolean", "description": "read free sentences with the tolerant reader "
+                                                            "(default false: canonical forms only)"}}
     for name in extra:
         props[name] = _EXTRA[name]
     if "judge" in extra:        # a submission: the page asks for the questions, a program opts in
@@ -80,6 +82,9 @@ def document(version: str) -> dict:
             "/api/rule": {"post": _op("rule reports: the JSON list of `ppgcheck rule --format json`",
                                       body=_report_body())},
             "/api/parse": {"post": _op("parse and check reports without ruling them", body=_report_body())},
+            "/api/read": {"post": _op("how the tolerant reader reads reports: each report's policy, persons, "
+                                      "observations and the reading (`written`, `read_as`, `not_read`) of "
+                                      "each sentence that is not a canonical form", body=_report_body())},
             "/api/compare": {"post": _op("rule a report's observations under every bundled guide",
                                          body=_report_body())},
             "/api/vocab": {"get": _op("the report language's forms, for a report builder", errors=())},
@@ -87,6 +92,10 @@ def document(version: str) -> dict:
             "/api/policies/{policy}": {"get": _op("a policy's infractions, penalties, sections, and the modifiers "
                                                   "its rules read per observation", errors=(404,),
                                                   params=_path("policy", "string"))},
+            "/api/policies/{policy}/search": {"get": _op(
+                "what a builder's observation search finds each observation by: the infractions its rules "
+                "make it (id, section, words, initials), those one more modifier makes it, the first "
+                "numbers that make it an infraction", errors=(404,), params=_path("policy", "string"))},
             "/api/session": {"get": _op("the CSRF token for writes, whether tokens are needed, the bearer's role",
                                         errors=())},
             "/api/openapi.json": {"get": _op("this document", errors=())},

@@ -33,6 +33,20 @@ async def api_parse(request: Request) -> Response:
     return JSONResponse({"reports": await run_in_threadpool(check)})
 
 
+async def api_read(request: Request) -> Response:
+    """How the tolerant reader reads a report text, as the judge types it: each report's policy,
+    persons and observations, and the reading of each sentence that is not a canonical form
+    (a text it cannot read is the parser's error, with its whole-line suggestions)."""
+    data = await read_json(request)
+    text, policy, source = report_fields(data)
+
+    def read() -> list[dict]:
+        return [{"policy": policy_id, "persons": [name for name, _ in report.persons],
+                 "observations": len(report.observations), "readings": api.readings(report)}
+                for report, policy_id in prepared(text, policy, source, tolerant=True)]
+    return JSONResponse({"reports": await run_in_threadpool(read)})
+
+
 async def api_compare(request: Request) -> Response:
     data = await read_json(request)
     text, _, source = report_fields(data)
@@ -70,6 +84,18 @@ async def api_policy(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(describe))
 
 
+async def api_policy_search(request: Request) -> Response:
+    """What the builder's observation search finds each observation by (api.observation_search)."""
+    policy_id = request.path_params["policy"]
+    if policy_id not in policy_ids():
+        raise RequestRefused(404, f"unknown policy `{policy_id}`: known policies are "
+                             + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
+    station: Station = request.app.state.station
+    # (ruled by the batcher, in its resident child: the server's threads never fork)
+    found = await run_in_threadpool(api.observation_search, policy_id, None, station.batcher.rule)
+    return JSONResponse({"id": policy_id, "observations": found})
+
+
 async def api_session(request: Request) -> Response:
     """What the page needs to write: the CSRF token (readable by this site's pages only)."""
     station: Station = request.app.state.station
@@ -98,10 +124,12 @@ def routes() -> list[Route]:
         Route("/ui/card", ui_card, methods=["POST"]),
         Route("/api/rule", api_rule, methods=["POST"]),
         Route("/api/parse", api_parse, methods=["POST"]),
+        Route("/api/read", api_read, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
         Route("/api/vocab", api_vocab),
         Route("/api/policies", api_policies),
         Route("/api/policies/{policy}", api_policy),
+        Route("/api/policies/{policy}/search", api_policy_search),
         Route("/api/session", api_session),
         Route("/api/openapi.json", api_openapi),
     ]

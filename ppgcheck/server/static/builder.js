@@ -3,8 +3,8 @@
 import { $, el, getJSON, meta, saved } from "./common.js";
 import { onText } from "./report-text.js";
 
-const B = { vocab: null, policy: null, players: [], spectators: [], observations: [], states: [], tallies: [],
-  keywords: new Set(), built: "" };
+const B = { vocab: null, policy: null, search: {}, searching: null, loads: 0, players: [], spectators: [],
+  observations: [], states: [], tallies: [], keywords: new Set(), built: "" };
 // the persons an observation may name: the players, then the spectators (`Q gave P advice`)
 const persons = () => [...B.players, ...B.spectators];
 
@@ -18,7 +18,7 @@ const quoted = (values) => Object.fromEntries(Object.entries(values).map(
 
 const singular = (text) => text.replace(/\b1 (extra )?(card|minute)s\b/g, "1 $1$2");
 function fill(text, values) {
-  const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] ?? `{${slot}}`);
+  const filled = text.replace(/\{(\w+)\}/g, (_, slot) => values[slot] || `{${slot}}`);
   return singular(filled);
 }
 function numberOptions(select, lo, hi, keepBlank) {
@@ -50,6 +50,16 @@ export async function initBuilder() {
     $("#b-policy").value = saved.get("policy");
   }
   $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
+  // a report typed or edited under another policy: the builder's select shows it, and its
+  // forms are that policy's (what the judge typed is kept: loadPolicy writes only its own text)
+  // (only a text the judge wrote, still the one in the box: the builder's own follows its select)
+  document.addEventListener("report-policy", (e) => {
+    const { policy, text } = e.detail;
+    if (text !== $("#report").value || text === B.built) return;
+    if (!policy || policy === $("#b-policy").value || ![...$("#b-policy").options].some((o) => o.value === policy)) return;
+    $("#b-policy").value = policy;
+    loadPolicy(false);
+  });
   $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
   $("#b-spectator-add").addEventListener("click", () => addPlayer($("#b-player-name").value, "spectator"));
   $("#b-table").addEventListener("input", build);
@@ -66,8 +76,22 @@ export async function initBuilder() {
 // judge has typed meanwhile is kept: the builder writes only over its own text.
 async function loadPolicy(byUser) {
   const policy = encodeURIComponent($("#b-policy").value);
-  B.policy = await getJSON("/api/policies/" + policy);
-  B.vocab = await getJSON("/api/vocab?policy=" + policy);     // core's forms and the pack's own
+  B.search = {};
+  // what the search finds each form by (infraction names, initials, sections) and its default
+  // numbers: the pack's rulings, a second or two the first time a pack is asked; the list is
+  // searched by its words meanwhile, and a form picked meanwhile waits for its numbers
+  let done;
+  B.searching = new Promise((resolve) => { done = resolve; });
+  getJSON("/api/policies/" + policy + "/search").then((found) => {
+    if (found.id === $("#b-policy").value) { B.search = found.observations; if (B.policy) listObservations(); }
+  }).catch(() => { /* the words alone are searched */ }).finally(() => done());
+  // a load overtaken by a later choice of policy (the page's first, answering late) sets nothing
+  const seq = ++B.loads;
+  const [reference, vocab] = await Promise.all([getJSON("/api/policies/" + policy),
+    getJSON("/api/vocab?policy=" + policy)]);                  // core's forms and the pack's own
+  if (seq !== B.loads) return;
+  B.policy = reference;
+  B.vocab = vocab;
   B.keywords = new Set(B.vocab.keywords);
   options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
   options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
@@ -126,25 +150,58 @@ function defaultPerson(o, slot) {
   return persons().find((p) => p !== o.values.P) || "";
 }
 
+// a form's words, and what the pack rules it as: its infractions' words, initials and sections
+// (`hidden`, `HCE`, `2.5`); then the words of what one more modifier makes it and of the
+// modifiers its rules read (`mixed`)
+function searchWords(o) {
+  const found = B.search[o.kind] || { infractions: [], with_more: [] };
+  const named = (list) => list.flatMap((i) => [i.id, i.words, i.section, ...i.initials.map((x) => "#" + x)]);
+  const read = (B.policy.modifiers_read || {})[o.kind] || [];
+  const mods = B.vocab.modifiers.filter((m) => read.includes(m.kind)).flatMap((m) => [m.text, ...m.synonyms]);
+  return {
+    first: [o.text, ...o.synonyms, o.kind.replaceAll("_", " "), ...named(found.infractions)].join(" ").toLowerCase(),
+    then: [...named(found.with_more), ...mods].join(" ").toLowerCase(),
+  };
+}
+function matches(words, query) {
+  // every word typed is found: a word of letters alone is also an infraction's initials (HCE)
+  return query.split(/\s+/).every((w) => words.includes(w) || (/^[a-z]{2,5}$/.test(w) && words.includes("#" + w)));
+}
+function infractionsLine(o) {
+  const found = B.search[o.kind];
+  if (!found || !found.infractions.length) return "";
+  return "→ " + found.infractions.map((i) => `${i.words} (${i.section})`).join("; ");
+}
 function listObservations() {
   const q = $("#b-obs-search").value.trim().toLowerCase();
   const list = $("#b-obs-list");
   list.textContent = "";
-  const hits = B.vocab.observations.filter((o) => !q || o.text.toLowerCase().includes(q) ||
-    o.synonyms.some((s) => s.toLowerCase().includes(q)) || o.kind.includes(q.replace(/ /g, "_")));
-  for (const o of hits.slice(0, q ? 40 : 12)) {
-    list.append(el("li", {}, el("button", { type: "button", class: "pick", "data-kind": o.kind,
-      text: o.text.replace("{P}", "…").replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
-      onclick: () => addObservation(o) })));
+  let hits = B.vocab.observations;
+  if (q) {
+    const words = hits.map((o) => [o, searchWords(o)]);
+    hits = [...words.filter(([, w]) => matches(w.first, q)).map(([o]) => o),
+      ...words.filter(([, w]) => !matches(w.first, q) && matches(w.then, q)).map(([o]) => o)];
   }
+  for (const o of hits.slice(0, q ? 40 : 12)) {
+    const also = infractionsLine(o);
+    list.append(el("li", {}, el("button", { type: "button", class: "pick", "data-kind": o.kind,
+      onclick: () => addObservation(o) },
+      el("span", { text: o.text.replace("{P}", "…").replace("{Q}", "…").replace(/\{\w+\}/g, "N") }),
+      also ? el("small", { class: "leads-to", text: also }) : "")));
+  }
+  if (q && !hits.length) list.append(el("li", { class: "hint", text: "nothing found: try another word, an infraction or a section (2.5)" }));
   if (!q && hits.length > 12) list.append(el("li", { class: "hint", text: `${hits.length - 12} more: search` }));
 }
 
-function addObservation(form) {
+async function addObservation(form) {
+  // its default numbers, if the pack's rulings come within a few seconds (else it asks for them)
+  await Promise.race([B.searching, new Promise((resolve) => { setTimeout(resolve, 4000); })]);
   const o = { form, values: {}, mods: [], showAll: false };
+  // numbers: the first the pack rules as an infraction; none known: empty, and the card asks
+  const defaults = (B.search[form.kind] || {}).defaults || {};
   for (const slot of form.slots) {
     if (slot === "P" || slot === "Q") o.values[slot] = defaultPerson(o, slot);
-    else o.values[slot] = String(Math.max(1, (B.vocab.count_ranges[slot] || [1])[0]));
+    else o.values[slot] = defaults[slot] !== undefined ? String(defaults[slot]) : "";
   }
   B.observations.push(o);
   $("#b-obs-search").value = "";
@@ -160,6 +217,10 @@ function slotControl(slot, value, onchange) {
   } else {
     const [lo, hi] = B.vocab.count_ranges[slot] || [0, 60];
     numberOptions(select, lo, hi, false);
+    if (value === "") {
+      select.prepend(el("option", { value: "", text: `${slot}?` }));
+      select.setAttribute("aria-invalid", "true");
+    }
   }
   select.value = value;
   select.addEventListener("change", () => { onchange(select.value); build(); });
@@ -177,6 +238,9 @@ function formLine(text, values, onslot) {
   return line;
 }
 
+// a modifier's words as a chip or a choice says them
+const modText = (m) => m.text.replace("{Q}", "…").replace(/\{\w+\}/g, "N");
+
 function renderObservations() {
   const box = $("#b-observations");
   box.textContent = "";
@@ -184,18 +248,36 @@ function renderObservations() {
     const read = new Set((B.policy.modifiers_read || {})[o.form.kind] || []);
     const card = el("div", { class: "obs", "data-kind": o.form.kind });
     card.append(formLine(o.form.text, o.values, (slot, v) => { o.values[slot] = v; }));
+    if (o.form.slots.some((slot) => o.values[slot] === "")) {
+      card.append(el("p", { class: "hint ask", text: "choose the numbers" }));
+    }
     card.append(el("button", { type: "button", class: "x remove-obs", "aria-label": "remove observation",
       text: "×", onclick: () => { B.observations.splice(index, 1); renderObservations(); build(); } }));
-    const chips = el("div", { class: "chips mods" });
     const mods = B.vocab.modifiers;
-    const first = mods.filter((m) => read.has(m.kind) || o.mods.some((s) => s.kind === m.kind));
-    const shown = o.showAll || !first.length ? mods : first;
-    for (const m of shown) chips.append(modChip(o, m, read.has(m.kind)));
-    if (!o.showAll && first.length) {
-      chips.append(el("button", { type: "button", class: "chip more", text: `more (${mods.length - first.length})…`,
-        onclick: () => { o.showAll = true; renderObservations(); } }));
+    // first the modifiers the rules about it read (a group: one choice); under "more", those the
+    // rules about the observations ruled as the same infractions read, the other groups, and
+    // every other modifier folded once more
+    const readGroups = new Set(mods.filter((m) => read.has(m.kind) && m.group).map((m) => m.group));
+    const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || o.mods.some((s) => s.kind === m.kind);
+    const first = mods.filter(isFirst);
+    card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }),
+      modifierControls(o, first, read));
+    const near = related(o.form.kind);
+    const rest = mods.filter((m) => !isFirst(m));
+    if (rest.length) {
+      const more = el("details", { class: "more-mods" }, el("summary", { text: `more (${rest.length})` }));
+      if (o.showAll) more.open = true;
+      more.addEventListener("toggle", () => { o.showAll = more.open; });
+      const grouped = rest.filter((m) => m.group || near.has(m.kind));
+      const others = rest.filter((m) => !m.group && !near.has(m.kind));
+      more.append(modifierControls(o, grouped, read));
+      if (others.length) {
+        const all = el("details", { class: "more-mods all-mods" }, el("summary", { text: `every other modifier (${others.length})` }));
+        all.append(modifierControls(o, others, read));
+        more.append(all);
+      }
+      card.append(more);
     }
-    card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }), chips);
     for (const sel of o.mods) {
       const form = mods.find((m) => m.kind === sel.kind);
       if (form.slots.length) {
@@ -206,11 +288,55 @@ function renderObservations() {
   });
 }
 
+// the modifiers the rules about the observations ruled as the same infractions read
+// (`mixed into her hand`, read of an opt's cards, for a draw above intellect: PPG 2.5)
+function related(kind) {
+  const ids = (k) => {
+    const found = B.search[k] || { infractions: [], with_more: [] };
+    return new Set([...found.infractions, ...found.with_more].map((i) => i.id));
+  };
+  // (what it is ruled as; one more modifier's infractions only where it is ruled as none)
+  const own = B.search[kind] || { infractions: [], with_more: [] };
+  const mine = new Set((own.infractions.length ? own.infractions : own.with_more).map((i) => i.id));
+  const out = new Set();
+  for (const [other, read] of Object.entries(B.policy.modifiers_read || {})) {
+    if (other === kind || ![...ids(other)].some((i) => mine.has(i))) continue;
+    for (const m of read) out.add(m.split("@")[0]);
+  }
+  return out;
+}
+
+// the modifiers as controls: each exclusive group one choice (a select: `caught: at once /
+// before …'s next action / later`), the others chips
+function modifierControls(o, mods, read) {
+  const box = el("div", { class: "mods" });
+  const groups = new Map();
+  for (const m of mods) if (m.group) groups.set(m.group, [...(groups.get(m.group) || []), m]);
+  for (const [group, members] of groups) {
+    const name = group.replaceAll("_", " ");
+    const select = el("select", { class: "choice" + (members.some((m) => read.has(m.kind)) ? " read" : ""),
+      "data-group": group, "aria-label": name });
+    select.append(el("option", { value: "", text: `${name}: –` }));
+    for (const m of members) select.append(el("option", { value: m.kind, text: `${name}: ${modText(m)}` }));
+    const chosen = o.mods.find((s) => members.some((m) => m.kind === s.kind));
+    select.value = chosen ? chosen.kind : "";
+    select.addEventListener("change", () => {
+      const m = members.find((x) => x.kind === select.value);
+      if (m) toggleMod(o, m);
+      else { o.mods = o.mods.filter((s) => !members.some((x) => x.kind === s.kind)); renderObservations(); build(); }
+    });
+    box.append(select);
+  }
+  const chips = el("div", { class: "chips" });
+  for (const m of mods) if (!m.group) chips.append(modChip(o, m, read.has(m.kind)));
+  box.append(chips);
+  return box;
+}
+
 function modChip(o, m, read) {
   const on = o.mods.some((s) => s.kind === m.kind);
   return el("button", { type: "button", class: "chip" + (on ? " on" : "") + (read ? " read" : ""),
-    "data-modifier": m.kind, "aria-pressed": String(on),
-    text: m.text.replace("{Q}", "…").replace(/\{\w+\}/g, "N"),
+    "data-modifier": m.kind, "aria-pressed": String(on), text: modText(m),
     onclick: () => toggleMod(o, m) });
 }
 

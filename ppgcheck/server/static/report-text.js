@@ -1,4 +1,6 @@
-// The report text: a mirror behind the textarea marks the parse error, checked as the judge types.
+// The report text: read as the judge types (the tolerant reader: free sentences too), its
+// reading shown ("read as ... / not read: ..."), a sentence it cannot read marked at its line
+// and column behind the textarea, with whole-line suggestions a tap puts in its place.
 import { $, el, send } from "./common.js";
 
 let checkTimer = null, checkSeq = 0;
@@ -11,11 +13,29 @@ function mirror(error) {
   let start = 0;
   for (let i = 0; i < error.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
   start += Math.max(0, error.column - 1);
+  while (start > 0 && /[\w'-]/.test(text[start - 1])) start--;     // the whole word, from its start
   const rest = text.slice(start);
+  // the word from the column on: a word's letters (`minuts`, not `uts`), up to a space or comma
   const word = (rest.match(/^[^\s,.]+/) || rest.match(/^\S+/) || [" "])[0];
   pre.append(text.slice(0, start), el("mark", { class: "error-at", text: word }), text.slice(start + word.length) + "\n");
-  pre.scrollTop = $("#report").scrollTop;
+  syncScroll();
 }
+// the mark scrolls with the text: the mirror is sized and scrolled as the textarea is
+export function syncScroll() {
+  const area = $("#report"), pre = $("#report-mirror");
+  pre.style.height = area.offsetHeight + "px";
+  pre.scrollTop = area.scrollTop;
+}
+
+// a suggestion is a whole line: a tap puts it in place of the line the error is on
+function useSuggestion(line, suggestion) {
+  const lines = $("#report").value.split("\n");
+  if (line >= 1 && line <= lines.length) lines[line - 1] = suggestion;
+  $("#report").value = lines.join("\n");
+  onText();
+  $("#report").focus();
+}
+
 export function showError(err) {
   const box = $("#parse-status");
   box.className = "status bad";
@@ -25,23 +45,53 @@ export function showError(err) {
     box.append(el("b", { class: "where", text: `line ${info.line}, column ${info.column}: ` }));
   }
   box.append(el("span", { class: "message", text: info.message }));
-  if (info.expected && info.expected.length) box.append(el("div", { class: "expected", text: "expected: " + info.expected.join(", ") }));
-  if (info.suggestions && info.suggestions.length) box.append(el("div", { class: "suggestions", text: "closest: " + info.suggestions.join(" · ") }));
+  if (info.expected && info.expected.length) {
+    // (the parser's last item points a command-line user to `ppgcheck vocab`: a judge is told the count)
+    const expected = info.expected.map((e) => e.replace(/^\.\.\. (\d+) more.*$/, "… $1 more"));
+    box.append(el("div", { class: "expected", text: "expected: " + expected.join(", ") }));
+  }
+  if (info.suggestions && info.suggestions.length) {
+    const list = el("div", { class: "suggestions" }, el("span", { text: "did you mean (tap to use):" }));
+    for (const s of info.suggestions) {
+      list.append(el("button", { type: "button", class: "suggestion", text: s,
+        onclick: () => useSuggestion(info.line, s) }));
+    }
+    box.append(list);
+  }
   mirror(info.line ? info : null);
 }
+
+function showReading(result, text) {
+  const box = $("#parse-status");
+  box.className = "status ok";
+  box.textContent = "";
+  const n = result.reports.reduce((s, r) => s + r.observations, 0);
+  box.append(el("span", { text: `✓ reads as ${result.reports.length} report${result.reports.length === 1 ? "" : "s"} ` +
+    `(${result.reports.map((r) => r.policy).join(", ")}), ${n} observation${n === 1 ? "" : "s"}` }));
+  for (const r of result.reports) {
+    for (const reading of r.readings || []) {
+      const item = el("div", { class: "reading", "data-line": String(reading.line) },
+        el("span", { class: "read-as" }, el("small", { text: `line ${reading.line} read as: ` }), reading.read_as));
+      if (reading.not_read.length) {
+        item.append(el("span", { class: "not-read" }, el("small", { text: " not read: " }), reading.not_read.join(" · ")));
+      }
+      box.append(item);
+    }
+  }
+  mirror(null);
+  // the builder's policy follows the report's `policy:` line (the two never disagree)
+  if (result.reports.length === 1) {
+    document.dispatchEvent(new CustomEvent("report-policy", { detail: { policy: result.reports[0].policy, text } }));
+  }
+}
+
 async function check() {
   const seq = ++checkSeq;
   const text = $("#report").value;
   if (!text.trim()) { $("#parse-status").textContent = ""; mirror(null); return; }
   try {
-    const result = await send("/api/parse", { report: text, source: "report" });
-    if (seq !== checkSeq) return;
-    const box = $("#parse-status");
-    box.className = "status ok";
-    const n = result.reports.reduce((s, r) => s + r.observations, 0);
-    box.textContent = `✓ reads as ${result.reports.length} report${result.reports.length === 1 ? "" : "s"} ` +
-      `(${result.reports.map((r) => r.policy).join(", ")}), ${n} observation${n === 1 ? "" : "s"}`;
-    mirror(null);
+    const result = await send("/api/read", { report: text, source: "report" });
+    if (seq === checkSeq) showReading(result, text);
   } catch (err) {
     if (seq === checkSeq) showError(err);
   }

@@ -8,7 +8,7 @@
 // the report and its penalties.
 import { $, el, getJSON, judge, meta, openSettings, send } from "./common.js";
 import { initBuilder, loadRoster, resetBuilder } from "./builder.js";
-import { onText, showError } from "./report-text.js";
+import { onText, showError, syncScroll } from "./report-text.js";
 
 const KEYS = { draft: "ppgcheck.source", last: "ppgcheck.submitted", editing: "ppgcheck.editing" };
 const kept = {
@@ -57,7 +57,8 @@ async function ruleNow() {
   const result = $("#result");
   result.setAttribute("aria-busy", "true");
   try {
-    result.innerHTML = await send("/ui/card", { report: $("#report").value, source: "report" }, { html: true });
+    result.innerHTML = await send("/ui/card", { report: $("#report").value, source: "report", tolerant: true },
+      { html: true });
     if (meta("event")) {
       result.prepend(el("p", { class: "hint", text: "Not recorded yet: the event's earlier penalties count when you submit." }));
     }
@@ -98,15 +99,57 @@ function offerEdit(result, submitted) {
       } })));
 }
 
-async function submitNow(amend = false) {
-  if (!judge()) { openSettings("#judge-name"); showError(new Error("enter your name under Judge first")); return; }
+// --- Submit: one state machine.  idle -> (checking ->) sending -> idle; while a submission
+// is in flight the button is disabled, and a refusal is shown beside the button, in words a
+// judge acts on (not the API's), whatever the live parse check says meanwhile.
+const REFUSED = {
+  401: "Submitting needs your judge token: scan the station's QR code, or ask the Head Judge for the token "
+    + "and enter it under Judge.",
+  403: "This token may not submit: scan the station's QR code again, or ask the Head Judge for the judge token.",
+};
+let submitting = false;
+function refuse(message, action) {
+  const box = $("#submit-status");
+  box.className = "status bad";
+  box.replaceChildren(el("span", { class: "message", text: message }));
+  if (action) box.append(action);
+  box.scrollIntoView({ block: "nearest" });
+}
+function setSubmitting(on) {
+  submitting = on;
+  $("#submit").disabled = on;
+  $("#submit").setAttribute("aria-busy", String(on));
+  if (on) { $("#submit-status").className = "status"; $("#submit-status").textContent = "submitting…"; }
+}
+
+// a report whose ruling gives no penalty at all: recorded only when the judge confirms it
+async function givesNoPenalty(text) {
+  const ruled = await send("/api/rule", { report: text, source: "report", questions: false, tolerant: true });
+  return ruled.every((r) => !(r.rulings || []).length);
+}
+
+async function submitNow(amend = false, confirmed = false) {
+  if (submitting) return;
+  if (!judge()) {
+    openSettings("#judge-name");
+    refuse("Enter your name under Judge (it is recorded with the report), then Submit again.");
+    return;
+  }
   const result = $("#result");
   const text = $("#report").value;
   const source = sourceFor(text);
+  setSubmitting(true);
   result.setAttribute("aria-busy", "true");
   try {
-    result.innerHTML = await send("/ui/submit", { report: text, judge: judge(), source, amend },
+    if (!confirmed && !amend && await givesNoPenalty(text)) {
+      refuse("This report gives no penalty: record it anyway?",
+        el("button", { type: "button", id: "confirm-no-penalty", class: "primary alt", text: "Record it",
+          onclick: () => submitNow(false, true) }));
+      return;
+    }
+    result.innerHTML = await send("/ui/submit", { report: text, judge: judge(), source, amend, tolerant: true },
       { write: true, html: true });
+    $("#submit-status").textContent = "";
     const ids = [...result.querySelectorAll(".submission")].map((s) => s.dataset.reportId);
     const last = ids.length ? ids[ids.length - 1] : "";
     const submitted = { source, text, report_ids: ids, report_id: last, summary: await describe(last) };
@@ -121,6 +164,7 @@ async function submitNow(amend = false) {
       // the report reopened has been edited: replacing it is a choice, named in full.
       // Asked in the result box: the parse check's answer, which may land later, rewrites
       // the status line (the button vanished there under load)
+      $("#submit-status").textContent = "";
       const id = err.info.recorded_report;
       const what = await describe(id);
       result.replaceChildren(el("div", { class: "status bad amend-prompt" },
@@ -134,15 +178,23 @@ async function submitNow(amend = false) {
       reveal(result);
       return;
     }
-    showError(err);
-    if (err.status === 401 || err.status === 403) openSettings("#token");
+    if (err.status === 401 || err.status === 403) {
+      refuse(REFUSED[err.status]);
+      openSettings("#token");
+    } else if (err.info && err.info.line) {
+      refuse("The report cannot be read: see the line marked above.");
+      showError(err);
+    } else {
+      refuse(err.message);
+    }
   } finally {
+    setSubmitting(false);
     result.removeAttribute("aria-busy");
   }
 }
 export function initRulePage() {
   $("#report").addEventListener("input", onText);
-  $("#report").addEventListener("scroll", () => { $("#report-mirror").scrollTop = $("#report").scrollTop; });
+  $("#report").addEventListener("scroll", syncScroll);
   $("#rule").addEventListener("click", ruleNow);
   if ($("#submit")) $("#submit").addEventListener("click", () => submitNow(false));
   if ($("#editing-stop")) $("#editing-stop").addEventListener("click", stopEditing);

@@ -9,4 +9,8 @@ document.addEventListener("DOMContentLoaded", () => {
   if (document.body.classList.contains("page-event")) initEventPage();
   if (document.body.classList.contains("page-slip")) initSlipPage();
   if ($("#print")) $("#print").addEventListener("click", () => window.print());
+  // a printed slip keeps the notes and assumptions the card folds under "why"
+  window.addEventListener("beforeprint", () => {
+    for (const why of document.querySelectorAll("details.why")) why.open = true;
+  });
 });
