@@ -139,6 +139,7 @@ def bundled(policy: str) -> CheckResult:
 
 @pytest.mark.parametrize("policy", [pytest.param("fab", marks=pytest.mark.xdist_group("check-fab")),
                                     "dci", "ffg", "yugioh"])
+@pytest.mark.slow(45)
 def test_bundled_witnesses_round_trip(policy):
     """Every conflict/gap witness of a bundled pack is ruled with that finding.  The
     witnesses are one text of `---`-separated reports, ruled as `ppgcheck rule` rules such
