@@ -79,6 +79,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = _SERIAL_FILES.get(item.path.name)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+    # the tests marked slow(seconds) first, longest first: xdist hands out work in this order,
+    # so the long ones start at once on separate workers instead of ending the run alone
+    items.sort(key=_slowness)
+
+
+def _slowness(item: pytest.Item) -> float:
+    """Minus the seconds a test's slow mark gives (bench/README.md: measured one file at a
+    time), 0 for the rest; a stable sort keeps the rest in collection order."""
+    mark = item.get_closest_marker("slow")
+    return -float(mark.args[0]) if mark else 0.0
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

@@ -91,7 +91,8 @@ def _grammar_reports(policy: str | None) -> st.SearchStrategy[bytes]:
                 lambda w: f" {w} " if w[0].isalnum() else w)
     for name in ("NAME", "QNAME", "ID", "INT", "OPPONENT", "PRONOUN"):
         explicit[name] = explicit[name].map(lambda w: f" {w} ")
-    whole = from_lark(grammar, explicit={k: v for k, v in explicit.items() if k in _terminals(grammar, "start")})
+    reached = _terminals(grammar, "start")         # once: a walk of every rule (seconds on a pack's grammar)
+    whole = from_lark(grammar, explicit={k: v for k, v in explicit.items() if k in reached})
     declared = _with_header(text, explicit, policy)
     return st.integers(0, 3).flatmap(lambda n: whole if n == 0 else declared).map(lambda t: t.encode("utf-8"))
 
@@ -124,8 +125,8 @@ def _with_header(text: str, explicit: dict, policy: str | None) -> st.SearchStra
     declared = {**explicit, "NAME": st.sampled_from([f" {_FIRST} ", f" {_SECOND} "]), "QNAME": st.nothing()}
 
     def lines(start: str) -> st.SearchStrategy[str]:
-        return from_lark(parser, start=start, explicit={k: v for k, v in declared.items()
-                                                        if k in _terminals(parser, start)})
+        reached = _terminals(parser, start)
+        return from_lark(parser, start=start, explicit={k: v for k, v in declared.items() if k in reached})
     body = st.lists(lines("observation"), min_size=1, max_size=3)
     more = st.lists(lines("continuation") | lines("header"), max_size=1)
     history = st.lists(lines("history_entry"), max_size=2).map(lambda h: ["history:", *h] if h else [])

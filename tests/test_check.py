@@ -129,18 +129,34 @@ def test_witnesses_round_trip_through_rule(name, tmp_path, monkeypatch):
         assert f.runtime in got, (f.witness_text, got)
 
 
-@pytest.mark.parametrize("policy", ["fab", "dci", "ffg", "yugioh"])
+@cache
+def bundled(policy: str) -> CheckResult:
+    """A bundled pack's check without the monotonicity search (dci's: ~25 s), run once per
+    worker for the tests below, which share an xdist group so that it is one worker."""
+    (r,) = check_policy(policy, timeout=120, monotonicity=False)
+    return r
+
+
+@pytest.mark.parametrize("policy", [pytest.param("fab", marks=pytest.mark.xdist_group("check-fab")),
+                                    "dci", "ffg", "yugioh"])
+@pytest.mark.slow(45)
 def test_bundled_witnesses_round_trip(policy):
-    """Every conflict/gap witness of a bundled pack is ruled with that finding."""
+    """Every conflict/gap witness of a bundled pack is ruled with that finding.  The
+    witnesses are one text of `---`-separated reports, ruled as `ppgcheck rule` rules such
+    a file (one grounding, not one per witness: dci's 67 witnesses in 4 s, not 55 s;
+    tests/test_indexing.py proves a batch rules each report as alone)."""
     if policy not in policy_ids():
         pytest.skip(f"no bundled pack `{policy}`")
-    (r,) = check_policy(policy, timeout=60, monotonicity=False)
+    r = bundled(policy)
     assert r.complete
-    for f in r.findings:
-        if isinstance(f, CoreFinding) and f.runtime and f.witness_text:
-            (rs,) = api.rule_report(f.witness_text)
-            got = {(x.kind, x.level, x.message, x.section) for x in rs.findings}
-            assert f.runtime in got, (f.witness_text, got)
+    witnessed = [f for f in r.findings if isinstance(f, CoreFinding) and f.runtime and f.witness_text]
+    assert witnessed
+    assert not any("\n---" in f.witness_text for f in witnessed)
+    rulings = api.rule_report("\n---\n".join(f.witness_text for f in witnessed))
+    assert len(rulings) == len(witnessed)
+    for f, rs in zip(witnessed, rulings):
+        got = {(x.kind, x.level, x.message, x.section) for x in rs.findings}
+        assert f.runtime in got, (f.witness_text, got)
 
 
 # --- command line ---------------------------------------------------------------------------
@@ -317,10 +333,11 @@ def test_a_pack_reading_no_match_state_searches_none():
     assert not any("outcome" in f.message for f in result("gap").findings)
 
 
+@pytest.mark.xdist_group("check-fab")
 def test_fab_procedure_holes():
     """The FaB quick reference's procedure holes: time called between games, an intentional
     draw in a play-off, and equal life after every play-off step with no seeds."""
-    (r,) = check_policy("fab", timeout=120, monotonicity=False)
+    r = bundled("fab")
     holes = {f.message.split(" (only at")[0]: f for f in r.findings if "no outcome" in f.message}
     assert set(holes) == {f"the guide gives no outcome for this state of the match: {k}"
                           for k in ("time-called-between-games", "agreed-draw", "kept-going")}

@@ -118,6 +118,7 @@ def test_a_small_pack_is_not_split(tmp_path, monkeypatch):
     assert sizes == [1]
 
 
+@pytest.mark.slow(45)
 @pytest.mark.parametrize("name", ["yugioh", "ffg"])
 def test_space_split_by_observation_kind_finds_what_the_whole_space_finds(name, monkeypatch):
     """A pack reading many observation kinds has its one-observation space

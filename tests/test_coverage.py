@@ -77,6 +77,7 @@ def test_rules_about_other_observations_are_neither_fired_nor_missed(suite):
     assert 0 < fab.percent < 50
 
 
+@pytest.mark.slow(25)
 def test_cli_threshold_fails_below_and_passes_above(suite):
     runner = CliRunner()
     low = runner.invoke(cli, ["test", str(suite), "--coverage-threshold", "90"])

@@ -210,6 +210,7 @@ def test_a_reworded_report_note_is_a_change(tmp_path):
     assert "note: no extra time for an accusation" in change.ruling_after
 
 
+@pytest.mark.slow(40)
 def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     old = copy_rules(tmp_path / "old")
     new = copy_rules(tmp_path / "new")
@@ -223,6 +224,7 @@ def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
 
 
+@pytest.mark.slow(100)
 def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_change(tmp_path):
     """A helper outside any one infraction (the Game Loss's timing) cannot be confined to
     some observation kinds: every scenario is searched.  Only the classes whose inputs
@@ -245,6 +247,7 @@ def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_
         assert any("the current game ends" in line for line in change.ruling_after)
 
 
+@pytest.mark.slow(90)
 def test_an_edit_to_the_repeat_cap_finds_every_final_penalty_it_changes(tmp_path):
     """The cap on repeat upgrades is read for every infraction: the edit cannot be confined,
     and its penalty classes are many (every pair of rulings).  The space is searched in

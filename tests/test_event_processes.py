@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from ppgcheck.event.integrity import check_store
 
 REPORT = """\
@@ -84,6 +86,7 @@ def assert_each_counted_all_before_it(records: dict[int, dict]) -> None:
         assert sorted(record["counted"]) == list(range(1, own)), record["source"]
 
 
+@pytest.mark.slow(100)
 def test_eight_judges_at_once_lose_nothing_and_count_everything(tmp_path):
     event = tmp_path / "event.db"
     folders = [tmp_path / f"judge{k}" for k in range(8)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from fuzzing import grammar_reports, hostile_files, mutated_golden_reports, prepare, rule_and_render
@@ -14,6 +15,7 @@ from ppgcheck.errors import ReportError
 QUICK = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow(120)
 @QUICK
 @given(grammar_reports())
 def test_a_report_from_the_grammar_is_ruled_or_refused_cleanly(data: bytes) -> None:

@@ -2,6 +2,7 @@
 infraction or penalty read (ppgcheck/engine/variants.py, Relevance)."""
 from __future__ import annotations
 
+from sampling import sampled
 from ppgcheck.engine.variants import Relevance
 
 # the program text as the engine keeps it: one statement a line, as clingo prints it
@@ -42,7 +43,9 @@ def test_a_rule_pinned_to_another_observation_kind_is_not_followed():
     assert {"on_purpose", "in_public"} <= relevant("broke_game_rule")      # what fraud's own rules read stays
 
 
-def _variants_of_golden_reports(policy: str, limit: int = 40):
+def _variants_of_golden_reports(policy: str, size: int = 40):
+    """The question variants of a fixed sample of a policy's golden reports (tests/sampling.py;
+    all of them under bench/full_sweeps)."""
     from pathlib import Path
 
     from ppgcheck import api
@@ -51,7 +54,7 @@ def _variants_of_golden_reports(policy: str, limit: int = 40):
     folder = Path(__file__).parent / "golden" / policy
     policy_engine = api.engine(policy, None)
     out = []
-    for path in sorted(folder.glob("*.txt"))[:limit]:
+    for _, path in sampled(sorted(folder.glob("*.txt")), size, f"questions-{policy}"):
         report = parse_report(path.read_text(encoding="utf-8"), str(path))
         out.extend(v.report for v in variants.question_variants(report, api.relevance(policy_engine)))
     return policy_engine, out
@@ -96,8 +99,8 @@ def test_a_report_ruled_alone_gets_the_questions_and_ruling_it_gets_in_a_batch()
     from ppgcheck.engine import batches
     assert batches.QUESTIONS_WITH_RULING_AT_MOST >= 1
     for policy in ("dci", "fab", "ffg", "yugioh"):
-        paths = sorted((Path(__file__).parent / "golden" / policy).glob("*.txt"))
-        paths = paths[::max(1, len(paths) // 25)]       # ~25 spread over the folder
+        paths = [path for _, path in sampled(sorted((Path(__file__).parent / "golden" / policy).glob("*.txt")),
+                                             25, f"alone-{policy}")]
         prepared = api.prepare([parse_report(p.read_text(encoding="utf-8"), str(p)) for p in paths])
         batch = api.rule_prepared(prepared, questions=True)
         assert any(rs.questions for rs in batch), policy

@@ -251,6 +251,7 @@ def test_host_calls_builtin_scripts_and_foreign_externals_are_refused(tmp_path: 
 # resources
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow(24)
 @needs_fork
 @pytest.mark.parametrize("command", ["rule", "test"])
 def test_a_runaway_grounding_stops_at_the_memory_limit_naming_the_file(tmp_path: Path, command: str) -> None:
@@ -269,6 +270,7 @@ def test_a_runaway_grounding_stops_at_the_time_limit_naming_the_file(tmp_path: P
     assert_refused(result, "grounding exceeded 2 s in rules/evil/c_boom.lp")
 
 
+@pytest.mark.slow(21)
 @needs_fork
 def test_diff_reports_a_new_version_whose_grounding_runs_away_as_a_change(tmp_path: Path) -> None:
     rules = rules_with(tmp_path, "boom.lp")
@@ -282,6 +284,7 @@ def test_diff_reports_a_new_version_whose_grounding_runs_away_as_a_change(tmp_pa
     (["--memory-limit", "250", "--timeout", "120"], "grounding exceeded 250 MB in rules/evil/c_vocabulary_boom.lp"),
     (["--timeout", "2"], "grounding exceeded 2 s in rules/evil/c_vocabulary_boom.lp"),
 ], ids=["memory", "time"])
+@pytest.mark.slow(22)
 def test_a_runaway_grounding_of_the_words_a_pack_declares_is_bounded(tmp_path: Path, limit: list[str],
                                                                      message: str) -> None:
     rules = rules_with(tmp_path, "vocabulary_boom.lp")
