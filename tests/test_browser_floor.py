@@ -233,8 +233,8 @@ def test_the_parse_error_speaks_to_a_judge_and_the_policy_follows_the_report(sta
     phone.fill("#report", "policy: fab\nplayer: Alice\nAlice was 3 minuts late\n")
     phone.wait_for_selector("#parse-status.bad")
     assert phone.inner_text("mark.error-at") == "minuts"            # the whole word, not `uts`
-    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice shoved Bob\n")
-    phone.wait_for_function("() => document.querySelector('#parse-status .message')?.textContent.includes('shoved')")
+    phone.fill("#report", "policy: fab\nplayer: Alice\nAlice juggled her cards\n")
+    phone.wait_for_function("() => document.querySelector('#parse-status .message')?.textContent.includes('juggled')")
     expected = phone.inner_text("#parse-status .expected")
     assert "more" in expected and "ppgcheck" not in expected        # no pointer to a command line
     phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
