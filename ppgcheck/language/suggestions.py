@@ -1,0 +1,107 @@
+"""Whole-line suggestions for a sentence the reader refused: the forms of the report's
+policy ranked by the words (their dictionary forms, synonyms and cue words) they share
+with the sentence, each word weighted by how rare it is among the forms (IDF), with the
+sentence's own names and numbers filled in.  A caller offers only lines that parse
+strictly (report.py checks each)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import cache
+
+from ppgcheck.language.matching import Patterns, patterns
+from ppgcheck.language.model import Modifier, Observation
+from ppgcheck.language.printer import print_observation
+from ppgcheck.language.reader import Context, Refusal
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import lemmas
+
+MAX_SUGGESTIONS = 3
+
+
+@cache
+def _bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
+    """Each observation kind's words (forms, phrases and cues), and each word's IDF."""
+    bags: dict[str, set[str]] = {}
+    for pattern in compiled.patterns:
+        if pattern.category != "observation":
+            continue
+        bag = bags.setdefault(pattern.kind, set())
+        bag.update(f for e in pattern.elements if e.what == "word" and not e.optional for f in e.forms)
+        bag.update(e.name for e in pattern.elements if e.what == "negation")
+    for kind, cue in compiled.vocab.reading.get("read_cue", []):
+        if kind in bags:
+            bags[kind] |= lemmas(cue.lower())
+    count: dict[str, int] = {}
+    for bag in bags.values():
+        for word in bag:
+            count[word] = count.get(word, 0) + 1
+    idf = {word: math.log((1 + len(bags)) / (1 + n)) + 1 for word, n in count.items()}
+    return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
+
+
+def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal,
+            parses: Callable[[str], bool]) -> list[str]:
+    """Up to MAX_SUGGESTIONS whole lines for a refused sentence, each one `parses` accepts:
+    the readings the refusal names first, then the policy's forms ranked by meaning."""
+    compiled = patterns(vocab)
+    mentions = _names_in(sentence, context)
+    words = compiled.words(sentence, [])
+    forms_in = set().union(*(w.forms for w in words)) if words else set()
+    numbers = [w.number for w in words if w.number is not None]
+    subject = mentions[0] if mentions else context.previous or (context.players[0] if context.players else None)
+    lines: list[str] = []
+    if subject is None:
+        return []
+    others = [m for m in mentions if m != subject] + [p for p in context.players if p != subject]
+    bags, idf = _bags(compiled)
+    allowed = vocab.policy_kinds if vocab.policy_kinds is not None else list(vocab.observations)
+    scored = []
+    for kind in allowed:
+        bag = bags.get(kind, frozenset())
+        score = sum(idf[w] for w in bag & forms_in)
+        if score > 0:
+            scored.append((-score, kind))
+    candidates = list(refusal.readings)
+    for _, kind in sorted(scored):
+        line = _filled(kind, subject, others, numbers, vocab, refusal.extra)
+        if line:
+            candidates.append(line)
+    for line in candidates:
+        if line not in lines and parses(line):
+            lines.append(line)
+        if len(lines) == MAX_SUGGESTIONS:
+            break
+    return lines
+
+
+def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
+            extra: list[str]) -> str | None:
+    """The canonical line of a kind with the sentence's names and numbers (a number out of
+    its range, or missing, is its range's lowest above 0)."""
+    form = vocab.canonical("observation", kind)
+    counts = {}
+    queue = list(numbers)
+    for slot in form.slots:
+        if slot in PERSON_SLOTS:
+            continue
+        low, high = vocab.count_ranges.get(slot, (1, 60))
+        value = queue.pop(0) if queue else max(low, 1)
+        counts[slot] = value if low <= value <= high else max(low, 1)
+    other = None
+    if "Q" in form.slots:
+        if not others:
+            return None
+        other = others[0]
+    observation = Observation(subject, kind, other, counts)
+    for modifier in extra:
+        if modifier not in vocab.person_modifiers and modifier not in vocab.counted_modifiers:
+            observation.modifiers.append(Modifier(modifier))
+    return print_observation(observation, vocab)
+
+
+def _names_in(sentence: str, context: Context) -> list[str]:
+    """The declared names a sentence names, in order."""
+    lowered = sentence.lower()
+    found = sorted((lowered.find(name.lower()), name) for name in context.names if name.lower() in lowered)
+    return [name for _, name in found]
