@@ -13,9 +13,10 @@ from ppgcheck.language.reader import Context, Refusal, read_sentence
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
 
-# a line that starts like a header, a history entry or a tally (`player: Kim`, `Kim: warning for x`):
-# not a sentence, so its strict error stands
-_HEADER_LIKE = re.compile(r"\s*[^\W\d][\w .'-]*:")
+# a line that starts like a header, history or a tally (`player: Kim`, `history:`, `score:`): not a
+# sentence, so its strict error stands (`Deck check: ...` is a judge's sentence)
+_HEADER_LIKE = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator|history"
+                          r"|judge call|score|life|seed)\s*:|\s+\S[^:]*:", re.IGNORECASE)
 _DECLARATION = re.compile(r'\s*(player|spectator)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(.*?))\s*\.?\s*(#.*)?$',
                           re.IGNORECASE)
 _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator)\s*:",
