@@ -16,7 +16,8 @@ from ppgcheck.language.grammar import unit_positions
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import Speller, lemmas, tokenize
 
-MAX_GAP = 3              # other words allowed between two words of a pattern
+MAX_GAP = 3              # other words allowed between two words of an observation's pattern
+MODIFIER_GAP = 1         # a modifier is written in one piece: one other word at most
 MAX_STEPS = 4000         # search steps a pattern may take in one sentence (bounds the work)
 
 
@@ -171,6 +172,9 @@ class Patterns:
         best: list[Found] = []
         steps = [0]
         elements = pattern.elements
+        gap = MODIFIER_GAP if pattern.category == "modifier" else MAX_GAP
+        # a pattern read by one word of several (`decklist` of `with her decklist`) is too weak a sign
+        least = min(2, len(elements))
 
         def accepts(element: Element, word: Word, persons: dict[str, str]) -> bool:
             if element.what == "person":
@@ -192,11 +196,11 @@ class Patterns:
             if steps[0] > MAX_STEPS:
                 return
             if i == len(elements):
-                if read:
+                if len(read) >= least:
                     best.append(Found(pattern, tuple(read), dict(persons), dict(numbers)))
                 return
             element = elements[i]
-            end = len(words) if not read else min(len(words), at + MAX_GAP + 1)
+            end = len(words) if not read else min(len(words), at + gap + 1)
             if i and elements[i - 1].what == "number" and element.what == "word" and read:
                 end = min(end, at + 1)      # a number's unit follows it (`7 minutes`, not `40 seven minutes`)
             for j in range(at, end):

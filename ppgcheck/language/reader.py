@@ -21,6 +21,7 @@ from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 NEGATION_REACH = 4      # a negation this many words before a modifier negates it
+NOTHING_FOUND = "no statement of the report language found in the sentence"
 
 
 @dataclass
@@ -55,10 +56,15 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return mentions
     words = compiled.words(sentence, mentions)
     found = _observation(compiled, words)
-    if isinstance(found, Refusal):
-        return _continuation(sentence, words, compiled, context) or found
+    if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
+        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) or found
+    if isinstance(found, (Refusal, Read)):
+        return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
+    refused = _other_subject(words, found)
+    if refused:
+        return refused
     taken = set(found.read)
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
     refused = _negations(words, taken, modifiers, vocab, found)
@@ -160,7 +166,7 @@ def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
         if held is None or (len(found.read), -found.span) > (len(held.read), -held.span):
             best[key] = found
     if not best:
-        return Refusal("no statement of the report language found in the sentence")
+        return Refusal(NOTHING_FOUND)
     kept = [f for f in best.values()
             if not any(set(f.read) < set(g.read) for g in best.values() if g is not f)]
     if len(kept) > 1:
@@ -169,6 +175,97 @@ def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
         return Refusal(f"the sentence can be read two ways ({described}): write the one you mean",
                        words[kept[0].read[0]].start + 1, readings=[_line(f, [], compiled.vocab) for f in kept])
     return kept[0]
+
+
+def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
+    """No form found: the one observation kind the sentence's modifiers imply
+    (`read_implies`), said by the first person it names; None when nothing points to
+    one, a refusal when several kinds do.  (Cue words alone never make a reading: a word
+    is too weak a sign of what happened.)"""
+    vocab = compiled.vocab
+    mentions = [i for i, w in enumerate(words) if w.person is not None
+                and not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)]
+    if not mentions:
+        return None
+    taken = {i for i, w in enumerate(words) if w.person is not None}
+    implies: dict[str, list[str]] = {}
+    for modifier, kind in vocab.reading.get("read_implies", []):
+        implies.setdefault(modifier, []).append(kind)
+    evidence: dict[str, list[int]] = {}
+    for modifier in _modifiers(compiled, words, set(taken)):
+        for kind in implies.get(modifier.pattern.kind, []):
+            evidence.setdefault(kind, [])
+    if len(evidence) != 1:
+        if len(evidence) > 1:
+            subject = words[mentions[0]].person
+            lines = [_inferred_line(vocab, kind, subject, words) for kind in sorted(evidence)]
+            return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in sorted(evidence))}: "
+                           "write the one you mean", readings=[line for line in lines if line])
+        return None
+    kind, read = next(iter(evidence.items()))
+    form = vocab.canonical("observation", kind)
+    pattern = compiled.compile("observation", kind, form.text)
+    subject = words[mentions[0]].person
+    persons = {"P": subject}
+    if "Q" in form.slots:
+        other = next((w.person for w in words if w.person not in (None, subject)), None)
+        if other is None:
+            return None
+        persons["Q"] = other
+    numbers = {}
+    free = [w.number for i, w in enumerate(words) if w.number is not None and i not in taken]
+    for slot in form.slots:
+        if slot not in PERSON_SLOTS:
+            if not free:
+                return None
+            numbers[slot] = free.pop(0)
+    read_at = sorted({mentions[0], *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
+                                            and w.number is not None})
+    return Found(pattern, tuple(read_at), persons, numbers)
+
+
+def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]) -> str | None:
+    form = vocab.canonical("observation", kind)
+    if "Q" in form.slots:
+        return None
+    numbers = [w.number for w in words if w.number is not None] or [1]
+    counts = {slot: numbers[0] for slot in form.slots if slot not in PERSON_SLOTS}
+    return print_observation(Observation(subject, kind, None, counts), vocab)
+
+
+def _other_subject(words: list[Word], found: Found) -> Refusal | None:
+    """A sentence that starts with another person than the subject read (`Lee rushed so
+    that Kim would miss her trigger`) says what that person did: refused, not guessed."""
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    for i, word in enumerate(words[:at] if at is not None else []):
+        if word.person is None or word.person == subject or i in found.read:
+            continue
+        if i + 1 < len(words) and words[i + 1].text == "'s":
+            continue            # `Lee's deck`: of Lee, not by Lee
+        return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
+                       f"{subject}: write one statement a line, each with its subject", word.start + 1,
+                       readings=[])
+    return None
+
+
+def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:
+    """The modifiers found anywhere in a sentence, one of each exclusive group (what a
+    suggestion keeps of it)."""
+    compiled = patterns(vocab)
+    mentions = _mentions(sentence, context, vocab)
+    words = compiled.words(sentence, [] if isinstance(mentions, Refusal) else mentions)
+    taken = {i for i, w in enumerate(words) if w.person is not None}
+    out: list[Modifier] = []
+    groups: set[str] = set()
+    for found in _modifiers(compiled, words, taken):
+        kind = found.pattern.kind
+        group = vocab.exclusive.get(kind)
+        if group in groups or (kind in vocab.person_modifiers and "Q" not in found.persons):
+            continue
+        groups.add(group) if group else None
+        out.append(Modifier(kind, found.persons.get("Q"), next(iter(found.numbers.values()), None)))
+    return out
 
 
 def _modifiers(compiled: Patterns, words: list[Word], taken: set[int]) -> list[Found]:
@@ -257,8 +354,9 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
         form = vocab.canonical("state", pattern.kind)
         slots = [s for s in form.slots if s in PERSON_SLOTS]
         return fill(form, {s: quote_name(found.persons.get(s, ""), _lang(vocab)) for s in slots}, vocab)
-    observation = Observation(found.persons.get("P", ""), pattern.kind, found.persons.get("Q"),
-                              dict(found.numbers))
+    slots = vocab.canonical("observation", pattern.kind).slots
+    counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
+    observation = Observation(found.persons.get("P", ""), pattern.kind, found.persons.get("Q"), counts)
     for modifier in modifiers:
         kind = modifier.pattern.kind
         number = next(iter(modifier.numbers.values()), None)

@@ -12,7 +12,7 @@ from functools import cache
 from ppgcheck.language.matching import Patterns, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
-from ppgcheck.language.reader import Context, Refusal
+from ppgcheck.language.reader import Context, Refusal, modifiers_in
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -56,15 +56,17 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     others = [m for m in mentions if m != subject] + [p for p in context.players if p != subject]
     bags, idf = _bags(compiled)
     allowed = vocab.policy_kinds if vocab.policy_kinds is not None else list(vocab.observations)
+    modifiers = modifiers_in(sentence, context, vocab)
+    implied = {kind for m, kind in vocab.reading.get("read_implies", []) if any(x.kind == m for x in modifiers)}
     scored = []
     for kind in allowed:
         bag = bags.get(kind, frozenset())
-        score = sum(idf[w] for w in bag & forms_in)
+        score = sum(idf[w] for w in bag & forms_in) + (100 if kind in implied else 0)
         if score > 0:
             scored.append((-score, kind))
     candidates = list(refusal.readings)
     for _, kind in sorted(scored):
-        line = _filled(kind, subject, others, numbers, vocab, refusal.extra)
+        line = _filled(kind, subject, others, numbers, vocab, modifiers, refusal.extra)
         if line:
             candidates.append(line)
     for line in candidates:
@@ -76,7 +78,7 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
 
 
 def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
-            extra: list[str]) -> str | None:
+            modifiers: list[Modifier], extra: list[str]) -> str | None:
     """The canonical line of a kind with the sentence's names and numbers (a number out of
     its range, or missing, is its range's lowest above 0)."""
     form = vocab.canonical("observation", kind)
@@ -93,9 +95,11 @@ def _filled(kind: str, subject: str, others: list[str], numbers: list[int], voca
         if not others:
             return None
         other = others[0]
-    observation = Observation(subject, kind, other, counts)
+    observation = Observation(subject, kind, other, counts, list(modifiers))
+    groups = {vocab.exclusive.get(m.kind) for m in modifiers} - {None}
     for modifier in extra:
-        if modifier not in vocab.person_modifiers and modifier not in vocab.counted_modifiers:
+        if modifier not in vocab.person_modifiers and modifier not in vocab.counted_modifiers \
+                and vocab.exclusive.get(modifier) not in groups:
             observation.modifiers.append(Modifier(modifier))
     return print_observation(observation, vocab)
 
