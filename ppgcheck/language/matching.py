@@ -118,8 +118,11 @@ class Patterns:
                         forms |= {f for pair in self.vocab.units[units[i]] for w in pair for f in lemmas(w)}
                     for other in classes.get(part.text, []):
                         forms |= lemmas(other)
-                    elements.append(Element("word", part.text, frozenset(forms),
-                                            optional=part.text in self.fillers))
+                    # a modifier keeps its words but articles and possessives (`with her decklist`
+                    # is not read from `decklist` alone)
+                    optional = part.text in (self.fillers if category != "modifier" else
+                                             {"a", "an", "the", *classes})
+                    elements.append(Element("word", part.text, frozenset(forms), optional=optional))
         return Pattern(category, kind, text, tuple(elements))
 
     def words(self, sentence: str, mentions: list[tuple[int, int, str]]) -> list[Word]:

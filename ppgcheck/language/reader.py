@@ -264,7 +264,8 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
         if group in groups or (kind in vocab.person_modifiers and "Q" not in found.persons):
             continue
         groups.add(group) if group else None
-        out.append(Modifier(kind, found.persons.get("Q"), next(iter(found.numbers.values()), None)))
+        number = next(iter(found.numbers.values()), None) if kind in vocab.counted_modifiers else None
+        out.append(Modifier(kind, found.persons.get("Q"), number))
     return out
 
 
@@ -359,7 +360,7 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
     observation = Observation(found.persons.get("P", ""), pattern.kind, found.persons.get("Q"), counts)
     for modifier in modifiers:
         kind = modifier.pattern.kind
-        number = next(iter(modifier.numbers.values()), None)
+        number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
         observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
     return print_observation(observation, vocab)
 
