@@ -285,8 +285,9 @@ def _modifiers(compiled: Patterns, words: list[Word], taken: set[int]) -> list[F
 
 def _negations(words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
                found: Found) -> Refusal | None:
-    """Each unread negation: the negated modifier where the language has one (`not on
-    purpose`), else a refusal."""
+    """Each unread negation before words read: the negated modifier where the language
+    has one (`not on purpose`), else a refusal.  A negation with nothing read after it
+    negates none of the reading and is kept as not read."""
     negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
     for i, word in enumerate(words):
         if not word.negation or i in taken:
@@ -299,7 +300,9 @@ def _negations(words: list[Word], taken: set[int], modifiers: list[Found], vocab
                                     if p.category == "modifier" and p.kind == other)
             taken.add(i)
             continue
-        said = f"`{after[0].pattern.text}`" if after else "the sentence"
+        if not after and not any(0 < j - i <= NEGATION_REACH for j in taken):
+            continue            # negates nothing read (`... and Lee didnt`): kept as not read
+        said = f"`{after[0].pattern.text}`" if after else "what it says"
         return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "
                        "write what happened without it", word.start + 1,
                        readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)])
