@@ -84,7 +84,7 @@ class Patterns:
             for kind, forms in table.items():
                 for form in forms:
                     self.patterns.append(self.compile("modifier" if category == "adverb" else category, kind,
-                                                      form.text))
+                                                      form.text, strict_form=True))
         for kind, text in reading.get("read_phrase", []):
             category = next((c for c, table in categories.items() if kind in table), None)
             if category is not None:
@@ -95,7 +95,10 @@ class Patterns:
         self.known = known
         self.speller = Speller(known)
 
-    def compile(self, category: str, kind: str, text: str) -> Pattern:
+    def compile(self, category: str, kind: str, text: str, strict_form: bool = False) -> Pattern:
+        """A form's pattern.  A sentence may leave out the fillers of an observation's form
+        (`Kim missed trigger`), only articles and possessives of a modifier or of a reader
+        phrase (written for the reader, each of its words means something)."""
         items = list(form_tokens(text))
         units = unit_positions(items, self.vocab)
         classes = {w: words for words in self.vocab.word_classes.values() for w in words}
@@ -120,7 +123,7 @@ class Patterns:
                         forms |= lemmas(other)
                     # a modifier keeps its words but articles and possessives (`with her decklist`
                     # is not read from `decklist` alone)
-                    optional = part.text in (self.fillers if category != "modifier" else
+                    optional = part.text in (self.fillers if category != "modifier" and strict_form else
                                              {"a", "an", "the", *classes})
                     elements.append(Element("word", part.text, frozenset(forms), optional=optional))
         return Pattern(category, kind, text, tuple(elements))
