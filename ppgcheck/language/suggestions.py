@@ -21,10 +21,13 @@ MAX_SUGGESTIONS = 3
 
 @cache
 def _bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
-    """Each observation kind's words (forms, phrases and cues), and each word's IDF."""
+    """Each observation kind's words (its forms' and cues), and each word's IDF."""
     bags: dict[str, set[str]] = {}
+    strict = {(kind, form.text) for kind, forms in compiled.vocab.observations.items() for form in forms}
     for pattern in compiled.patterns:
-        if pattern.category != "observation":
+        # the forms' own words and the cues: a reader phrase's context words (`after the
+        # round started`) say little of what its kind is
+        if pattern.category != "observation" or (pattern.kind, pattern.text) not in strict:
             continue
         bag = bags.setdefault(pattern.kind, set())
         bag.update(f for e in pattern.elements if e.what == "word" and not e.optional for f in e.forms)
