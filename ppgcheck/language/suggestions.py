@@ -62,9 +62,14 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     modifiers = modifiers_in(sentence, context, vocab)
     implied = {kind for m, kind in vocab.reading.get("read_implies", []) if any(x.kind == m for x in modifiers)}
     scored = []
+    cues: dict[str, set[str]] = {}
+    for kind, cue in vocab.reading.get("read_cue", []):
+        cues.setdefault(kind, set()).add(cue.lower())
+    negated = any(w.negation for w in words)
     for kind in allowed:
-        bag = bags.get(kind, frozenset())
-        score = sum(idf[w] for w in bag & forms_in) + (100 if kind in implied else 0)
+        coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
+                        if p.category == "observation" and p.kind == kind), default=0.0)
+        score = coverage + 0.25 * len(cues.get(kind, set()) & forms_in) + (10 if kind in implied else 0)
         if score > 0:
             scored.append((-score, kind))
     candidates = list(refusal.readings)
@@ -78,6 +83,20 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
         if len(lines) == MAX_SUGGESTIONS:
             break
     return lines
+
+
+def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float]) -> float:
+    """How much of a pattern's meaning the sentence has: the IDF-weighted share of its
+    words (its fillers aside) the sentence holds, in any order."""
+    total = found = 0.0
+    for element in pattern.elements:
+        if element.optional or element.what not in ("word", "negation"):
+            continue
+        weight = max((idf.get(f, 1.0) for f in element.forms), default=1.0)
+        total += weight
+        if (element.what == "negation" and negated) or element.forms & forms_in:
+            found += weight
+    return found / total if total else 0.0
 
 
 def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
