@@ -46,6 +46,7 @@ class Refusal:
     column: int = 1
     readings: list[str] = field(default_factory=list)     # the lines it could have meant
     extra: list[str] = field(default_factory=list)        # modifier kinds its cue words speak of
+    dropped: list[str] = field(default_factory=list)      # modifier kinds it negates: never suggested
 
 
 def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | Refusal:
@@ -305,7 +306,8 @@ def _negations(words: list[Word], taken: set[int], modifiers: list[Found], vocab
         said = f"`{after[0].pattern.text}`" if after else "what it says"
         return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "
                        "write what happened without it", word.start + 1,
-                       readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)])
+                       readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)],
+                       dropped=[m.pattern.kind for m in after[:1]])
     return None
 
 

@@ -59,7 +59,7 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     others = [m for m in mentions if m != subject] + [p for p in context.players if p != subject]
     bags, idf = _bags(compiled)
     allowed = vocab.policy_kinds if vocab.policy_kinds is not None else list(vocab.observations)
-    modifiers = modifiers_in(sentence, context, vocab)
+    modifiers = [m for m in modifiers_in(sentence, context, vocab) if m.kind not in refusal.dropped]
     implied = {kind for m, kind in vocab.reading.get("read_implies", []) if any(x.kind == m for x in modifiers)}
     scored = []
     cues: dict[str, set[str]] = {}
