@@ -10,6 +10,7 @@ pattern are not read again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ppgcheck.language.grammar import tokens as form_tokens
 from ppgcheck.language.grammar import unit_positions
@@ -94,6 +95,19 @@ class Patterns:
         known |= {args[1].lower() for args in reading.get("read_cue", [])}
         self.known = known
         self.speller = Speller(known)
+
+    @cached_property
+    def verbs(self) -> dict[str, frozenset[str]]:
+        """Each observation kind's verbs: the first word after the subject in its patterns."""
+        verbs: dict[str, set[str]] = {}
+        for pattern in self.patterns:
+            elements = pattern.elements
+            if pattern.category != "observation" or not elements or elements[0] != Element("person", "P"):
+                continue
+            after = next((e for e in elements[1:] if e.what == "word" and not e.optional), None)
+            if after is not None:
+                verbs.setdefault(pattern.kind, set()).update(after.forms)
+        return {kind: frozenset(forms) for kind, forms in verbs.items()}
 
     def compile(self, category: str, kind: str, text: str, strict_form: bool = False) -> Pattern:
         """A form's pattern.  A sentence may leave out the fillers of an observation's form

@@ -20,7 +20,7 @@ from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
-NEGATION_REACH = 4      # a negation this many words before a modifier negates it
+NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
 NOTHING_FOUND = "no statement of the report language found in the sentence"
 
 
@@ -193,9 +193,11 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     for modifier, kind in vocab.reading.get("read_implies", []):
         implies.setdefault(modifier, []).append(kind)
     evidence: dict[str, list[int]] = {}
+    first_implying = len(words)
     for modifier in _modifiers(compiled, words, set(taken)):
         for kind in implies.get(modifier.pattern.kind, []):
             evidence.setdefault(kind, [])
+            first_implying = min(first_implying, modifier.read[0])
     if len(evidence) != 1:
         if len(evidence) > 1:
             subject = words[mentions[0]].person
@@ -206,7 +208,13 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     kind, read = next(iter(evidence.items()))
     form = vocab.canonical("observation", kind)
     pattern = compiled.compile("observation", kind, form.text)
-    subject = words[mentions[0]].person
+    # the subject is the person named last before what the modifier says (`Lee said nothing
+    # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
+    before = [i for i in mentions if i < first_implying]
+    if not before:
+        return None
+    subject_at = before[-1]
+    subject = words[subject_at].person
     persons = {"P": subject}
     if "Q" in form.slots:
         other = next((w.person for w in words if w.person not in (None, subject)), None)
@@ -220,7 +228,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
             if not free:
                 return None
             numbers[slot] = free.pop(0)
-    read_at = sorted({mentions[0], *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
+    read_at = sorted({subject_at, *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
                                             and w.number is not None})
     return Found(pattern, tuple(read_at), persons, numbers)
 
@@ -327,14 +335,24 @@ def _exclusive(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refus
     return None
 
 
+_JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not context
+
+
 def _cues(words: list[Word], taken: set[int], found: Found, modifiers: list[Found], vocab: Vocabulary,
           line: str) -> Refusal | None:
     """A refusal when an unread word speaks of another observation or of a modifier not read."""
     said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
     cues = vocab.reading.get("read_cue", [])
+    verbs = patterns(vocab).verbs
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue
+        joined = i > 0 and (words[i - 1].text in _JOINERS or (
+            i > 1 and words[i - 2].text in _JOINERS and words[i - 1].person is not None))
+        other = next((kind for kind, forms in verbs.items() if kind not in said and forms & word.forms), None)
+        if joined and other:
+            return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
+                           word.start + 1, readings=[line])
         for kind, cue in cues:
             if kind in said or cue not in word.forms:
                 continue
