@@ -19,6 +19,7 @@ from ppgcheck.language.wordforms import Speller, lemmas, tokenize
 
 MAX_GAP = 3              # other words allowed between two words of an observation's pattern
 MODIFIER_GAP = 1         # a modifier is written in one piece: one other word at most
+SUBJECT_GAP = 8          # words between the subject and its verb (`Kim, in game 2 at table 4, drew ...`)
 MAX_STEPS = 4000         # search steps a pattern may take in one sentence (bounds the work)
 
 
@@ -94,7 +95,8 @@ class Patterns:
         known |= {w for written, _ in self.synonyms for w in written}
         known |= {args[1].lower() for args in reading.get("read_cue", [])}
         self.known = known
-        self.speller = Speller(known)
+        self.numbers = {**vocab.numbers, **{word.lower(): int(n) for word, n in reading.get("read_number", [])}}
+        self.speller = Speller(known | set(self.numbers))
 
     @cached_property
     def verbs(self) -> dict[str, frozenset[str]]:
@@ -104,7 +106,8 @@ class Patterns:
             elements = pattern.elements
             if pattern.category != "observation" or not elements or elements[0] != Element("person", "P"):
                 continue
-            after = next((e for e in elements[1:] if e.what == "word" and not e.optional), None)
+            after = next((e for e in elements[1:] if e.what == "word" and not e.optional
+                          and e.name not in self.fillers), None)
             if after is not None:
                 verbs.setdefault(pattern.kind, set()).update(after.forms)
         return {kind: frozenset(forms) for kind, forms in verbs.items()}
@@ -146,7 +149,7 @@ class Patterns:
         """The sentence as words: each person mention (start, end, name: found by the
         reader) one word, synonyms replaced by the words they mean, typos corrected."""
         out: list[Word] = []
-        numbers = self.vocab.numbers
+        numbers = self.numbers
         for token in tokenize(sentence):
             mention = next((m for m in mentions if m[0] <= token.start < m[1]), None)
             if mention is not None:
@@ -159,7 +162,7 @@ class Patterns:
             fixed = self.speller.correct(token.text)
             if fixed:
                 forms |= lemmas(fixed) | {fixed}
-            value = int(token.text) if token.text.isdigit() else numbers.get(token.text)
+            value = int(token.text) if token.text.isdigit() else numbers.get(fixed or token.text)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations))
         return self.replace_synonyms(out)
@@ -220,10 +223,13 @@ class Patterns:
                     best.append(Found(pattern, tuple(read), dict(persons), dict(numbers)))
                 return
             element = elements[i]
-            end = len(words) if not read else min(len(words), at + gap + 1)
+            reach = SUBJECT_GAP if i == 1 and elements[0].what == "person" else gap
+            end = len(words) if not read else min(len(words), at + reach + 1)
             if i and elements[i - 1].what == "number" and element.what == "word" and read:
                 end = min(end, at + 1)      # a number's unit follows it (`7 minutes`, not `40 seven minutes`)
             for j in range(at, end):
+                if read and j > at and _names_someone(words, j - 1):
+                    break           # a gap never passes over another person (`Kim said Lee drew ...`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
                 slot_persons = {**persons, element.name: words[j].person} if element.what == "person" else persons
@@ -247,3 +253,8 @@ def patterns(vocab: Vocabulary) -> Patterns:
     if key not in _COMPILED:
         _COMPILED[key] = Patterns(vocab)
     return _COMPILED[key]
+
+
+def _names_someone(words: list[Word], i: int) -> bool:
+    """Whether word i names a person who does something (not `Lee's` of `Lee's deck`)."""
+    return words[i].person is not None and not (i + 1 < len(words) and words[i + 1].text == "'s")

@@ -210,7 +210,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     pattern = compiled.compile("observation", kind, form.text)
     # the subject is the person named last before what the modifier says (`Lee said nothing
     # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
-    before = [i for i in mentions if i < first_implying]
+    before = [i for i in mentions if i < first_implying
+              and (i == 0 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
     if not before:
         return None
     subject_at = before[-1]

@@ -79,6 +79,8 @@ class Speller:
         """The vocabulary word a typo stands for, or None (a known or a short word stays)."""
         if len(word) < TYPO_MIN_LENGTH or word in self.known or not word.isalpha() or not self.long:
             return None
+        if lemminflect.getAllLemmas(word):
+            return None         # an English word (`making`) is what it says, not a typo of `marking`
         best = process.extractOne(word, self.long, scorer=fuzz.ratio, score_cutoff=TYPO_MIN_SCORE)
         return best[0] if best else None
 
