@@ -68,8 +68,10 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     negated = any(w.negation for w in words)
     for kind in allowed:
         coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
-                        if p.category == "observation" and p.kind == kind), default=0.0)
-        score = coverage + 0.25 * len(cues.get(kind, set()) & forms_in) + (10 if kind in implied else 0)
+                        if p.category == "observation" and p.kind == kind), default=(0.0, 0.0))
+        cued = sum(idf.get(c, 1.0) for c in cues.get(kind, set()) & forms_in)
+        # the meaning shared (IDF-weighted), more for a pattern the sentence holds more of
+        score = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0)
         if score > 0:
             scored.append((-score, kind))
     candidates = list(refusal.readings)
@@ -85,9 +87,9 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     return lines
 
 
-def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float]) -> float:
+def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float]) -> tuple[float, float]:
     """How much of a pattern's meaning the sentence has: the IDF-weighted share of its
-    words (its fillers aside) the sentence holds, in any order."""
+    words (its fillers aside) the sentence holds, in any order, and their weight."""
     total = found = 0.0
     for element in pattern.elements:
         if element.optional or element.what not in ("word", "negation"):
@@ -96,7 +98,7 @@ def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float])
         total += weight
         if (element.what == "negation" and negated) or element.forms & forms_in:
             found += weight
-    return found / total if total else 0.0
+    return (found / total if total else 0.0), found
 
 
 def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
