@@ -127,3 +127,13 @@ def test_every_suggestion_parses_and_every_reading_prints_back_as_a_report_that_
         return
     again = parse_report(print_report(report))           # strictly
     assert facts(again) == facts(report)
+
+
+def test_what_another_person_said_or_did_first_is_refused_not_read_as_the_subject():
+    error = refusal("Kim said Lee drew an extra card")
+    assert "Kim" in error.message
+
+
+def test_a_typo_of_a_long_word_is_read_but_an_english_word_is_not_corrected():
+    assert read("Kim shufled insufficiently").observations[0].kind == "insufficient_shuffle"
+    refusal("Kim kept making comments about Lee")          # `making` is not a typo of `marking`

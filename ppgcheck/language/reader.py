@@ -381,7 +381,8 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
         return fill(form, {s: quote_name(found.persons.get(s, ""), _lang(vocab)) for s in slots}, vocab)
     slots = vocab.canonical("observation", pattern.kind).slots
     counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
-    observation = Observation(found.persons.get("P", ""), pattern.kind, found.persons.get("Q"), counts)
+    other = found.persons.get("Q") if pattern.kind in vocab.two_person else None
+    observation = Observation(found.persons.get("P", ""), pattern.kind, other, counts)
     for modifier in modifiers:
         kind = modifier.pattern.kind
         number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
