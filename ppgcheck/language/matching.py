@@ -232,7 +232,7 @@ class Patterns:
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
-                if element.what == "person" and _names_someone(words, j) is False and not (
+                if element.what == "person" and not _names_someone(words, j) and not (
                         i + 1 < len(elements) and elements[i + 1].what == "possessive"):
                     continue        # `Lee's deck` is no subject, unless the form says `{P}'s`
                 slot_persons = {**persons, element.name: words[j].person} if element.what == "person" else persons

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ppgcheck.language.grammar import language
 from ppgcheck.language.matching import Found, Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
@@ -378,7 +379,7 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
     if pattern.category == "state":
         form = vocab.canonical("state", pattern.kind)
         slots = [s for s in form.slots if s in PERSON_SLOTS]
-        return fill(form, {s: quote_name(found.persons.get(s, ""), _lang(vocab)) for s in slots}, vocab)
+        return fill(form, {s: quote_name(found.persons.get(s, ""), language(vocab)) for s in slots}, vocab)
     slots = vocab.canonical("observation", pattern.kind).slots
     counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
     other = found.persons.get("Q") if pattern.kind in vocab.two_person else None
@@ -388,12 +389,6 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
         number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
         observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
     return print_observation(observation, vocab)
-
-
-def _lang(vocab: Vocabulary):
-    # the printer's language: names are quoted where its grammar needs it
-    from ppgcheck.language.grammar import language
-    return language(vocab)
 
 
 def _not_read(sentence: str, words: list[Word], taken: set[int], compiled: Patterns) -> list[str]:
