@@ -364,9 +364,26 @@ def _cues(words: list[Word], taken: set[int], found: Found, modifiers: list[Foun
                 message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
             else:
                 continue
-            return Refusal(message, word.start + 1, readings=[line],
+            return Refusal(message, word.start + 1, readings=[*_with_cue(found, modifiers, kind, vocab), line],
                            extra=[kind] if kind in vocab.modifiers else [])
     return None
+
+
+def _with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary) -> list[str]:
+    """The line the cue word may mean: the reading with the cued modifier added (in place of
+    one of its exclusive group), or the cued observation said by the same subject."""
+    subject = found.persons.get("P", "")
+    if kind in vocab.observations:
+        line = _inferred_line(vocab, kind, subject, [])
+        return [line] if line else []
+    if kind not in vocab.modifiers or kind in vocab.person_modifiers or kind in vocab.counted_modifiers \
+            or found.pattern.category != "observation":
+        return []
+    group = vocab.exclusive.get(kind)
+    kept = [m for m in modifiers if group is None or vocab.exclusive.get(m.pattern.kind) != group]
+    observation = _observation_of(found, kept, vocab)
+    observation.modifiers.append(Modifier(kind))
+    return [print_observation(observation, vocab)]
 
 
 # ---------------------------------------------------------------------------
@@ -380,6 +397,12 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
         form = vocab.canonical("state", pattern.kind)
         slots = [s for s in form.slots if s in PERSON_SLOTS]
         return fill(form, {s: quote_name(found.persons.get(s, ""), language(vocab)) for s in slots}, vocab)
+    return print_observation(_observation_of(found, modifiers, vocab), vocab)
+
+
+def _observation_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> Observation:
+    """The observation a reading says (a count a reader phrase leaves out is 1)."""
+    pattern = found.pattern
     slots = vocab.canonical("observation", pattern.kind).slots
     counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
     other = found.persons.get("Q") if pattern.kind in vocab.two_person else None
@@ -388,7 +411,7 @@ def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
         kind = modifier.pattern.kind
         number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
         observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
-    return print_observation(observation, vocab)
+    return observation
 
 
 def _not_read(sentence: str, words: list[Word], taken: set[int], compiled: Patterns) -> list[str]:
