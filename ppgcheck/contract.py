@@ -76,6 +76,10 @@ LANGUAGE: frozenset[Signature] = frozenset({
     ("exclusive", 2), ("count_range", 3), ("header_range", 3), ("rel_value", 1), ("event_kind_value", 1),
     ("game_kind_value", 1), ("round_kind_value", 1), ("when_form", 2), ("state_form", 2), ("tally_form", 2),
     ("tally_range", 3), ("state_asks", 1), ("state_group", 2)})
+# --- the tolerant reader's words (rules/core/reading.lp; a pack adds its game's in its reading.lp) ---
+READING: frozenset[Signature] = frozenset({
+    ("read_synonym", 2), ("read_phrase", 2), ("read_cue", 2), ("read_negates", 2), ("read_negation", 1),
+    ("read_filler", 1), ("read_pronoun", 1), ("read_opponent", 1), ("read_implies", 2), ("read_number", 2)})
 # the core vocabulary's own tables (not read by the grammar; rules and `vocab` read them)
 VOCABULARY_TABLES: frozenset[Signature] = frozenset({("header_form", 3)})
 # a header value's fact, and the header it is a value of
@@ -120,7 +124,7 @@ MATCH_STATE = frozenset({"match_state", "tally", "time_called", "tally_more", "t
 # every predicate name Python may use
 ALL_NAMES = frozenset(
     name for table in (INPUTS, SWITCHES, CHECK_HOOKS, PACK_DEFINES, CORE_HELPERS, STATE_DECLARATIONS, OUTPUTS,
-                       LANGUAGE, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES)
+                       LANGUAGE, READING, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES)
     for name, _ in table) | {INDEX_PREDICATE} | DECISIVE | QUESTION_SHOWN | DIFF_COMPARED | MATCH_STATE
 
 

@@ -108,7 +108,10 @@ def test_the_event_store_reads_back_a_ruling_stored_with_string_observations(tmp
 
 # --- the command line, with the tolerant reader stood in for ---------------------------------
 NOTE = REPORT.replace(READ_AS, WRITTEN)
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").rglob("*.txt"))
+# examples/notes/ holds judges' free notes, which only the tolerant reader reads
+EXAMPLES = sorted(p for p in (Path(__file__).resolve().parent.parent / "examples").rglob("*.txt")
+                  if p.parent.name != "notes")
+NOTES = sorted((Path(__file__).resolve().parent.parent / "examples" / "notes").glob("*.txt"))
 
 
 @pytest.fixture
@@ -202,6 +205,13 @@ def test_compare_reads_tolerantly_and_strict_refuses_with_the_json_error(reader,
     assert f'    written: "{WRITTEN}"' in compared.stdout
     refused = run("compare", str(note), "--strict", "--format", "json")
     assert refused.exit_code == 2 and json.loads(refused.stdout)[0]["error"]["line"] == 5
+
+
+def test_the_example_notes_are_read_and_strict_refuses_them():
+    assert NOTES
+    for note in NOTES:
+        assert "read as:" in run("rule", str(note)).stdout
+        assert run("rule", str(note), "--strict").exit_code == 2
 
 
 def test_the_examples_rule_byte_identically_with_and_without_strict():

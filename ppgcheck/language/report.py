@@ -59,7 +59,10 @@ def parse_reports(text: str, source: str = "<report>", policy: str | None = None
     # lines as the grammar counts them (str.splitlines also splits at U+2028 and others)
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     try:
-        reports = _parse_text(text, lines, source, policy, rules, first_line - 1)
+        if tolerant:
+            reports = _parse_tolerant(text, lines, source, policy, rules, first_line - 1)
+        else:
+            reports = _parse_text(text, lines, source, policy, rules, first_line - 1)
     except ReportError as exc:
         if first_line == 1:
             raise
@@ -88,6 +91,24 @@ def _parse_text(text: str, lines: list[str], source: str, policy: str | None, ru
         reports.extend(_parse("\n" * start + "\n".join(lines[start:end]), lines, source, vocab, first=start + 1,
                               line_offset=line_offset))
     return reports
+
+
+def _parse_tolerant(text: str, lines: list[str], source: str, policy: str | None, rules: Path | None,
+                    line_offset: int) -> list[Report]:
+    """The reports of a text whose free sentences the tolerant reader reads (tolerant.py)."""
+    # (only a tolerant parse needs the reader, its word forms and its libraries)
+    from ppgcheck.language.tolerant import parse_tolerantly
+    strict_text = text
+
+    def parse(current: list[str]) -> list[Report]:
+        joined = strict_text if current == lines else "\n".join(current)
+        return _parse_text(joined, current, source, policy, rules, line_offset)
+
+    def vocab_of_line(n: int) -> Vocabulary:
+        chunk = next((c for c in _chunks(lines) if c[0] < n <= c[1]), (0, 0, None))
+        return vocabulary(policy or chunk[2], rules)
+
+    return parse_tolerantly(lines, source, parse, vocab_of_line)
 
 
 def _control_character(text: str, source: str, first_line: int) -> ReportError | None:

@@ -20,6 +20,7 @@ import clingo
 
 from ppgcheck.cache import cached_json
 from ppgcheck.contract import LANGUAGE as LANGUAGE_PREDICATES
+from ppgcheck.contract import READING as READING_PREDICATES
 from ppgcheck.contract import VALUE_FACTS
 from ppgcheck.errors import PolicyError
 from ppgcheck.packs import confine, isolation, overrun
@@ -67,6 +68,9 @@ class Vocabulary:
     units: dict[str, list[tuple[str, str]]] = field(default_factory=dict)   # count key -> (singular, plural)
     word_classes: dict[str, list[str]] = field(default_factory=dict)
     value_origins: dict[str, str] = field(default_factory=dict)  # `header:value` -> pack, for a pack's values
+    reading: dict = field(default_factory=dict)   # the tolerant reader's words (reading.lp): name -> facts
+    # the observation kinds the pack's rules name (suggestions offer only these); None: every kind
+    policy_kinds: list[str] | None = None
     pack: str | None = None        # the pack whose forms are added to the core's
     key: str = field(default="", compare=False)   # a digest of the forms: one parser per key
 
@@ -116,7 +120,8 @@ def _language_statements(files: Sequence[Path], everything: bool = False) -> lis
     def keep(statement: clingo.ast.AST) -> None:
         if everything or statement.ast_type is clingo.ast.ASTType.Definition:
             kept.append(statement)
-        elif statement.ast_type is clingo.ast.ASTType.Rule and _head_signature(statement) in LANGUAGE_PREDICATES:
+        elif statement.ast_type is clingo.ast.ASTType.Rule and \
+                _head_signature(statement) in LANGUAGE_PREDICATES | READING_PREDICATES:
             kept.append(statement)
 
     for path in files:
@@ -163,18 +168,22 @@ def _text_order(files: Sequence[Path]) -> dict[str, int]:
 def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | None = None) -> Vocabulary:
     """The core's vocabulary file plus the language facts of a pack's files (their forms'
     origin is `pack`)."""
-    core_statements = _language_statements([core], everything=True)
+    reading = _reading_file(core)
+    core_statements = _language_statements([core, *reading], everything=True)
     core_atoms = _ground(core_statements)
     statements = _language_statements(pack_files) if pack_files else []
     atoms = _ground(core_statements + statements) if statements else core_atoms
     from_core = set(core_atoms)
     origin = lambda sym: "core" if sym in from_core else "pack"   # noqa: E731
-    order = _text_order([core, *pack_files])
+    order = _text_order([core, *pack_files, *reading])
     vocab = Vocabulary(pack=pack)
     staged: list[tuple[int, str, str, str, str]] = []
     for sym in atoms:
         name, args = sym.name, sym.arguments
-        if name == "person_modifier":
+        if name.startswith("read_"):
+            vocab.reading.setdefault(name, []).append([a.string if a.type == clingo.SymbolType.String
+                                                       else str(a) for a in args])
+        elif name == "person_modifier":
             vocab.person_modifiers.add(args[0].name)
         elif name == "counted_modifier":
             vocab.counted_modifiers[args[0].name] = args[1].name
@@ -224,8 +233,28 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
         for kind, forms in table.items():
             table[kind] = [Form(category, kind, f.text, _fact(category, kind, f.text, vocab), f.origin)
                            for f in forms]
+    for facts in vocab.reading.values():
+        facts.sort(key=lambda args: [order.get(a, 0) for a in args])
+    if pack_files:
+        vocab.policy_kinds = _kinds_named(vocab, pack_files)
     check_vocabulary(vocab)
     return vocab
+
+
+def _reading_file(core: Path) -> list[Path]:
+    """The core's reading.lp beside its vocabulary.lp (a core may have none)."""
+    reading = core.parent / "reading.lp"
+    return [reading] if reading.is_file() else []
+
+
+def _kinds_named(vocab: Vocabulary, pack_files: Sequence[Path]) -> list[str]:
+    """The observation kinds a pack's rules name outside its language facts: the forms of
+    its policy (a suggestion offers no form the policy's rules never read)."""
+    text = "\n".join(re.sub(r"%.*", "", path.read_text(encoding="utf-8")) for path in pack_files)
+    rules = "\n".join(line for line in text.splitlines()
+                      if not re.match(r"\s*(\w+_form|read_\w+)\(", line))
+    named = set(re.findall(r"[a-z_][a-z0-9_]*", rules))
+    return [kind for kind in vocab.observations if kind in named]
 
 
 def catalog(vocab: Vocabulary) -> dict:
@@ -376,7 +405,7 @@ def _to_json(vocab: Vocabulary) -> dict:
             "two_person": sorted(vocab.two_person), "count_ranges": vocab.count_ranges,
             "header_ranges": vocab.header_ranges, "values": vocab.values, "exclusive": vocab.exclusive,
             "numbers": vocab.numbers, "units": vocab.units, "word_classes": vocab.word_classes,
-            "value_origins": vocab.value_origins}
+            "value_origins": vocab.value_origins, "reading": vocab.reading, "policy_kinds": vocab.policy_kinds}
 
 
 def _from_json(data: dict, key: str) -> Vocabulary:
@@ -395,7 +424,8 @@ def _from_json(data: dict, key: str) -> Vocabulary:
         header_ranges={k: (lo, hi) for k, (lo, hi) in data["header_ranges"].items()},
         values=data["values"], exclusive=data["exclusive"], numbers=data["numbers"],
         units={k: [tuple(u) for u in units] for k, units in data["units"].items()},
-        word_classes=data["word_classes"], value_origins=data["value_origins"], key=key)
+        word_classes=data["word_classes"], value_origins=data["value_origins"], reading=data["reading"],
+        policy_kinds=data["policy_kinds"], key=key)
 
 
 def vocabulary(policy: str | None = None, rules: Path | None = None) -> Vocabulary:
@@ -420,15 +450,16 @@ def _vocabulary(core: Path, pack_files: tuple[Path, ...]) -> Vocabulary:
 def vocabulary_of_files(core: Path, pack_files: Sequence[Path], pack: str | None) -> Vocabulary:
     """The vocabulary of a core file and a pack's files, cached by their bytes (a pack's
     forms have the origin `pack`; `pack` names it)."""
-    confine.check_files([core, *pack_files])       # before a byte is read (the cache hashes them)
-    inputs = [core, *pack_files]
+    confine.check_files([core, *_reading_file(core), *pack_files])   # before a byte is read (the cache hashes them)
+    inputs = [core, *_reading_file(core), *pack_files]
     # grounding the language facts is a pack's rules at work: a bounded job like the others
     data = cached_json("vocabulary", inputs, lambda: isolation.call_bounded(
         lambda: _to_json(load_vocabulary(core, pack_files, pack)), f"the vocabulary of {confine.shown(core.parent)}"
         + (f" and {confine.shown(pack_files[0].parent)}" if pack_files else ""),
         lambda: overrun.locate([core, *pack_files])))
     # the key is the language's, not the files': packs that add no words share one parser
-    vocab = _from_json(data, hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:32])
+    grammar_data = {k: v for k, v in data.items() if k not in ("reading", "policy_kinds")}   # not the grammar's
+    vocab = _from_json(data, hashlib.sha256(json.dumps(grammar_data, sort_keys=True).encode()).hexdigest()[:32])
     vocab.pack = pack
     return vocab
 

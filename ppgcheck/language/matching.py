@@ -1,0 +1,263 @@
+"""Finding the forms of a vocabulary inside a free sentence.
+
+Every observation, modifier, adverb and state form (and the reader's own phrases,
+rules/core/reading.lp `read_phrase`) is compiled into a pattern: its words by their
+dictionary forms, its {slots}; words a sentence may leave out (`a`, `her`: `read_filler`)
+are optional.  A pattern is found in a sentence word after word, in order, with at most
+MAX_GAP other words between two it reads; words of the sentence already read by another
+pattern are not read again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ppgcheck.language.grammar import tokens as form_tokens
+from ppgcheck.language.grammar import unit_positions
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import Speller, lemmas, tokenize
+
+MAX_GAP = 3              # other words allowed between two words of an observation's pattern
+MODIFIER_GAP = 1         # a modifier is written in one piece: one other word at most
+SUBJECT_GAP = 8          # words between the subject and its verb (`Kim, in game 2 at table 4, drew ...`)
+MAX_STEPS = 4000         # search steps a pattern may take in one sentence (bounds the work)
+
+
+@dataclass(frozen=True)
+class Element:
+    what: str                  # person | number | word | negation | possessive
+    name: str                  # the slot's name, or the word as the form writes it
+    forms: frozenset[str] = frozenset()
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Pattern:
+    category: str              # observation | modifier | state
+    kind: str
+    text: str
+    elements: tuple[Element, ...]
+
+    @property
+    def content(self) -> int:
+        """How many words the pattern must read (more: a more specific pattern)."""
+        return sum(not e.optional for e in self.elements)
+
+
+@dataclass
+class Word:
+    """A word of the sentence as patterns read it."""
+    text: str
+    start: int
+    end: int
+    forms: frozenset[str]
+    person: str | None = None
+    number: int | None = None
+    negation: bool = False
+
+
+@dataclass
+class Found:
+    """Where a pattern stands in a sentence: the words it read and what its slots hold."""
+    pattern: Pattern
+    read: tuple[int, ...]                       # indexes of the words it read
+    persons: dict[str, str] = field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def span(self) -> int:
+        return self.read[-1] - self.read[0] if self.read else 0
+
+
+class Patterns:
+    """The patterns of a vocabulary, and the words it knows (for the speller)."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        reading = vocab.reading
+        self.vocab = vocab
+        self.fillers = {args[0].lower() for args in reading.get("read_filler", [])}
+        self.negations = {args[0].lower() for args in reading.get("read_negation", [])}
+        self.synonyms = [(tuple(written.lower().split()), tuple(means.lower().split()))
+                         for written, means in reading.get("read_synonym", [])]
+        self.patterns: list[Pattern] = []
+        categories = {"observation": vocab.observations, "modifier": vocab.modifiers, "adverb": vocab.adverbs,
+                      "state": vocab.states}
+        for category, table in categories.items():
+            for kind, forms in table.items():
+                for form in forms:
+                    self.patterns.append(self.compile("modifier" if category == "adverb" else category, kind,
+                                                      form.text, strict_form=True))
+        for kind, text in reading.get("read_phrase", []):
+            category = next((c for c, table in categories.items() if kind in table), None)
+            if category is not None:
+                self.patterns.append(self.compile("modifier" if category == "adverb" else category, kind, text))
+        known = {f for p in self.patterns for e in p.elements for f in e.forms}
+        known |= {w for written, _ in self.synonyms for w in written}
+        known |= {args[1].lower() for args in reading.get("read_cue", [])}
+        self.known = known
+        self.numbers = {**vocab.numbers, **{word.lower(): int(n) for word, n in reading.get("read_number", [])}}
+        self.speller = Speller(known | set(self.numbers))
+
+    @cached_property
+    def verbs(self) -> dict[str, frozenset[str]]:
+        """Each observation kind's verbs: the first word after the subject in its patterns."""
+        verbs: dict[str, set[str]] = {}
+        for pattern in self.patterns:
+            elements = pattern.elements
+            if pattern.category != "observation" or not elements or elements[0] != Element("person", "P"):
+                continue
+            after = next((e for e in elements[1:] if e.what == "word" and not e.optional
+                          and e.name not in self.fillers), None)
+            if after is not None:
+                verbs.setdefault(pattern.kind, set()).update(after.forms)
+        return {kind: frozenset(forms) for kind, forms in verbs.items()}
+
+    def compile(self, category: str, kind: str, text: str, strict_form: bool = False) -> Pattern:
+        """A form's pattern.  A sentence may leave out the fillers of an observation's form
+        (`Kim missed trigger`), only articles and possessives of a modifier or of a reader
+        phrase (written for the reader, each of its words means something)."""
+        items = list(form_tokens(text))
+        units = unit_positions(items, self.vocab)
+        classes = {w: words for words in self.vocab.word_classes.values() for w in words}
+        elements = []
+        for i, (what, name) in enumerate(items):
+            if what == "slot":
+                elements.append(Element("person" if name in PERSON_SLOTS else "number", name))
+            elif name == ",":
+                continue
+            elif name == "'s":
+                elements.append(Element("possessive", name, optional=True))
+            else:
+                word = name.lower()
+                for part in tokenize(word):
+                    if part.text in self.negations:
+                        elements.append(Element("negation", part.text))
+                        continue
+                    forms = set(part.forms)
+                    if i in units:
+                        forms |= {f for pair in self.vocab.units[units[i]] for w in pair for f in lemmas(w)}
+                    for other in classes.get(part.text, []):
+                        forms |= lemmas(other)
+                    # a modifier keeps its words but articles and possessives (`with her decklist`
+                    # is not read from `decklist` alone)
+                    optional = part.text in (self.fillers if category != "modifier" and strict_form else
+                                             {"a", "an", "the", *classes})
+                    elements.append(Element("word", part.text, frozenset(forms), optional=optional))
+        return Pattern(category, kind, text, tuple(elements))
+
+    def words(self, sentence: str, mentions: list[tuple[int, int, str]]) -> list[Word]:
+        """The sentence as words: each person mention (start, end, name: found by the
+        reader) one word, synonyms replaced by the words they mean, typos corrected."""
+        out: list[Word] = []
+        numbers = self.numbers
+        for token in tokenize(sentence):
+            mention = next((m for m in mentions if m[0] <= token.start < m[1]), None)
+            if mention is not None:
+                if out and out[-1].person is not None and out[-1].start == mention[0]:
+                    continue            # the rest of a multiword name
+                out.append(Word(sentence[mention[0]:mention[1]], mention[0], mention[1], frozenset(),
+                                person=mention[2]))
+                continue
+            forms = set(token.forms)
+            fixed = self.speller.correct(token.text)
+            if fixed:
+                forms |= lemmas(fixed) | {fixed}
+            value = int(token.text) if token.text.isdigit() else numbers.get(fixed or token.text)
+            out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
+                            negation=token.text in self.negations))
+        return self.replace_synonyms(out)
+
+    def replace_synonyms(self, words: list[Word]) -> list[Word]:
+        """Each run of words a `read_synonym` names, read as the words it means (the
+        longest first); a one-word synonym adds its meaning to the word's forms."""
+        for written, means in sorted(self.synonyms, key=lambda s: -len(s[0])):
+            i = 0
+            while i + len(written) <= len(words):
+                run = words[i:i + len(written)]
+                if all(w.person is None and lemmas(want) & w.forms for w, want in zip(run, written)):
+                    if len(written) == 1 and len(means) == 1:
+                        run[0].forms = run[0].forms | lemmas(means[0])
+                        i += 1
+                        continue
+                    start, end = run[0].start, run[-1].end
+                    text = " ".join(w.text for w in run)
+                    new = [Word(text if j == 0 else "", start, end, lemmas(m), negation=m in self.negations)
+                           for j, m in enumerate(means)]
+                    words[i:i + len(written)] = new
+                    i += len(new)
+                else:
+                    i += 1
+        return words
+
+    def find(self, pattern: Pattern, words: list[Word], taken: set[int],
+             subject: str | None = None) -> Found | None:
+        """The tightest place the pattern reads in the words (none of them `taken`)."""
+        best: list[Found] = []
+        steps = [0]
+        elements = pattern.elements
+        gap = MODIFIER_GAP if pattern.category == "modifier" else MAX_GAP
+        # a pattern read by one word of several (`decklist` of `with her decklist`) is too weak a sign
+        least = min(2, len(elements))
+
+        def accepts(element: Element, word: Word, persons: dict[str, str]) -> bool:
+            if element.what == "person":
+                if word.person is None or word.person in persons.values():
+                    return False
+                return element.name != "P" or subject is None or word.person == subject
+            if word.person is not None:
+                return False
+            if element.what == "number":
+                return word.number is not None
+            if element.what == "negation":
+                return word.negation
+            if element.what == "possessive":
+                return word.text == "'s"
+            return bool(element.forms & word.forms)
+
+        def step(i: int, at: int, read: list[int], persons: dict[str, str], numbers: dict[str, int]) -> None:
+            steps[0] += 1
+            if steps[0] > MAX_STEPS:
+                return
+            if i == len(elements):
+                if len(read) >= least:
+                    best.append(Found(pattern, tuple(read), dict(persons), dict(numbers)))
+                return
+            element = elements[i]
+            reach = SUBJECT_GAP if i == 1 and elements[0].what == "person" else gap
+            end = len(words) if not read else min(len(words), at + reach + 1)
+            if i and elements[i - 1].what == "number" and element.what == "word" and read:
+                end = min(end, at + 1)      # a number's unit follows it (`7 minutes`, not `40 seven minutes`)
+            for j in range(at, end):
+                if read and j > at and _names_someone(words, j - 1):
+                    break           # a gap never passes over another person (`Kim said Lee drew ...`)
+                if j in taken or not accepts(element, words[j], persons):
+                    continue
+                if element.what == "person" and not _names_someone(words, j) and not (
+                        i + 1 < len(elements) and elements[i + 1].what == "possessive"):
+                    continue        # `Lee's deck` is no subject, unless the form says `{P}'s`
+                slot_persons = {**persons, element.name: words[j].person} if element.what == "person" else persons
+                slot_numbers = {**numbers, element.name: words[j].number} if element.what == "number" else numbers
+                step(i + 1, j + 1, read + [j], slot_persons, slot_numbers)
+            if element.optional:
+                step(i + 1, at, read, persons, numbers)
+
+        step(0, 0, [], {}, {})
+        if not best:
+            return None
+        return min(best, key=lambda f: (f.span - len(f.read), f.read[0]))
+
+
+_COMPILED: dict[tuple[str, str | None], Patterns] = {}
+
+
+def patterns(vocab: Vocabulary) -> Patterns:
+    """The compiled patterns of a vocabulary (once a process and vocabulary)."""
+    key = (vocab.key, vocab.pack)
+    if key not in _COMPILED:
+        _COMPILED[key] = Patterns(vocab)
+    return _COMPILED[key]
+
+
+def _names_someone(words: list[Word], i: int) -> bool:
+    """Whether word i names a person who does something (not `Lee's` of `Lee's deck`)."""
+    return words[i].person is not None and not (i + 1 < len(words) and words[i + 1].text == "'s")

@@ -1,0 +1,441 @@
+"""The tolerant reader: a judge's free sentence -> the canonical line it says, and how it
+was read (the canonical sentence and the words not read), or a refusal with suggestions.
+
+A sentence is read when it has a declared subject (a name as the header declares it, a
+pronoun starting the sentence for the previous subject, `the opponent` for the other of
+two players) and exactly one observation or state, found by its form or a reader phrase
+(matching.py); every modifier found anywhere in it is read too, and the rest is kept as
+not read.  Never a silent misreading: the sentence is refused (with whole-line
+suggestions, suggestions.py) when it holds no observation, two observations, a negation
+the language cannot say, or an unread word that speaks of another observation or a
+modifier (`read_cue`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ppgcheck.language.grammar import language
+from ppgcheck.language.matching import Found, Patterns, Word, patterns
+from ppgcheck.language.model import Modifier, Observation, Reading
+from ppgcheck.language.printer import fill, print_observation, quote_name
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+
+NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
+NOTHING_FOUND = "no statement of the report language found in the sentence"
+
+
+@dataclass
+class Context:
+    """What the report says before the sentence: its declared names (players first
+    among them) and the subject of the previous sentence."""
+    names: list[str]
+    players: list[str]
+    previous: str | None = None
+
+
+@dataclass
+class Read:
+    line: str                 # the canonical line
+    reading: Reading
+    subject: str
+
+
+@dataclass
+class Refusal:
+    message: str
+    column: int = 1
+    readings: list[str] = field(default_factory=list)     # the lines it could have meant
+    extra: list[str] = field(default_factory=list)        # modifier kinds its cue words speak of
+    dropped: list[str] = field(default_factory=list)      # modifier kinds it negates: never suggested
+
+
+def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | Refusal:
+    """Read one free sentence in the language of a vocabulary."""
+    compiled = patterns(vocab)
+    mentions = _mentions(sentence, context, vocab)
+    if isinstance(mentions, Refusal):
+        return mentions
+    words = compiled.words(sentence, mentions)
+    found = _observation(compiled, words)
+    if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
+        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) or found
+    if isinstance(found, (Refusal, Read)):
+        return found
+    if not found.persons:
+        return Refusal("no declared name in the sentence: say who (a name the header declares)")
+    refused = _other_subject(words, found)
+    if refused:
+        return refused
+    taken = set(found.read)
+    modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
+    refused = _negations(sentence, words, taken, modifiers, vocab, found)
+    if refused:
+        return refused
+    refused = _exclusive(modifiers, vocab, found)
+    if refused:
+        return refused
+    line = _line(found, modifiers, vocab)
+    refused = _cues(words, taken, found, modifiers, vocab, line)
+    if refused:
+        return refused
+    reading = Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled))
+    return Read(line, reading, found.persons.get("P", ""))
+
+
+def _continuation(sentence: str, words: list[Word], compiled: Patterns, context: Context) -> Read | None:
+    """A sentence of modifiers alone about the previous observation (`She did it on
+    purpose`): the continuation line `It ...`, when every modifier reads plainly."""
+    if context.previous is None or any(w.person not in (None, context.previous) for w in words):
+        return None
+    taken: set[int] = {i for i, w in enumerate(words) if w.person is not None}
+    modifiers = _modifiers(compiled, words, taken)
+    if not modifiers or any(w.negation for i, w in enumerate(words) if i not in taken):
+        return None
+    said = {m.pattern.kind for m in modifiers}
+    if any(cue.lower() in w.forms and kind not in said for i, w in enumerate(words) if i not in taken
+           for kind, cue in compiled.vocab.reading.get("read_cue", [])):
+        return None
+    vocab = compiled.vocab
+    parts = []
+    for modifier in modifiers:
+        form = vocab.canonical("modifier", modifier.pattern.kind)
+        if form.slots:
+            return None
+        parts.append(form.text)
+    line = "It was " + ", ".join(parts)
+    return Read(line, Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled)), context.previous)
+
+
+# ---------------------------------------------------------------------------
+# who the sentence names
+# ---------------------------------------------------------------------------
+
+def _mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
+    """(start, end, name) of each person the sentence names."""
+    found: list[tuple[int, int, str]] = []
+    for name in sorted(context.names, key=len, reverse=True):
+        pattern = r'"?(?<![\w\'-])' + r"\s+".join(map(re.escape, name.split())) + r'(?![\w-]|\'(?!s\b))"?'
+        for match in re.finditer(pattern, sentence, re.IGNORECASE):
+            if not any(s < match.end() and match.start() < e for s, e, _ in found):
+                found.append((match.start(), match.end(), name))
+    reading = vocab.reading
+    pronouns = {args[0] for args in reading.get("read_pronoun", [])}
+    first = re.match(r"\s*([^\W\d_]+)\b", sentence)
+    if first and first.group(1).lower() in pronouns and context.previous:
+        found.append((first.start(1), first.end(1), context.previous))
+    opponents = "|".join(re.escape(args[0]) for args in reading.get("read_opponent", []))
+    if opponents:
+        for match in re.finditer(rf"\b(?:the|her|his|their)\s+(?:{opponents})\b", sentence, re.IGNORECASE):
+            if any(s < match.end() and match.start() < e for s, e, _ in found):
+                continue
+            other = _opponent(match.start(), found, context)
+            if isinstance(other, Refusal):
+                other.column = match.start() + 1
+                return other
+            found.append((match.start(), match.end(), other))
+    return sorted(found)
+
+
+def _opponent(at: int, found: list[tuple[int, int, str]], context: Context) -> str | Refusal:
+    """The other player of the one a sentence speaks of before `the opponent` (else of
+    the previous subject), where the report declares exactly two players."""
+    if len(context.players) != 2:
+        return Refusal(f"`the opponent` names the other player where the report declares exactly two players; "
+                       f"it declares {len(context.players)}: write the name")
+    before = [name for start, _, name in found if start < at]
+    whose = before[0] if before else context.previous or (found[0][2] if found else None)
+    if whose not in context.players:
+        return Refusal("`the opponent` of whom? name a player first")
+    return next(p for p in context.players if p != whose)
+
+
+# ---------------------------------------------------------------------------
+# what it says
+# ---------------------------------------------------------------------------
+
+def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
+    """The one observation (or match state) the sentence states."""
+    best: dict[tuple[str, str], Found] = {}
+    for pattern in compiled.patterns:
+        if pattern.category == "modifier":
+            continue
+        found = compiled.find(pattern, words, set())
+        if found is None:
+            continue
+        key = (pattern.category, pattern.kind)
+        held = best.get(key)
+        if held is None or (len(found.read), -found.span) > (len(held.read), -held.span):
+            best[key] = found
+    if not best:
+        return Refusal(NOTHING_FOUND)
+    kept = [f for f in best.values()
+            if not any(set(f.read) < set(g.read) for g in best.values() if g is not f)]
+    if len(kept) > 1:
+        kept.sort(key=lambda f: f.read[0])
+        described = " or ".join(f"`{f.pattern.kind}`" for f in kept[:3])
+        return Refusal(f"the sentence can be read two ways ({described}): write the one you mean",
+                       words[kept[0].read[0]].start + 1, readings=[_line(f, [], compiled.vocab) for f in kept])
+    return kept[0]
+
+
+def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
+    """No form found: the one observation kind the sentence's modifiers imply
+    (`read_implies`), said by the first person it names; None when nothing points to
+    one, a refusal when several kinds do.  (Cue words alone never make a reading: a word
+    is too weak a sign of what happened.)"""
+    vocab = compiled.vocab
+    mentions = [i for i, w in enumerate(words) if w.person is not None
+                and not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)]
+    if not mentions:
+        return None
+    taken = {i for i, w in enumerate(words) if w.person is not None}
+    implies: dict[str, list[str]] = {}
+    for modifier, kind in vocab.reading.get("read_implies", []):
+        implies.setdefault(modifier, []).append(kind)
+    evidence: dict[str, list[int]] = {}
+    first_implying = len(words)
+    for modifier in _modifiers(compiled, words, set(taken)):
+        for kind in implies.get(modifier.pattern.kind, []):
+            evidence.setdefault(kind, [])
+            first_implying = min(first_implying, modifier.read[0])
+    if len(evidence) != 1:
+        if len(evidence) > 1:
+            subject = words[mentions[0]].person
+            lines = [_inferred_line(vocab, kind, subject, words) for kind in sorted(evidence)]
+            return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in sorted(evidence))}: "
+                           "write the one you mean", readings=[line for line in lines if line])
+        return None
+    kind, read = next(iter(evidence.items()))
+    form = vocab.canonical("observation", kind)
+    pattern = compiled.compile("observation", kind, form.text)
+    # the subject is the person named last before what the modifier says (`Lee said nothing
+    # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
+    before = [i for i in mentions if i < first_implying
+              and (i == 0 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
+    if not before:
+        return None
+    subject_at = before[-1]
+    subject = words[subject_at].person
+    persons = {"P": subject}
+    if "Q" in form.slots:
+        other = next((w.person for w in words if w.person not in (None, subject)), None)
+        if other is None:
+            return None
+        persons["Q"] = other
+    numbers = {}
+    free = [w.number for i, w in enumerate(words) if w.number is not None and i not in taken]
+    for slot in form.slots:
+        if slot not in PERSON_SLOTS:
+            if not free:
+                return None
+            numbers[slot] = free.pop(0)
+    read_at = sorted({subject_at, *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
+                                            and w.number is not None})
+    return Found(pattern, tuple(read_at), persons, numbers)
+
+
+def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]) -> str | None:
+    form = vocab.canonical("observation", kind)
+    if "Q" in form.slots:
+        return None
+    numbers = [w.number for w in words if w.number is not None] or [1]
+    counts = {slot: numbers[0] for slot in form.slots if slot not in PERSON_SLOTS}
+    return print_observation(Observation(subject, kind, None, counts), vocab)
+
+
+def _other_subject(words: list[Word], found: Found) -> Refusal | None:
+    """A sentence that starts with another person than the subject read (`Lee rushed so
+    that Kim would miss her trigger`) says what that person did: refused, not guessed."""
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    for i, word in enumerate(words[:at] if at is not None else []):
+        if word.person is None or word.person == subject or i in found.read:
+            continue
+        if i + 1 < len(words) and words[i + 1].text == "'s":
+            continue            # `Lee's deck`: of Lee, not by Lee
+        return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
+                       f"{subject}: write one statement a line, each with its subject", word.start + 1,
+                       readings=[])
+    return None
+
+
+def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:
+    """The modifiers found anywhere in a sentence, one of each exclusive group (what a
+    suggestion keeps of it)."""
+    compiled = patterns(vocab)
+    mentions = _mentions(sentence, context, vocab)
+    words = compiled.words(sentence, [] if isinstance(mentions, Refusal) else mentions)
+    taken = {i for i, w in enumerate(words) if w.person is not None}
+    out: list[Modifier] = []
+    groups: set[str] = set()
+    for found in _modifiers(compiled, words, taken):
+        kind = found.pattern.kind
+        group = vocab.exclusive.get(kind)
+        if group in groups or (kind in vocab.person_modifiers and "Q" not in found.persons):
+            continue
+        groups.add(group) if group else None
+        number = next(iter(found.numbers.values()), None) if kind in vocab.counted_modifiers else None
+        out.append(Modifier(kind, found.persons.get("Q"), number))
+    return out
+
+
+def _modifiers(compiled: Patterns, words: list[Word], taken: set[int]) -> list[Found]:
+    """Every modifier found in the words not yet read, the longest first, each kind once."""
+    found = [f for p in compiled.patterns if p.category == "modifier"
+             for f in [compiled.find(p, words, taken)] if f is not None]
+    found.sort(key=lambda f: (-len(f.read), f.span, f.read[0]))
+    kept: list[Found] = []
+    for item in found:
+        if set(item.read) & taken or any(k.pattern.kind == item.pattern.kind for k in kept):
+            continue
+        kept.append(item)
+        taken.update(item.read)
+    return sorted(kept, key=lambda f: f.read[0])
+
+
+def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
+               found: Found) -> Refusal | None:
+    """Each unread negation before words read: the negated modifier where the language
+    has one (`not on purpose`), else a refusal.  It reaches what follows it in its clause
+    (`She did not do it on purpose`), or the next words past a clause's end.  A negation
+    with nothing read within its reach negates none of the reading and is kept as not read."""
+    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
+
+    def reaches(i: int, j: int) -> bool:
+        return 0 < j - i <= NEGATION_REACH or (j > i and _same_clause(sentence, words[i].end, words[j].start))
+    for i, word in enumerate(words):
+        if not word.negation or i in taken:
+            continue
+        after = [m for m in modifiers if reaches(i, m.read[0])]
+        if after and after[0].pattern.kind in negates:
+            modifier = after[0]
+            other = negates[modifier.pattern.kind]
+            modifier.pattern = next(p for p in patterns(vocab).patterns
+                                    if p.category == "modifier" and p.kind == other)
+            taken.add(i)
+            continue
+        if not after and not any(reaches(i, j) for j in taken):
+            continue            # negates nothing read (`... and Lee didnt`): kept as not read
+        said = f"`{after[0].pattern.text}`" if after else "what it says"
+        return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "
+                       "write what happened without it", word.start + 1,
+                       readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)],
+                       dropped=[m.pattern.kind for m in after[:1]])
+    return None
+
+
+def _same_clause(sentence: str, start: int, end: int) -> bool:
+    """No clause ends between two places of a sentence (a stop, a comma, `and`, `but`)."""
+    return not re.search(r"[.,;:!?]|\b(?:and|but|then|so|while|because)\b", sentence[start:end], re.I)
+
+
+def _exclusive(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refusal | None:
+    groups: dict[str, Found] = {}
+    for modifier in modifiers:
+        group = vocab.exclusive.get(modifier.pattern.kind)
+        if group is None:
+            continue
+        if group in groups:
+            first = groups[group]
+            others = [m for m in modifiers if m is not first and m is not modifier]
+            return Refusal(f"the sentence says both `{first.pattern.text}` and `{modifier.pattern.text}`: "
+                           "write the one you mean", readings=[_line(found, others + [first], vocab),
+                                                               _line(found, others + [modifier], vocab)])
+        groups[group] = modifier
+    return None
+
+
+_JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not context
+
+
+def _cues(words: list[Word], taken: set[int], found: Found, modifiers: list[Found], vocab: Vocabulary,
+          line: str) -> Refusal | None:
+    """A refusal when an unread word speaks of another observation or of a modifier not read."""
+    said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
+    cues = vocab.reading.get("read_cue", [])
+    verbs = patterns(vocab).verbs
+    for i, word in enumerate(words):
+        if i in taken or word.person is not None:
+            continue
+        joined = i > 0 and (words[i - 1].text in _JOINERS or (
+            i > 1 and words[i - 2].text in _JOINERS and words[i - 1].person is not None))
+        other = next((kind for kind, forms in verbs.items() if kind not in said and forms & word.forms), None)
+        if joined and other:
+            return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
+                           word.start + 1, readings=[line])
+        for kind, cue in cues:
+            if kind in said or cue not in word.forms:
+                continue
+            if kind in vocab.observations or kind in vocab.states:
+                message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
+            elif kind in vocab.modifiers:
+                message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
+            else:
+                continue
+            return Refusal(message, word.start + 1, readings=[*_with_cue(found, modifiers, kind, vocab), line],
+                           extra=[kind] if kind in vocab.modifiers else [])
+    return None
+
+
+def _with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary) -> list[str]:
+    """The line the cue word may mean: the reading with the cued modifier added (in place of
+    one of its exclusive group), or the cued observation said by the same subject."""
+    subject = found.persons.get("P", "")
+    if kind in vocab.observations:
+        line = _inferred_line(vocab, kind, subject, [])
+        return [line] if line else []
+    if kind not in vocab.modifiers or kind in vocab.person_modifiers or kind in vocab.counted_modifiers \
+            or found.pattern.category != "observation":
+        return []
+    group = vocab.exclusive.get(kind)
+    kept = [m for m in modifiers if group is None or vocab.exclusive.get(m.pattern.kind) != group]
+    observation = _observation_of(found, kept, vocab)
+    observation.modifiers.append(Modifier(kind))
+    return [print_observation(observation, vocab)]
+
+
+# ---------------------------------------------------------------------------
+# the canonical line and what was not read
+# ---------------------------------------------------------------------------
+
+def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
+    """The canonical line of a reading (the printer's, names quoted as it quotes them)."""
+    pattern = found.pattern
+    if pattern.category == "state":
+        form = vocab.canonical("state", pattern.kind)
+        slots = [s for s in form.slots if s in PERSON_SLOTS]
+        return fill(form, {s: quote_name(found.persons.get(s, ""), language(vocab)) for s in slots}, vocab)
+    return print_observation(_observation_of(found, modifiers, vocab), vocab)
+
+
+def _observation_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> Observation:
+    """The observation a reading says (a count a reader phrase leaves out is 1)."""
+    pattern = found.pattern
+    slots = vocab.canonical("observation", pattern.kind).slots
+    counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
+    other = found.persons.get("Q") if pattern.kind in vocab.two_person else None
+    observation = Observation(found.persons.get("P", ""), pattern.kind, other, counts)
+    for modifier in modifiers:
+        kind = modifier.pattern.kind
+        number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
+        observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
+    return observation
+
+
+def _not_read(sentence: str, words: list[Word], taken: set[int], compiled: Patterns) -> list[str]:
+    """The runs of words not read, as written (runs of fillers alone left out)."""
+    runs: list[list[int]] = []
+    for i in range(len(words)):
+        if i in taken:
+            continue
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    out = []
+    for run in runs:
+        if all(words[i].text in compiled.fillers or words[i].text == "'s" for i in run):
+            continue
+        out.append(sentence[words[run[0]].start:words[run[-1]].end].strip(" ,;"))
+    return [text for text in out if text]

@@ -1,0 +1,135 @@
+"""Whole-line suggestions for a sentence the reader refused: the forms of the report's
+policy ranked by the words (their dictionary forms, synonyms and cue words) they share
+with the sentence, each word weighted by how rare it is among the forms (IDF), with the
+sentence's own names and numbers filled in.  A caller offers only lines that parse
+strictly (report.py checks each)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import cache
+
+from ppgcheck.language.matching import Patterns, patterns
+from ppgcheck.language.model import Modifier, Observation
+from ppgcheck.language.printer import print_observation
+from ppgcheck.language.reader import Context, Refusal, modifiers_in
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import lemmas
+
+MAX_SUGGESTIONS = 3
+
+
+@cache
+def _bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
+    """Each observation kind's words (its forms' and cues), and each word's IDF."""
+    bags: dict[str, set[str]] = {}
+    strict = {(kind, form.text) for kind, forms in compiled.vocab.observations.items() for form in forms}
+    for pattern in compiled.patterns:
+        # the forms' own words and the cues: a reader phrase's context words (`after the
+        # round started`) say little of what its kind is
+        if pattern.category != "observation" or (pattern.kind, pattern.text) not in strict:
+            continue
+        bag = bags.setdefault(pattern.kind, set())
+        bag.update(f for e in pattern.elements if e.what == "word" and not e.optional for f in e.forms)
+        bag.update(e.name for e in pattern.elements if e.what == "negation")
+    for kind, cue in compiled.vocab.reading.get("read_cue", []):
+        if kind in bags:
+            bags[kind] |= lemmas(cue.lower())
+    count: dict[str, int] = {}
+    for bag in bags.values():
+        for word in bag:
+            count[word] = count.get(word, 0) + 1
+    idf = {word: math.log((1 + len(bags)) / (1 + n)) + 1 for word, n in count.items()}
+    return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
+
+
+def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal,
+            parses: Callable[[str], bool]) -> list[str]:
+    """Up to MAX_SUGGESTIONS whole lines for a refused sentence, each one `parses` accepts:
+    the readings the refusal names first, then the policy's forms ranked by meaning."""
+    compiled = patterns(vocab)
+    mentions = _names_in(sentence, context)
+    words = compiled.words(sentence, [])
+    forms_in = set().union(*(w.forms for w in words)) if words else set()
+    numbers = [w.number for w in words if w.number is not None]
+    subject = mentions[0] if mentions else context.previous or (context.players[0] if context.players else None)
+    lines: list[str] = []
+    if subject is None:
+        return []
+    others = [m for m in mentions if m != subject] + [p for p in context.players if p != subject]
+    bags, idf = _bags(compiled)
+    allowed = vocab.policy_kinds if vocab.policy_kinds is not None else list(vocab.observations)
+    modifiers = [m for m in modifiers_in(sentence, context, vocab) if m.kind not in refusal.dropped]
+    implied = {kind for m, kind in vocab.reading.get("read_implies", []) if any(x.kind == m for x in modifiers)}
+    scored = []
+    cues: dict[str, set[str]] = {}
+    for kind, cue in vocab.reading.get("read_cue", []):
+        cues.setdefault(kind, set()).add(cue.lower())
+    negated = any(w.negation for w in words)
+    for kind in allowed:
+        coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
+                        if p.category == "observation" and p.kind == kind), default=(0.0, 0.0))
+        cued = sum(idf.get(c, 1.0) for c in cues.get(kind, set()) & forms_in)
+        # the meaning shared (IDF-weighted), more for a pattern the sentence holds more of
+        score = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0)
+        if score > 0:
+            scored.append((-score, kind))
+    candidates = list(refusal.readings)
+    for _, kind in sorted(scored):
+        line = _filled(kind, subject, others, numbers, vocab, modifiers, refusal.extra)
+        if line:
+            candidates.append(line)
+    for line in candidates:
+        if line not in lines and parses(line):
+            lines.append(line)
+        if len(lines) == MAX_SUGGESTIONS:
+            break
+    return lines
+
+
+def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float]) -> tuple[float, float]:
+    """How much of a pattern's meaning the sentence has: the IDF-weighted share of its
+    words (its fillers aside) the sentence holds, in any order, and their weight."""
+    total = found = 0.0
+    for element in pattern.elements:
+        if element.optional or element.what not in ("word", "negation"):
+            continue
+        weight = max((idf.get(f, 1.0) for f in element.forms), default=1.0)
+        total += weight
+        if (element.what == "negation" and negated) or element.forms & forms_in:
+            found += weight
+    return (found / total if total else 0.0), found
+
+
+def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
+            modifiers: list[Modifier], extra: list[str]) -> str | None:
+    """The canonical line of a kind with the sentence's names and numbers (a number out of
+    its range, or missing, is its range's lowest above 0)."""
+    form = vocab.canonical("observation", kind)
+    counts = {}
+    queue = list(numbers)
+    for slot in form.slots:
+        if slot in PERSON_SLOTS:
+            continue
+        low, high = vocab.count_ranges.get(slot, (1, 60))
+        value = queue.pop(0) if queue else max(low, 1)
+        counts[slot] = value if low <= value <= high else max(low, 1)
+    other = None
+    if "Q" in form.slots:
+        if not others:
+            return None
+        other = others[0]
+    observation = Observation(subject, kind, other, counts, list(modifiers))
+    groups = {vocab.exclusive.get(m.kind) for m in modifiers} - {None}
+    for modifier in extra:
+        if modifier not in vocab.person_modifiers and modifier not in vocab.counted_modifiers \
+                and vocab.exclusive.get(modifier) not in groups:
+            observation.modifiers.append(Modifier(modifier))
+    return print_observation(observation, vocab)
+
+
+def _names_in(sentence: str, context: Context) -> list[str]:
+    """The declared names a sentence names, in order."""
+    lowered = sentence.lower()
+    found = sorted((lowered.find(name.lower()), name) for name in context.names if name.lower() in lowered)
+    return [name for _, name in found]

@@ -1,0 +1,96 @@
+"""Parsing a report tolerantly: the strict parse first; each line it refuses is read by
+the tolerant reader (reader.py) and replaced by the canonical line it says, its Reading
+kept for the observation; a line the reader cannot read is an error at that line with
+whole-line suggestions (suggestions.py), each of which parses strictly."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.model import Reading, Report
+from ppgcheck.language.reader import Context, Refusal, read_sentence
+from ppgcheck.language.suggestions import suggest
+from ppgcheck.language.vocabulary import Vocabulary
+
+# a line that starts like a header, history or a tally (`player: Kim`, `history:`, `score:`): not a
+# sentence, so its strict error stands (`Deck check: ...` is a judge's sentence)
+_HEADER_LIKE = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator|history"
+                          r"|judge call|score|life|seed)\s*:|\s+\S[^:]*:", re.IGNORECASE)
+_DECLARATION = re.compile(r'\s*(player|spectator)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(.*?))\s*\.?\s*(#.*)?$',
+                          re.IGNORECASE)
+_HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator)\s*:",
+                      re.IGNORECASE)
+_SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
+
+
+def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]], list[Report]],
+                     vocab_of_line: Callable[[int], Vocabulary]) -> list[Report]:
+    """The reports of the lines, each line the strict parse refuses read by the reader."""
+    lines = list(lines)
+    readings: dict[int, Reading] = {}
+    for _ in range(len(lines) + 1):
+        try:
+            reports = parse(lines)
+        except ReportError as exc:
+            n = exc.line
+            if n in readings or not 0 < n <= len(lines) or _HEADER_LIKE.match(lines[n - 1]) \
+                    or not lines[n - 1].strip():
+                raise
+            vocab = vocab_of_line(n)
+            context = _context(lines, n)
+            result = read_sentence(lines[n - 1], context, vocab)
+            if isinstance(result, Refusal):
+                header = _header(lines, n)
+                offered = suggest(lines[n - 1], context, vocab, result,
+                                  lambda line: _parses(parse, header, line))
+                raise ReportError(f"cannot read this sentence: {result.message}", source, n, result.column,
+                                  lines[n - 1], suggestions=offered, suggesting="did you mean") from None
+            readings[n] = result.reading
+            lines[n - 1] = result.line
+            continue
+        for report in reports:
+            for observation in report.observations:
+                observation.reading = readings.get(observation.line)
+        return reports
+    raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+def _chunk(lines: list[str], n: int) -> list[str]:
+    """The lines of the report line n belongs to, up to line n (excluded)."""
+    start = max((i + 1 for i in range(n - 1) if _SEPARATOR.match(lines[i])), default=0)
+    return lines[start:n - 1]
+
+
+def _context(lines: list[str], n: int) -> Context:
+    """The names line n's report declares before it and the subject of the sentence before."""
+    names, players, previous = [], [], None
+    chunk = _chunk(lines, n)
+    end = next((i for i in range(n, len(lines)) if _SEPARATOR.match(lines[i])), len(lines))
+    for line in chunk + lines[n:end]:
+        declared = _DECLARATION.match(line)
+        if declared:
+            name = (declared.group(2) if declared.group(2) is not None else declared.group(3)).strip()
+            if name and name not in names:
+                names.append(name)
+                if declared.group(1).lower() == "player":
+                    players.append(name)
+    for line in chunk:
+        if _HEADER_LIKE.match(line):
+            continue
+        text = line.strip().lstrip('"').lower()
+        previous = next((name for name in sorted(names, key=len, reverse=True)
+                         if text.startswith(name.lower())), previous)
+    return Context(names, players, previous)
+
+
+def _header(lines: list[str], n: int) -> list[str]:
+    return [line for line in _chunk(lines, n) if _HEADERS.match(line)]
+
+
+def _parses(parse: Callable[[list[str]], list[Report]], header: list[str], line: str) -> bool:
+    try:
+        parse([*header, line])
+    except ReportError:
+        return False
+    return True

@@ -1,0 +1,88 @@
+"""Words as the tolerant reader compares them: lowercase, without punctuation, each with
+its dictionary forms (drew, draws, had drawn -> draw, via lemminflect), numbers in digits
+or words, and a near-miss typo of a vocabulary word read as that word (via rapidfuzz).
+
+lemminflect and rapidfuzz replace hand-written tables of inflections and typos: a form's
+word in any tense, and a misspelt long word, match without listing them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import lemminflect
+from rapidfuzz import fuzz, process
+
+# a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
+_WORD = re.compile(r"'s\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
+# contractions judges type, split as the forms write them (`didn't` = `did not`)
+_CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
+                 "n't": ("not",)}
+TYPO_MIN_LENGTH = 5         # shorter words are too close to each other to correct
+TYPO_MIN_SCORE = 88         # rapidfuzz ratio a typo needs to be read as a vocabulary word
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of a sentence: its text (lowercase), where it stands, and its dictionary forms."""
+    text: str
+    start: int
+    end: int
+    forms: frozenset[str]
+
+
+def tokenize(sentence: str) -> list[Token]:
+    """The words of a sentence, contractions split (`didn't` -> `did`, `not`)."""
+    out: list[Token] = []
+    for match in _WORD.finditer(sentence.replace("\u2019", "'")):
+        word, start, end = match.group().lower(), match.start(), match.end()
+        if word in _CONTRACTIONS:
+            parts = _CONTRACTIONS[word]
+        elif word.endswith("n't") and len(word) > 3:
+            parts = (word[:-3], "not")
+        elif word.endswith("'s") and len(word) > 2 and word != "'s":
+            parts = (word[:-2], "'s")
+        else:
+            parts = (word,)
+        out.extend(Token(part, start, end, lemmas(part)) for part in parts)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def lemmas(word: str) -> frozenset[str]:
+    """A word and its dictionary forms (`drew` -> {drew, draw}); a number word stays itself."""
+    word = word.lower()
+    found = {word}
+    if word.isalpha() and len(word) > 2:
+        for forms in lemminflect.getAllLemmas(word).values():
+            found.update(f.lower() for f in forms)
+    return frozenset(found)
+
+
+def number(token: Token, number_words: dict[str, int]) -> int | None:
+    """The number a word states (digits or a number word), else None."""
+    if token.text.isdigit():
+        return int(token.text)
+    return number_words.get(token.text)
+
+
+class Speller:
+    """Corrects a near-miss typo of a long vocabulary word (`shuffeled` -> `shuffled`)."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+        self.long = sorted(w for w in known if len(w) >= TYPO_MIN_LENGTH)
+
+    @lru_cache(maxsize=4096)
+    def correct(self, word: str) -> str | None:
+        """The vocabulary word a typo stands for, or None (a known or a short word stays)."""
+        if len(word) < TYPO_MIN_LENGTH or word in self.known or not word.isalpha() or not self.long:
+            return None
+        if lemminflect.getAllLemmas(word):
+            return None         # an English word (`making`) is what it says, not a typo of `marking`
+        best = process.extractOne(word, self.long, scorer=fuzz.ratio, score_cutoff=TYPO_MIN_SCORE)
+        return best[0] if best else None
+
+    def __hash__(self) -> int:          # lru_cache on a method: one cache per speller
+        return id(self)

@@ -1,0 +1,159 @@
+"""The tolerant reader (issue 36): free sentences read as canonical lines, the words not
+read kept, and refusals (with whole-line suggestions that parse) instead of guesses."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.facts import build_facts
+from ppgcheck.language.printer import print_report
+from ppgcheck.language.report import parse_report
+
+HEADER = "policy: fab\nplayer: Kim\nplayer: Lee\n"
+
+
+def read(*sentences: str, header: str = HEADER):
+    return parse_report(header + "\n".join(sentences) + "\n", tolerant=True)
+
+
+def refusal(*sentences: str, header: str = HEADER) -> ReportError:
+    with pytest.raises(ReportError) as caught:
+        read(*sentences, header=header)
+    return caught.value
+
+
+def facts(report) -> list[str]:
+    return sorted(str(s) for s in build_facts(report).symbols)
+
+
+def test_a_canonical_report_parses_as_the_strict_parse_does_with_no_reading():
+    text = HEADER + "Kim drew 1 extra card, mixed into her hand\n"
+    tolerant, strict = parse_report(text, tolerant=True), parse_report(text)
+    assert tolerant == strict and tolerant.observations[0].reading is None
+
+
+def test_leading_and_trailing_context_is_kept_as_not_read():
+    obs = read("In game 2, Kim drew an extra card while resolving a card's effect").observations[0]
+    assert (obs.subject, obs.kind, obs.counts) == ("Kim", "drew_extra_cards", {"cards": 1})
+    assert obs.reading.read_as == "Kim drew 1 extra card"
+    assert obs.reading.not_read == ["In game 2", "while resolving a card's effect"]
+
+
+def test_inflections_numbers_as_words_and_typos_are_read():
+    obs = read("Kim accidentaly drew two extra cards").observations[0]
+    assert obs.reading.read_as == "Kim drew 2 extra cards, not on purpose"
+
+
+def test_a_number_is_the_one_before_its_unit():
+    obs = read("Kim got to table 40 seven minutes after the round started").observations[0]
+    assert obs.counts == {"minutes": 7} and obs.reading.not_read == ["40"]
+
+
+def test_a_negated_modifier_is_read_as_its_negation_where_the_language_has_one():
+    obs = read("Kim drew an extra card, not deliberately").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_a_negation_the_language_cannot_say_is_refused_with_suggestions():
+    error = refusal("Kim drew an extra card, it was never mixed into her hand")
+    assert "never" in error.message and error.line == 4
+    assert error.suggestions[0] == "Kim drew 1 extra card"
+
+
+def test_an_unread_cue_word_is_a_refusal_not_a_guess():
+    error = refusal("Kim looked at 2 extra cards and drew one")
+    assert "drew" in error.message
+
+
+def test_two_readings_are_refused_listing_both():
+    error = refusal("Kim drew 1 extra card on purpose, by accident")
+    assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]
+
+
+def test_a_pronoun_starting_a_sentence_is_the_previous_subject():
+    report = read("Lee missed a trigger", "She drew an extra card by accident")
+    assert report.observations[1].subject == "Lee"
+    assert report.observations[1].reading.read_as == "Lee drew 1 extra card, not on purpose"
+
+
+def test_the_opponent_is_the_other_of_two_players():
+    obs = read("Kim gave advice to her opponent").observations[0]
+    assert (obs.subject, obs.other) == ("Kim", "Lee")
+
+
+def test_the_opponent_among_three_players_is_refused():
+    error = refusal("Kim gave advice to her opponent", header=HEADER + "player: Max\n")
+    assert "exactly two players" in error.message
+
+
+def test_a_multiword_declared_name_is_read_and_printed_as_declared():
+    obs = read('In game 2 Player A drew an extra card', header='policy: fab\nplayer: "Player A"\nplayer: Lee\n').observations[0]
+    assert obs.subject == "Player A" and obs.reading.read_as == 'Player A drew 1 extra card'
+
+
+def test_modifiers_alone_are_read_about_the_previous_observation():
+    report = read("Kim drew an extra card", "She did it on purpose")
+    assert [m.kind for m in report.observations[0].modifiers] == ["on_purpose"]
+
+
+def test_a_reader_phrase_is_not_accepted_by_the_strict_parse():
+    with pytest.raises(ReportError):
+        parse_report(HEADER + "Kim saw the top card\n")
+    assert read("Kim saw the top card").observations[0].kind == "looked_at_extra_cards"
+
+
+def test_suggestions_are_only_forms_of_the_policy():
+    error = refusal("Kim drew cards over her intellect by mistake somehow", header="policy: dci\nplayer: Kim\n")
+    assert not any("intellect" in s for s in error.suggestions)
+
+
+SENTENCES = st.lists(st.sampled_from(
+    ["Kim", "Lee", "drew", "looked", "at", "extra", "two", "cards", "card", "late", "minutes", "ten", "not",
+     "on", "purpose", "mixed", "into", "her", "hand", "trigger", "missed", "the", "opponent", "she", "deck",
+     "shuffled", "caught", "later", "notes", "advice", "gave", "by", "accident", "sleeves", "marked"]),
+    min_size=1, max_size=9).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SENTENCES)
+def test_every_suggestion_parses_and_every_reading_prints_back_as_a_report_that_rules_the_same(sentence):
+    try:
+        report = read(sentence)
+    except ReportError as error:
+        for line in error.suggestions:
+            parse_report(HEADER + line + "\n")           # strictly: raises if it does not parse
+        return
+    again = parse_report(print_report(report))           # strictly
+    assert facts(again) == facts(report)
+
+
+def test_what_another_person_said_or_did_first_is_refused_not_read_as_the_subject():
+    error = refusal("Kim said Lee drew an extra card")
+    assert "Kim" in error.message
+
+
+def test_a_typo_of_a_long_word_is_read_but_an_english_word_is_not_corrected():
+    assert read("Kim shufled insufficiently").observations[0].kind == "insufficient_shuffle"
+    refusal("Kim kept making comments about Lee")          # `making` is not a typo of `marking`
+
+
+def test_a_negation_reaches_the_modifier_at_the_end_of_its_clause():
+    """`She did not do it on purpose` once read as `on purpose`, the `not` kept as not read."""
+    from ppgcheck.language.report import parse_report
+    text = ("policy: fab\nplayer: Player A\nplayer: NAP\n"
+            "Player A drew an extra card and it went into her hand. She did not do it on purpose.\n")
+    [observation] = parse_report(text, tolerant=True).observations
+    assert "not on purpose" in observation.reading.read_as
+    assert not any("not" in run.split() for run in observation.reading.not_read)
+
+
+def test_a_negation_past_a_clause_s_end_does_not_negate_a_later_modifier():
+    from ppgcheck.language.report import parse_report
+    text = "policy: fab\nplayer: Kim\nplayer: Lee\nKim drew an extra card and it was not noticed at first, mixed into her hand\n"
+    try:
+        [observation] = parse_report(text, tolerant=True).observations
+    except ReportError:
+        return                                  # refusing is never a misreading
+    assert "not" not in observation.reading.read_as.split()
