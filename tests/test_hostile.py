@@ -1,0 +1,174 @@
+"""The breaks a hostile-input probe found (issue 38), each as the input that broke a promise
+of docs/security.md: a clear error and exit code 2 (never a traceback, never a wrong "no
+change" or exit 0), nothing silently lost, every bound kept.  Inputs are small and generated;
+commands run in-process (click's runner) unless a test needs a process of its own."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ppgcheck.cli import cli
+from ppgcheck.resources import rules_dir
+
+TESTS = Path(__file__).resolve().parent
+HOSTILE = TESTS / "fixtures" / "hostile"
+CLEAN = TESTS / "fixtures" / "packs" / "clean"
+EVENT = TESTS / "data" / "event"
+HUGE = "9" * 4400           # past int()'s 4,300 digits
+
+
+def invoke(*args, input: str | None = None):
+    """`ppgcheck ARGS` in-process; an exception other than click's exit is a traceback."""
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"a traceback: {result.exception!r}\n{result.output}") from result.exception
+    return result
+
+
+def refused(*args, expected: str = "", input: str | None = None) -> str:
+    result = invoke(*args, input=input)
+    output = result.output
+    assert result.exit_code == 2, output
+    assert "Traceback" not in output, output
+    assert expected in output, output
+    return output
+
+
+def run(cwd: Path, *args: str, bound: float = 60) -> subprocess.CompletedProcess:
+    """`ppgcheck ARGS` in a process of its own (for a crash or a limit), ended past `bound` seconds."""
+    return subprocess.run([sys.executable, "-m", "ppgcheck", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=bound, stdin=subprocess.DEVNULL)
+
+
+def pack_with(tmp_path: Path, name: str, text: str) -> Path:
+    """A rules folder: the bundled core and pack `evil`, the clean fixture pack plus `name` holding `text`."""
+    root = tmp_path / "rules"
+    pack = root / "evil"
+    pack.mkdir(parents=True)
+    (root / "core").symlink_to(rules_dir() / "core", target_is_directory=True)
+    for f in CLEAN.glob("*.lp"):
+        shutil.copy(f, pack / f.name)
+    (pack / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def store(tmp_path: Path, report: str = "hidden-card-1.txt") -> Path:
+    event = tmp_path / "event.db"
+    assert invoke("rule", EVENT / report, "--event", event, "--judge", "Ann").exit_code == 0
+    return event
+
+
+# --- 4. numbers past int()'s limit -----------------------------------------------------------
+
+HEADER = "policy: dci\nrel: regular\nplayer: Alice\nplayer: Bob\n"
+NUMBER_POSITIONS = {
+    "cards": HEADER + f"Alice drew {HUGE} extra cards\n",
+    "minutes": HEADER + f"Alice was {HUGE} minutes late\n",
+    "day": HEADER.replace("rel: regular\n", f"rel: regular\nday: {HUGE}\n") + "Alice was 3 minutes late\n",
+    "round": HEADER.replace("rel: regular\n", f"rel: regular\nround: {HUGE}\n") + "Alice was 3 minutes late\n",
+    "table": HEADER.replace("rel: regular\n", f"rel: regular\ntable: {HUGE}\n") + "Alice was 3 minutes late\n",
+    "score": HEADER + f"Alice was 3 minutes late\nscore: Alice {HUGE}, Bob 1\n",
+    "ruling time": HEADER + f"Alice was 3 minutes late\nthe ruling took {HUGE} minutes\n",
+    "history": HEADER + f"Alice was 3 minutes late\nhistory:\nAlice: warning for tardiness, day {HUGE}\n",
+}
+
+
+@pytest.mark.parametrize("position", sorted(NUMBER_POSITIONS))
+def test_a_number_of_4400_digits_is_out_of_range_at_its_caret(tmp_path, position):
+    report = write(tmp_path / "r.txt", NUMBER_POSITIONS[position])
+    for command in (["rule"], ["print"], ["compare"]):
+        output = refused(*command, report, expected="is out of range")
+        assert f"{report}:" in output and "^" in output and "(4400 digits)" in output
+
+
+def test_a_tier_of_4400_digits_is_out_of_range():
+    text = f"policy: yugioh\ntier: {HUGE}\nplayer: Alice\nAlice was 3 minutes late\n"
+    refused("rule", "-", input=text, expected="tier `999999999999…` (4400 digits) is out of range")
+
+
+def test_a_number_just_inside_and_just_outside_its_range(tmp_path):
+    inside = write(tmp_path / "in.txt", HEADER + "Alice was 120 minutes late\n")
+    assert invoke("rule", inside).exit_code == 0
+    outside = write(tmp_path / "out.txt", HEADER + "Alice was 00000000000000000000121 minutes late\n")
+    refused("rule", outside, expected="minutes `00000000000000000000121` is out of range: expected 0 to 120")
+
+
+def test_a_batch_with_a_huge_number_is_an_error_not_a_traceback(tmp_path):
+    good = write(tmp_path / "a.txt", HEADER + "Alice was 3 minutes late\n")
+    bad = write(tmp_path / "b.txt", NUMBER_POSITIONS["minutes"])
+    output = refused("rule", good, bad, expected="is out of range")
+    assert f"{bad}:5:" in output
+
+
+def test_event_import_refuses_a_huge_number_in_csv_and_json(tmp_path):
+    event = tmp_path / "event.db"
+    header = "player,infraction,penalty,policy,round\n"
+    refused("event", "import", write(tmp_path / "i.csv", header + f"Alice,tardiness,warning,dci,{HUGE}\n"),
+            "--judge", "Ann", "--event", event, expected="`round` must be a whole number from 1 to 999999")
+    rows = f'[{{"player": "Alice", "infraction": "tardiness", "penalty": "warning", "policy": "dci", "round": {HUGE}}}]'
+    refused("event", "import", write(tmp_path / "i.json", rows), "--judge", "Ann", "--event", event,
+            expected="not JSON ppgcheck reads")
+    # a round just past the stated range (SQLite would overflow at 2^63)
+    refused("event", "import", write(tmp_path / "j.csv", header + f"Alice,tardiness,warning,dci,{2**63}\n"),
+            "--judge", "Ann", "--event", event, expected="from 1 to 999999")
+    assert not event.exists() or invoke("event", "show", "--event", event).exit_code in (0, 2)
+
+
+# --- 7. ids past SQLite's 64-bit integers ------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["void", "{id}", "--reason", "r", "--judge", "Ann"],
+                                     ["void", "--report", "{id}", "--reason", "r", "--judge", "Ann"],
+                                     ["amend", "{id}", "--penalty", "warning", "--reason", "r", "--judge", "Ann"],
+                                     ["rerule", "{id}", "--judge", "Ann"],
+                                     ["show", "--report", "{id}"], ["show", "--round", "{id}"]])
+def test_an_id_of_2_to_the_63_is_a_usage_error(tmp_path, command):
+    event = store(tmp_path)
+    args = [a.replace("{id}", str(2**63)) for a in command]
+    refused("event", *args, "--event", event, expected="is not in the range")
+
+
+# --- 6. spreadsheet formulas and control characters ----------------------------------------------
+
+FORMULA = '=HYPERLINK("http://attacker.example","x")'
+
+
+def test_a_cell_starting_like_a_formula_is_exported_as_text_and_read_back_as_written(tmp_path):
+    report = write(tmp_path / "r.txt", f'policy: dci\nrel: regular\nplayer: "{FORMULA.replace(chr(34), chr(92) + chr(34))}"\n'
+                   f'player: Bob\n"{FORMULA.replace(chr(34), chr(92) + chr(34))}" was 12 minutes late\n')
+    event = tmp_path / "event.db"
+    result = invoke("rule", report, "--event", event, "--judge", "+cmd|' /C calc'!A0")
+    assert result.exit_code == 0, result.output
+    exported = invoke("event", "export", "--format", "csv", "--event", event).output
+    [row] = list(csv.DictReader(io.StringIO(exported)))
+    assert row["player"] == "'" + FORMULA and row["judge"] == "'+cmd|' /C calc'!A0"
+    for line in exported.splitlines()[1:]:
+        assert not any(cell.startswith(("=", "+", "-", "@")) for cell in next(csv.reader([line])))
+    copy = tmp_path / "copy.db"
+    csv_file = write(tmp_path / "export.csv", exported)
+    assert invoke("event", "import", csv_file, "--judge", "Bea", "--event", copy).exit_code == 0
+    rows = json.loads(invoke("event", "export", "--format", "json", "--event", copy).output)
+    assert rows[0]["player"] == FORMULA and rows[0]["judge"] == "+cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("cell, code", [("Al\x00ice", "U+0000"), ("Al\u202eecila", "U+202E"),
+                                        ("Al\u200bice", "U+200B"), ("Al\x1bice", "U+001B")])
+def test_event_import_applies_the_reports_rules_for_names(tmp_path, cell, code):
+    event = tmp_path / "event.db"
+    text = f"player,infraction,penalty,policy\n{cell},tardiness,warning,dci\n"
+    refused("event", "import", write(tmp_path / "i.csv", text), "--judge", "Ann", "--event", event,
+            expected=f"`player` holds the control character {code}")
