@@ -172,3 +172,44 @@ def test_event_import_applies_the_reports_rules_for_names(tmp_path, cell, code):
     text = f"player,infraction,penalty,policy\n{cell},tardiness,warning,dci\n"
     refused("event", "import", write(tmp_path / "i.csv", text), "--judge", "Ann", "--event", event,
             expected=f"`player` holds the control character {code}")
+
+
+# --- 2. deeply nested terms ----------------------------------------------------------------------
+
+def pack_commands(tmp_path: Path, rules: Path) -> dict[str, list]:
+    """Every command that loads a pack, on `rules` (diff: the bundled rules, then `rules`)."""
+    golden = tmp_path / "golden"
+    golden.mkdir()
+    shutil.copy(HOSTILE / "late.txt", golden / "late.txt")
+    write(golden / "late.expected.toml", 'description = "tardiness"\nexit = 0\n\n[[ruling]]\nplayer = "Alice"\n'
+          'infraction = "tardiness"\npenalty = "warning"\nsection = "FIX 2"\n')
+    return {"rule": ["rule", HOSTILE / "late.txt", "--rules", rules], "check": ["check", rules / "evil"],
+            "diff": ["diff", rules_dir(), rules], "test": ["test", golden, "--rules", rules],
+            "vocab": ["vocab", "--policy", "evil", "--rules", rules]}
+
+
+@pytest.mark.parametrize("text, expected, line", [
+    ("deep(" + "f(" * 500 + "1" + ")" * 500 + ").\n", "brackets nested more than 32 deep", "1:69"),
+    ("% a comment\n\nx(X) :- X = " + "+".join(["1"] * 10_000) + ".\n", "more than 64 operators in one statement",
+     "3:142"),
+    ("big(" + ";".join(str(n) for n in range(20_000)) + ").\n", "a statement of more than 32768 characters", "1:1"),
+])
+def test_a_deeply_nested_or_overlong_statement_is_an_error_at_its_file_and_line(tmp_path, text, expected, line):
+    rules = pack_with(tmp_path, "c_deep.lp", text)
+    for name, args in pack_commands(tmp_path, rules).items():
+        output = refused(*args)
+        assert f"c_deep.lp:{line}: error: {expected}" in output, (name, output)
+
+
+def test_a_term_nested_a_million_deep_is_no_segmentation_fault(tmp_path):
+    rules = pack_with(tmp_path, "c_deep.lp", "deep(" + "f(" * 1_000_000 + "1" + ")" * 1_000_000 + ").\n")
+    result = run(tmp_path, "check", rules / "evil")
+    assert result.returncode == 2, result.stderr
+    assert "c_deep.lp:1:69: error: brackets nested more than 32 deep" in result.stdout + result.stderr
+
+
+def test_nesting_just_inside_the_bound_still_loads(tmp_path):
+    rules = pack_with(tmp_path, "c_deep.lp", "% (((( in a comment, \")))(\" in a string\n"
+                      'deep(' + "f(" * 31 + '"(((("' + ")" * 31 + ").\nx(X) :- X = " + "+".join(["1"] * 64) + ".\n")
+    result = invoke("rule", HOSTILE / "late.txt", "--rules", rules)
+    assert result.exit_code == 0, result.output

@@ -30,6 +30,16 @@ from ppgcheck.errors import ConfinementError
 from ppgcheck.contract import ALLOWED_EXTERNALS
 
 MAX_FILE_BYTES = 4 * 2**20
+# clingo's parser and its AST recurse in C++ (a term nested a million deep, or a chain of a
+# million `+`, is a segmentation fault when parsed or freed): the text is held to a nesting
+# depth, a statement length and a count of operators in a statement far beyond any real rule (the
+# bundled packs: 3, 3,152 and 2), which also keeps the analyses' recursive walks of a term shallow
+MAX_NESTING = 32
+MAX_STATEMENT_CHARS = 32_768
+MAX_OPERATORS = 64
+_BLANKS = re.compile(r"\s*")
+_OPERATORS = frozenset("-+*/\\^&|?~")
+_SHAPE = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*|\.\.|:-|[-+*/\\^&|?~]|[()\[\]{}.]', re.DOTALL)
 
 INCLUDE = re.compile(r"#include", re.IGNORECASE)
 _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n]*\.')
@@ -112,6 +122,7 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     except UnicodeDecodeError as exc:
         before = data[:exc.start].decode("utf-8", "replace")
         raise _error(shown(name), *_position(before, len(before)), f"`{shown(name)}` is not UTF-8 text") from None
+    _check_shape(text, shown(name))
     approved.real.add(real)
     approved.paths.append(Path(name))
     if "@" in text:
@@ -119,6 +130,39 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     for match in INCLUDE.finditer(text) if rules else ():
         target, written_target = _include_target(text, match, name)
         _check_file(target, folder, approved, (shown(name), *_position(text, match.start()), written_target))
+
+
+def _check_shape(text: str, file: str) -> None:
+    """Refuse brackets nested deeper than MAX_NESTING, a statement longer than
+    MAX_STATEMENT_CHARS or with more than MAX_OPERATORS operators (comments and strings
+    skipped whole), before clingo parses the text."""
+    depth, start, skipped, operators = 0, 0, 0, 0
+    for token in _SHAPE.finditer(text):
+        char = token.group()
+        if char in _OPERATORS:
+            operators += 1
+            if operators > MAX_OPERATORS:
+                raise _error(file, *_position(text, token.start()),
+                             f"more than {MAX_OPERATORS} operators in one statement: a rules file's terms are "
+                             "at most that long")
+        elif char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _error(file, *_position(text, token.start()),
+                             f"brackets nested more than {MAX_NESTING} deep: a rules file nests terms at most "
+                             f"{MAX_NESTING} deep")
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == ".":
+            if token.start() - start - skipped > MAX_STATEMENT_CHARS:
+                raise _error(file, *_position(text, _BLANKS.match(text, start).end()), f"a statement of more than {MAX_STATEMENT_CHARS} "
+                             "characters: a rules file's statements are at most that long")
+            start, skipped, operators = token.end(), 0, 0
+        elif char[0] == "%":
+            skipped += len(char)
+    if len(text) - start - skipped > MAX_STATEMENT_CHARS:
+        raise _error(file, *_position(text, _BLANKS.match(text, start).end()), f"a statement of more than {MAX_STATEMENT_CHARS} "
+                     "characters: a rules file's statements are at most that long")
 
 
 def _breach(name: str, folder: str, written: str | None) -> str:
