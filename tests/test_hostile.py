@@ -213,3 +213,15 @@ def test_nesting_just_inside_the_bound_still_loads(tmp_path):
                       'deep(' + "f(" * 31 + '"(((("' + ")" * 31 + ").\nx(X) :- X = " + "+".join(["1"] * 64) + ".\n")
     result = invoke("rule", HOSTILE / "late.txt", "--rules", rules)
     assert result.exit_code == 0, result.output
+
+
+# --- 8. a child the C library ends (clingo's allocator past the cap) -------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_job_ended_by_the_c_library_is_an_error_naming_the_limit():
+    from ppgcheck.errors import PolicyError
+    from ppgcheck.packs import isolation
+    # glibc's "cannot allocate memory for thread-local data: ABORT" ends the child with 127, no answer
+    with pytest.raises(PolicyError, match=r"grounding in the pack ended abnormally \(exit status 127\): "
+                                          r"past the 300 MB memory limit"):
+        isolation.call_bounded(lambda: os._exit(127), "the pack", limits=isolation.Limits(30, 300))

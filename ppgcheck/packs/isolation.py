@@ -286,8 +286,10 @@ class Forked:
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not frame:
-            if self.limits is not None and os.WIFSIGNALED(status):
-                if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            # killed by a signal, or ended by the C library itself (glibc's "cannot allocate
+            # memory for thread-local data: ABORT" exits 127 when clingo hits the cap)
+            if self.limits is not None and status != 0:
+                if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
                     raise overrun("time", self.phase, self.limits, where)
                 raise PolicyError(f"{self.phase} in {where} ended abnormally ({describe_status(status)}): "
                                   f"past the {self.limits.megabytes} MB memory limit, or a crash")
