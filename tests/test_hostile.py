@@ -119,13 +119,15 @@ def test_event_import_refuses_a_huge_number_in_csv_and_json(tmp_path):
     event = tmp_path / "event.db"
     header = "player,infraction,penalty,policy,round\n"
     refused("event", "import", write(tmp_path / "i.csv", header + f"Alice,tardiness,warning,dci,{HUGE}\n"),
-            "--judge", "Ann", "--event", event, expected="`round` must be a whole number from 1 to 999999")
+            "--judge", "Ann", "--event", event,
+            expected="`round` must be at most 999999, not `999999999999…` (4400 characters)")
     rows = f'[{{"player": "Alice", "infraction": "tardiness", "penalty": "warning", "policy": "dci", "round": {HUGE}}}]'
     refused("event", "import", write(tmp_path / "i.json", rows), "--judge", "Ann", "--event", event,
             expected="not JSON ppgcheck reads")
     # a round just past the stated range (SQLite would overflow at 2^63)
     refused("event", "import", write(tmp_path / "j.csv", header + f"Alice,tardiness,warning,dci,{2**63}\n"),
-            "--judge", "Ann", "--event", event, expected="from 1 to 999999")
+            "--judge", "Ann", "--event", event,
+            expected="`round` must be at most 999999, not `9223372036854775808`")
     assert not event.exists() or invoke("event", "show", "--event", event).exit_code in (0, 2)
 
 
@@ -225,3 +227,86 @@ def test_a_job_ended_by_the_c_library_is_an_error_naming_the_limit():
     with pytest.raises(PolicyError, match=r"grounding in the pack ended abnormally \(exit status 127\): "
                                           r"past the 300 MB memory limit"):
         isolation.call_bounded(lambda: os._exit(127), "the pack", limits=isolation.Limits(30, 300))
+
+
+# --- 3. a pack that gives some report two answer sets ---------------------------------------------
+
+NEGATION_LOOP = ("% two answer sets whenever a player is more than 5 minutes late\n"
+                 "flip(O) :- observation(O, P, late), count(O, minutes, N), N > 5, not flop(O).\n"
+                 "flop(O) :- observation(O, P, late), count(O, minutes, N), N > 5, not flip(O).\n")
+
+
+def test_a_negation_loop_is_a_nondeterminism_finding_with_its_witness(tmp_path):
+    rules = pack_with(tmp_path, "c_loop.lp", NEGATION_LOOP)
+    result = invoke("check", rules / "evil", "--format", "json")
+    assert result.exit_code == 1, result.output
+    [pack] = json.loads(result.output)
+    [finding] = [f for f in pack["findings"] if f["kind"] == "nondeterminism"]
+    assert finding["level"] == "error" and "flip/1, flop/1" in finding["message"]
+    witness = write(tmp_path / "witness.txt", finding["witness"])
+    # the witness is a report `rule` refuses for its two answer sets
+    refused("rule", witness, "--rules", rules, expected="gave 2 answer sets")
+    baseline = invoke("check", rules / "evil", "--baseline", rules_dir() / "known-findings.toml")
+    assert baseline.exit_code == 1 and "NEW nondeterminism (error)" in baseline.output, baseline.output
+
+
+def test_the_same_loop_that_never_fires_is_no_finding(tmp_path):
+    # the loop's guard can never hold (more than 500 minutes is out of range): one answer set always
+    rules = pack_with(tmp_path, "c_loop.lp", NEGATION_LOOP.replace("N > 5", "N > 500"))
+    result = invoke("check", rules / "evil", "--format", "json")
+    [pack] = json.loads(result.output)
+    assert [f for f in pack["findings"] if f["kind"] == "nondeterminism"] == [], result.output
+
+
+def test_diff_to_a_version_with_two_answer_sets_cannot_rule_exit_2(tmp_path):
+    rules = pack_with(tmp_path, "c_loop.lp", NEGATION_LOOP)
+    clean = tmp_path / "clean"
+    (clean / "evil").mkdir(parents=True)
+    (clean / "core").symlink_to(rules_dir() / "core", target_is_directory=True)
+    for f in CLEAN.glob("*.lp"):
+        shutil.copy(f, clean / "evil" / f.name)
+    output = refused("diff", clean, rules, expected="the new version cannot rule: a report gets two answer sets")
+    assert "no change" not in output and "minutes late" in output
+
+
+# --- 5. a damaged store --------------------------------------------------------------------------
+
+def test_a_truncated_store_is_refused_naming_event_check(tmp_path):
+    event = store(tmp_path)
+    with open(event, "r+b") as handle:     # `truncate -s 0 event.db` (its WAL gone with it)
+        handle.truncate(0)
+    for extra in ("-wal", "-shm"):
+        Path(f"{event}{extra}").unlink(missing_ok=True)
+    refused("rule", EVENT / "hidden-card-2.txt", "--event", event, "--judge", "Ann",
+            expected="is an empty file (0 bytes), not an event store")
+    assert event.stat().st_size == 0                   # nothing recorded as report #1 of a new store
+    output = invoke("event", "check", "--event", event).output
+    assert "ok" not in output.split("\n")[0], output
+
+
+def test_a_new_store_is_created_whole(tmp_path):
+    event = store(tmp_path)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".new")] == []
+    assert invoke("event", "check", "--event", event).exit_code == 0
+
+
+def overwrite(event: Path, needle: bytes) -> None:
+    """Bytes overwritten inside a row of the file (its WAL checkpointed into it first)."""
+    db = sqlite3.connect(event)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    data = bytearray(event.read_bytes())
+    at = data.find(needle)
+    assert at > 0
+    data[at:at + 4] = b"\xff\xfe\xff\xfe"
+    event.write_bytes(bytes(data))
+
+
+def test_bytes_overwritten_inside_a_row_are_found_by_event_check(tmp_path):
+    event = store(tmp_path)
+    overwrite(event, b"hidden-card-error")
+    result = invoke("event", "check", "--event", event)
+    assert result.exit_code == 1, result.output
+    assert "is not UTF-8 text (bytes overwritten in the file)" in result.output
+    refused("event", "show", "--report", "1", "--event", event,
+            expected="is damaged (a stored row is not UTF-8 text): run `ppgcheck event check")

@@ -140,11 +140,13 @@ def _row(path: Path, line: int, raw: dict, source_default: str = "") -> ImportRo
         if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             digits = value.strip().lstrip("0") or "0"
             value = int(digits) if len(digits) <= 7 else NUMBER_MAX + 1     # int() refuses 4,301 digits
-        lowest = 0 if key == "time_extension" else 1
-        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= NUMBER_MAX:
-            shown_value = str(value) if len(str(raw.get(key))) <= 24 else f"{str(raw.get(key))[:12]}…"
-            raise UsageError(f"{path}:{line}: `{key}` must be a whole number from {lowest} to {NUMBER_MAX} "
-                             f"or empty, not `{shown_value}`")
+        written = str(raw.get(key))
+        shown_value = written if len(written) <= 24 else f"{written[:12]}…` ({len(written)} characters) `"
+        if not isinstance(value, int) or isinstance(value, bool) or value < (0 if key == "time_extension" else 1):
+            lowest = "a whole number, 0 or more" if key == "time_extension" else "a positive whole number"
+            raise UsageError(f"{path}:{line}: `{key}` must be {lowest} or empty, not `{shown_value}`")
+        if value > NUMBER_MAX:
+            raise UsageError(f"{path}:{line}: `{key}` must be at most {NUMBER_MAX}, not `{shown_value}`")
         values[key] = value
     for key in ("judge", "time", "notes"):
         value = raw.get(key)

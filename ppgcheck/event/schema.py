@@ -185,7 +185,9 @@ def sqlite_errors(path: Path, writing: bool = True, timeout: float = BUSY_TIMEOU
             raise StoreError(f"`{path}` is read-only{nothing}") from None
         if "unable to open" in message:
             raise StoreError(f"cannot open the event store `{path}`: {message}") from None
-        if "malformed" in message or "not a database" in message:
+        if "malformed" in message or "not a database" in message or "Could not decode" in message:
+            if "Could not decode" in message:       # bytes overwritten inside a row
+                message = "a stored row is not UTF-8 text"
             raise StoreError(f"`{path}` is damaged ({message}){nothing}: {check_hint(path)}") from None
         raise StoreError(f"event store `{path}`: {message}{nothing}") from None
     except sqlite3.DatabaseError as exc:    # a damaged or foreign file
