@@ -310,3 +310,51 @@ def test_bytes_overwritten_inside_a_row_are_found_by_event_check(tmp_path):
     assert "is not UTF-8 text (bytes overwritten in the file)" in result.output
     refused("event", "show", "--report", "1", "--event", event,
             expected="is damaged (a stored row is not UTF-8 text): run `ppgcheck event check")
+
+
+# --- 11. smaller ones ------------------------------------------------------------------------------
+
+def test_a_store_that_cannot_be_written_is_read(tmp_path, monkeypatch):
+    event = store(tmp_path)
+    db = sqlite3.connect(event)             # the WAL checkpointed into the file, as a judge's last close does
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    real_access = os.access
+    # a read-only filesystem (root ignores a folder's mode, so the check is answered here)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if mode & os.W_OK else real_access(path, mode))
+    opened = []
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect",
+                        lambda target, *a, **kw: opened.append(target) or real_connect(target, *a, **kw))
+    for command in (["show"], ["export"], ["check"]):
+        result = invoke("event", *command, "--event", event)
+        assert result.exit_code == 0, result.output
+    assert "Alice" in invoke("event", "show", "--event", event).output
+    assert all(target.startswith("file:") and "mode=ro" in target for target in opened), opened
+    refused("rule", EVENT / "hidden-card-2.txt", "--event", event, "--judge", "Ann", expected="is read-only")
+
+
+def test_cr_only_line_endings_are_an_error_at_the_first_one(tmp_path):
+    report = tmp_path / "cr.txt"
+    report.write_bytes(b"policy: dci\rrel: regular\rplayer: Alice\rAlice was 12 minutes late\r")
+    output = refused("rule", report, expected=f"{report}:1:12: error: a carriage return without a line feed")
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"policy: dci\r\nrel: regular\r\nplayer: Alice\r\nAlice was 12 minutes late\r\n")
+    assert invoke("rule", crlf).exit_code == 0
+    assert output
+
+
+@pytest.mark.parametrize("character", ["\u202e", "\u200b", "\u2066", "\u200f"])
+def test_bidi_controls_and_zero_width_characters_are_refused_in_a_name(tmp_path, character):
+    report = write(tmp_path / "r.txt", f'policy: dci\nrel: regular\nplayer: "Al{character}ice"\n'
+                   f'"Al{character}ice" was 12 minutes late\n')
+    refused("rule", report, expected=f"r.txt:3:12: error: bidi control or zero-width character "
+                                     f"U+{ord(character):04X} is not allowed in a name")
+
+
+def test_a_name_that_is_a_keyword_is_reported_at_its_declaration(tmp_path):
+    report = write(tmp_path / "r.txt", "policy: dci\nrel: regular\nplayer: player\nplayer was 12 minutes late\n")
+    refused("rule", report, expected='r.txt:3:9: error: `player` is a word of the report language: quote the '
+                                     'name, `player: "player"`')
+    quoted = write(tmp_path / "q.txt", 'policy: dci\nrel: regular\nplayer: "player"\n"player" was 12 minutes late\n')
+    assert invoke("rule", quoted).exit_code == 0

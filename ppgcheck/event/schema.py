@@ -9,9 +9,11 @@ says what happened and that nothing was written.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,12 +198,27 @@ def sqlite_errors(path: Path, writing: bool = True, timeout: float = BUSY_TIMEOU
 
 
 def connect(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """A connection of its own, in autocommit mode: transactions are begun explicitly."""
-    db = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=True)
+    """A connection of its own, in autocommit mode: transactions are begun explicitly.  Where
+    the file cannot be written (a read-only filesystem, a copy on a CD), it is opened read-only:
+    SQLite would otherwise fail to make the WAL's shared-memory file, and nothing could be read."""
+    if path.exists() and not writable(path):
+        wal = Path(f"{path}-wal")
+        # immutable: no shared memory needed, safe only when no WAL holds what the file lacks
+        mode = "ro" if wal.exists() and wal.stat().st_size else "ro&immutable=1"
+        uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode={mode}"
+        db = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=True)
+    else:
+        db = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=True)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = FULL")
     return db
+
+
+def writable(path: Path) -> bool:
+    """Whether SQLite could write the store: the file and its folder (the WAL and its shared
+    memory are made beside it)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def begin_immediate(db: sqlite3.Connection, timeout: float) -> None:

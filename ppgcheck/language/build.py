@@ -75,8 +75,10 @@ class _HistoryHead:
 
 
 _ESCAPE = re.compile(r'\\(["\\])')
-_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_CONTROL_SHOWN = re.compile(r"[\x00-\x1f\x7f\ufeff]")     # shown as `?`, so the caret lines up
+# control characters, and the bidi controls and zero-width characters that make a name display
+# other than it reads (U+202E shows "Alice" reversed)
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_CONTROL_SHOWN = _NAME_CONTROL     # shown as `?`, so the caret lines up
 
 
 @dataclass
@@ -140,7 +142,8 @@ class ReportBuilder(Transformer):
             return Name(token.value, token)
         bad = _NAME_CONTROL.search(token.value)
         if bad:
-            raise ReportError(f"control character U+{ord(bad.group()):04X} is not allowed in a name", self.source,
+            what = "control character" if bad.group() < "\x80" else "bidi control or zero-width character"
+            raise ReportError(f"{what} U+{ord(bad.group()):04X} is not allowed in a name", self.source,
                               token.line, token.column + bad.start(),
                               _CONTROL_SHOWN.sub("?", _line(self.lines, token.line)))
         return Name(_ESCAPE.sub(r"\1", token.value[1:-1]), token)
