@@ -149,12 +149,19 @@ def test_an_id_of_2_to_the_63_is_a_usage_error(tmp_path, command):
 FORMULA = '=HYPERLINK("http://attacker.example","x")'
 
 
-def test_a_cell_starting_like_a_formula_is_exported_as_text_and_read_back_as_written(tmp_path):
-    report = write(tmp_path / "r.txt", f'policy: dci\nrel: regular\nplayer: "{FORMULA.replace(chr(34), chr(92) + chr(34))}"\n'
-                   f'player: Bob\n"{FORMULA.replace(chr(34), chr(92) + chr(34))}" was 12 minutes late\n')
+def formula_store(tmp_path: Path) -> Path:
+    """A store whose one penalty's player and judge are spreadsheet formulas."""
+    quoted = FORMULA.replace('"', '\\"')
+    report = write(tmp_path / "r.txt", f'policy: dci\nrel: regular\nplayer: "{quoted}"\nplayer: Bob\n'
+                   f'"{quoted}" was 12 minutes late\n')
     event = tmp_path / "event.db"
     result = invoke("rule", report, "--event", event, "--judge", "+cmd|' /C calc'!A0")
     assert result.exit_code == 0, result.output
+    return event
+
+
+def test_a_cell_starting_like_a_formula_is_exported_as_text_and_read_back_as_written(tmp_path):
+    event = formula_store(tmp_path)
     exported = invoke("event", "export", "--format", "csv", "--event", event).output
     [row] = list(csv.DictReader(io.StringIO(exported)))
     assert row["player"] == "'" + FORMULA and row["judge"] == "'+cmd|' /C calc'!A0"
@@ -358,3 +365,55 @@ def test_a_name_that_is_a_keyword_is_reported_at_its_declaration(tmp_path):
                                      'name, `player: "player"`')
     quoted = write(tmp_path / "q.txt", 'policy: dci\nrel: regular\nplayer: "player"\n"player" was 12 minutes late\n')
     assert invoke("rule", quoted).exit_code == 0
+
+
+# --- 10. the station's Host check, nosniff, and its CSV ------------------------------------------------
+
+def station_client(allowed: frozenset[str] | None, event: Path | None = None, base_url="http://127.0.0.1:8731"):
+    from starlette.testclient import TestClient
+
+    from ppgcheck import api
+    from ppgcheck.server.app import create_app
+    from ppgcheck.server.base import Station
+    station = Station(event_path=event)
+    if event is not None:
+        station.event = api.open_event(event)
+    return TestClient(create_app(station, allowed), base_url=base_url, raise_server_exceptions=False)
+
+
+def test_the_station_refuses_a_host_it_does_not_serve():
+    from ppgcheck.server.hosts import allowed_hosts
+    with station_client(allowed_hosts("127.0.0.1")) as client:
+        assert client.get("/api/session").status_code == 200
+        assert client.get("/api/session", headers={"host": "localhost:8731"}).status_code == 200
+        assert client.get("/api/session", headers={"host": "[::1]:8731"}).status_code == 200
+        # DNS rebinding: a name of the attacker's pointed at 127.0.0.1, its Origin matching
+        for host in ("attacker.example:8731", "127.0.0.1.attacker.example", "", "localhost.:8731"):
+            refused_response = client.get("/api/session", headers={"host": host,
+                                                                   "origin": f"http://{host}"})
+            assert refused_response.status_code == 400, host
+            assert refused_response.json()["kind"] == "host"
+            assert "csrf" not in refused_response.text.lower()
+
+
+def test_allowed_hosts_past_loopback_take_the_names_given_and_the_machines_own():
+    import socket
+
+    from ppgcheck.server.hosts import allowed_hosts, host_name
+    names = allowed_hosts("0.0.0.0", ["station.venue.example"], reachable="192.168.1.20")
+    assert {"station.venue.example", "192.168.1.20", "localhost", "127.0.0.1",
+            socket.gethostname().lower()} <= names
+    assert "attacker.example" not in names and "0.0.0.0" not in names
+    assert "station.venue.example" not in allowed_hosts("127.0.0.1")
+    assert [host_name(h) for h in ("A.Example:80", "[::1]:1", "::1", "x")] == ["a.example", "::1", "::1", "x"]
+
+
+def test_json_csv_and_static_responses_say_nosniff(tmp_path):
+    event = formula_store(tmp_path)
+    with station_client(None, event) as client:
+        for path in ("/api/policies", "/api/event/export?format=csv", "/static/station.css", "/"):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            assert response.headers["x-content-type-options"] == "nosniff", path
+        [row] = list(csv.DictReader(io.StringIO(client.get("/api/event/export?format=csv").text)))
+        assert row["player"] == "'" + FORMULA
