@@ -417,3 +417,48 @@ def test_json_csv_and_static_responses_say_nosniff(tmp_path):
             assert response.headers["x-content-type-options"] == "nosniff", path
         [row] = list(csv.DictReader(io.StringIO(client.get("/api/event/export?format=csv").text)))
         assert row["player"] == "'" + FORMULA
+
+
+# --- 9. the file to blame is found within the job's own time -----------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_the_search_for_the_file_to_blame_ends_with_the_jobs_deadline():
+    import time
+
+    from ppgcheck.errors import LimitExceeded
+    from ppgcheck.packs import isolation
+    asked = []
+
+    def slow_locate() -> str:       # a blame search that would run long past the job's limit
+        asked.append(isolation.blame_until())
+        time.sleep(20)
+        return "late.lp"
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded, match="grounding exceeded 2 s in the pack$"):
+        isolation.call_bounded(lambda: time.sleep(60), "the pack", slow_locate, limits=isolation.Limits(2, 300))
+    assert time.monotonic() - started < 2 + isolation.GRACE + 0.9
+    assert asked and asked[0] is not None       # started beside the job, told its deadline
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_the_file_to_blame_is_still_named_when_found_in_time():
+    import time
+
+    from ppgcheck.errors import LimitExceeded
+    from ppgcheck.packs import isolation
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded, match="grounding exceeded 2 s in boom.lp"):
+        isolation.call_bounded(lambda: time.sleep(60), "the pack", lambda: "boom.lp", limits=isolation.Limits(2, 300))
+    assert time.monotonic() - started < 2 + isolation.GRACE + 0.9
+
+
+def test_a_grounding_bomb_under_timeout_names_its_file_within_the_timeout(tmp_path):
+    import time
+    rules = pack_with(tmp_path, "c_boom.lp", (HOSTILE / "boom.lp").read_text(encoding="utf-8"))
+    started = time.monotonic()
+    result = run(tmp_path, "rule", HOSTILE / "late.txt", "--rules", rules, "--timeout", "3")
+    elapsed = time.monotonic() - started
+    assert result.returncode == 2 and "grounding exceeded 3 s in" in result.stderr and "c_boom.lp" in result.stderr
+    startup = time.monotonic()
+    run(tmp_path, "--version")
+    assert elapsed < 3 + 1 + (time.monotonic() - startup) + 3.0     # was 3 + 1 + 5 + 1 and more

@@ -11,6 +11,7 @@ so a file that runs away alone also runs away with what follows it.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -58,7 +59,13 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
     bound = limits or isolation.limits()
     # the prefixes before the culprit ground about as fast as the pack does: a quarter of
     # the limit tells them from a runaway, and an error does not take twice the limit
-    bound = isolation.Limits(min(bound.seconds, max(DIAGNOSIS_SECONDS, bound.seconds / 4)), bound.megabytes)
+    seconds = min(bound.seconds, max(DIAGNOSIS_SECONDS, bound.seconds / 4))
+    until = isolation.blame_until()         # the failed job's own deadline: the command stops by it
+    if until is not None:
+        seconds = min(seconds, until - time.monotonic() - isolation.GRACE)
+        if seconds < 0.2:
+            return None
+    bound = isolation.Limits(seconds, bound.megabytes)
     child = isolation.Forked(ground_prefixes, bound)
     child.on_progress = finished.append       # type: ignore[method-assign]
     try:
