@@ -462,3 +462,39 @@ def test_a_grounding_bomb_under_timeout_names_its_file_within_the_timeout(tmp_pa
     startup = time.monotonic()
     run(tmp_path, "--version")
     assert elapsed < 3 + 1 + (time.monotonic() - startup) + 3.0     # was 3 + 1 + 5 + 1 and more
+
+
+# --- 1. a pack's size, and its parsing inside the bounded job ---------------------------------------------
+
+def facts_pack(tmp_path: Path, files: int, facts: int, padding: int = 0) -> Path:
+    rules = pack_with(tmp_path, "c_facts0.lp", "")
+    for k in range(files):
+        text = "".join(f'f{k}("{"x" * padding}", {i}).\n' for i in range(facts))
+        write(rules / "evil" / f"c_facts{k}.lp", text)
+    return rules
+
+
+def test_a_pack_past_its_statement_count_is_refused_naming_the_file_that_went_over(tmp_path):
+    rules = facts_pack(tmp_path, 6, 20_000)     # each file well under 4 MB; 120,000 statements in all
+    expected = "c_facts4.lp:1:1: error: `"
+    for args in (["rule", HOSTILE / "late.txt", "--rules", rules], ["check", rules / "evil"],
+                 ["vocab", "--policy", "evil", "--rules", rules], ["print", HOSTILE / "late.txt", "--rules", rules]):
+        output = refused(*args, expected=expected)
+        assert "takes the pack past 100,000 statements" in output, args
+
+
+def test_a_pack_past_its_size_is_refused_naming_the_file_that_went_over(tmp_path):
+    rules = pack_with(tmp_path, "c_pad0.lp", "")
+    for k in range(5):      # 3.5 MB of comment each: every file under the 4 MB cap, 17.5 MB in all
+        write(rules / "evil" / f"c_pad{k}.lp", ("% " + "x" * 1000 + "\n") * 3500)
+    refused("rule", HOSTILE / "late.txt", "--rules", rules, expected="c_pad4.lp` takes the pack past 16 MB")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_pack_of_many_facts_is_parsed_inside_the_limits_naming_a_file_of_it(tmp_path):
+    rules = facts_pack(tmp_path, 4, 24_000, padding=100)     # 11 MB, 96,000 facts: under both caps
+    result = run(tmp_path, "rule", HOSTILE / "late.txt", "--rules", rules, "--timeout", "3", "--memory-limit", "300",
+                 bound=120)
+    assert result.returncode == 2, result.stderr
+    assert "exceeded" in result.stderr and "/evil/c_facts" in result.stderr, result.stderr   # not core/vocabulary.lp
+    assert "Traceback" not in result.stderr

@@ -90,8 +90,8 @@ def bounded_pack_job(work: Callable[[], T], pack: Pack, timeout: float) -> T:
     confined first (by the Pack), its grounding bounded by the search's time bound too (the
     search stops itself there; grounding cannot, so the job is stopped a grace period
     later) and by the memory limit."""
-    hold_to_contract(pack)
     bound = isolation.Limits(timeout, isolation.limits().megabytes)
+    hold_to_contract(pack, isolation.Limits(timeout + 5 + timeout / 4, bound.megabytes))
     files = pack.core_files(SCENARIO_CORE) + pack.files
     return isolation.call_bounded(work, f"the scenario space of {pack.where}",
                                   lambda: overrun.locate(files, limits=bound, parse=lambda path: pack.parsed([path])),

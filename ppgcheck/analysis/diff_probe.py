@@ -24,10 +24,10 @@ def cannot_rule(pack: Pack, seconds: float, max_models: int = 200_000) -> str | 
     of observation (one batch, one job under the time bound and the memory limit) and no
     report of one observation gets two answer sets (a second job)."""
     try:
-        hold_to_contract(pack)
+        bound = isolation.Limits(seconds, isolation.limits().megabytes)
+        hold_to_contract(pack, bound)
         engine = PolicyEngine(pack)
         facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
-        bound = isolation.Limits(seconds, isolation.limits().megabytes)
         isolation.call_bounded(lambda: len(engine.solve_many(facts)),
                                f"{pack.where} (one report of each kind of observation)",
                                lambda: engine.locate_overrun(facts), bound)

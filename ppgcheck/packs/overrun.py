@@ -4,7 +4,7 @@ clingo grounds a program whole and says nothing on the way, so when a job is
 stopped the file to blame is found afterwards: the pack's files are grounded in
 load order, core first, each prefix in turn (with the reports' facts, where
 there were reports), in one bounded job that reports every prefix it finishes.
-The first file whose prefix does not finish is the one named.  Grounding a
+The first file whose prefix does not finish (parsed or grounded) is the one named.  Grounding a
 prefix only adds rules as it goes (a rule's missing support grounds nothing),
 so a file that runs away alone also runs away with what follows it.
 """
@@ -35,7 +35,9 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
         from clingo import ast
         by_file: list[list[str]] = [[] for _ in files]
         index = {os.path.realpath(f): i for i, f in enumerate(files)}
-        for i, path in enumerate(files):
+        facts = {(name, tuple(arguments)) for facts in fact_lists for name, arguments in facts}
+        for k, path in enumerate(files):
+            # each file parsed just before its prefix is grounded: one whose parsing runs away is named
             statements: list = []
             if parse is None:
                 statements.extend(parse_files([path]))
@@ -43,10 +45,8 @@ def locate(files: Sequence[Path], fact_lists: Sequence[list] = (), limits: isola
                 statements.extend(parse(path))
             for st in statements:
                 if st.ast_type is not ast.ASTType.Comment:
-                    owner = index.get(os.path.realpath(st.location.begin.filename), i)
+                    owner = index.get(os.path.realpath(st.location.begin.filename), k)
                     by_file[owner].append(str(st))
-        facts = {(name, tuple(arguments)) for facts in fact_lists for name, arguments in facts}
-        for k in range(len(files)):
             ctl = clingo.Control(["--warn=none"])
             ctl.add("base", [], "\n".join(line for part in by_file[:k + 1] for line in part))
             with ctl.backend() as backend:
