@@ -167,15 +167,20 @@ def _check_shape(text: str, file: str) -> int:
             depth = max(depth - 1, 0)
         elif char == ".":
             if token.start() - start - skipped > MAX_STATEMENT_CHARS:
-                raise _error(file, *_position(text, _BLANKS.match(text, start).end()), f"a statement of more than {MAX_STATEMENT_CHARS} "
-                             "characters: a rules file's statements are at most that long")
+                raise _too_long(text, start, file)
             start, skipped, operators, statements = token.end(), 0, 0, statements + 1
         elif char[0] == "%":
             skipped += len(char)
     if len(text) - start - skipped > MAX_STATEMENT_CHARS:
-        raise _error(file, *_position(text, _BLANKS.match(text, start).end()), f"a statement of more than {MAX_STATEMENT_CHARS} "
-                     "characters: a rules file's statements are at most that long")
+        raise _too_long(text, start, file)
     return statements
+
+
+def _too_long(text: str, start: int, file: str) -> ConfinementError:
+    """The error of a statement past MAX_STATEMENT_CHARS, at its first character."""
+    return _error(file, *_position(text, _BLANKS.match(text, start).end()),
+                  f"a statement of more than {MAX_STATEMENT_CHARS} characters: a rules file's statements are at "
+                  "most that long")
 
 
 class PackSize:
