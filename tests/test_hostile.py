@@ -112,7 +112,7 @@ def test_a_batch_with_a_huge_number_is_an_error_not_a_traceback(tmp_path):
     good = write(tmp_path / "a.txt", HEADER + "Alice was 3 minutes late\n")
     bad = write(tmp_path / "b.txt", NUMBER_POSITIONS["minutes"])
     output = refused("rule", good, bad, expected="is out of range")
-    assert f"{bad}:5:" in output
+    assert f"{bad}:5:" in output and f"{good} — policy dci" in output      # the good file is still ruled
 
 
 def test_event_import_refuses_a_huge_number_in_csv_and_json(tmp_path):
