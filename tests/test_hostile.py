@@ -498,3 +498,14 @@ def test_a_pack_of_many_facts_is_parsed_inside_the_limits_naming_a_file_of_it(tm
     assert result.returncode == 2, result.stderr
     assert "exceeded" in result.stderr and "/evil/c_facts" in result.stderr, result.stderr   # not core/vocabulary.lp
     assert "Traceback" not in result.stderr
+
+
+def test_a_ruling_changed_inside_the_file_fails_its_checksum(tmp_path):
+    event = store(tmp_path)
+    db = sqlite3.connect(event)             # valid UTF-8 and valid JSON still: only the checksum tells
+    db.execute("UPDATE rulings SET ruling_json = replace(ruling_json, '\"warning\"', '\"caution\"')")
+    db.commit()
+    db.close()
+    result = invoke("event", "check", "--event", event)
+    assert result.exit_code == 1, result.output
+    assert "report #1: its stored ruling does not match the checksum written with it" in result.output

@@ -91,11 +91,16 @@ def _check(db: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
     problems += _unreadable_rows(db)
     db.text_factory = bytes         # (a row's bytes, decoded here: one overwritten is a problem, not an error)
     try:
-        for row in db.execute("SELECT report_id, ruling_json FROM rulings"):
+        for row in db.execute("SELECT report_id, ruling_json, ruling_text, explained_text, checksum FROM rulings"):
             try:
-                json.loads(row[1].decode("utf-8"))
+                texts = [value.decode("utf-8") for value in row[1:4]]
+                json.loads(texts[0])
             except (ValueError, AttributeError):
                 problems.append(f"report #{row[0]}: its stored ruling is not JSON")
+                continue
+            if row[4] is not None and row[4].decode("ascii", "replace") != schema.ruling_checksum(*texts):
+                problems.append(f"report #{row[0]}: its stored ruling does not match the checksum written with it "
+                                "(changed in the file)")
     finally:
         db.text_factory = str
     counts = {name: db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]

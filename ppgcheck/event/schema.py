@@ -9,6 +9,7 @@ says what happened and that nothing was written.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import random
 import sqlite3
@@ -158,8 +159,15 @@ DROP TABLE audit;
 ALTER TABLE audit_v3 RENAME TO audit;
 """
 
+# v4: each ruling row carries a checksum of what it stores, written with it (event check
+# finds bytes changed inside a row that SQLite's integrity check and UTF-8 both pass);
+# rows written before it have none
+SCHEMA_V4 = """
+ALTER TABLE rulings ADD COLUMN checksum TEXT;
+"""
+
 # MIGRATIONS[n]: version n -> n + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit",
@@ -213,6 +221,11 @@ def connect(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connectio
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = FULL")
     return db
+
+
+def ruling_checksum(ruling_json: str, ruling_text: str, explained_text: str) -> str:
+    """The checksum a ruling row is written with (SCHEMA_V4)."""
+    return hashlib.sha256("\0".join((ruling_json, ruling_text, explained_text)).encode("utf-8")).hexdigest()
 
 
 def writable(path: Path) -> bool:
@@ -289,7 +302,8 @@ def migrate(db: sqlite3.Connection, path: Path, event_name: str, now: str) -> No
         if version < SCHEMA_VERSION:
             for script in MIGRATIONS[version:]:
                 for statement in _statements(script):
-                    db.execute(statement)
+                    if not _column_added_before(db, statement):
+                        db.execute(statement)
             if version == 0:
                 db.execute("INSERT INTO event (id, name, created_at) VALUES (1, ?, ?)", (event_name, now))
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -298,6 +312,15 @@ def migrate(db: sqlite3.Connection, path: Path, event_name: str, now: str) -> No
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _column_added_before(db: sqlite3.Connection, statement: str) -> bool:
+    """Whether an `ALTER TABLE t ADD COLUMN c` finds the column there already (a store whose
+    version mark is older than its tables: SQLite has no ADD COLUMN IF NOT EXISTS)."""
+    words = statement.split()
+    if [w.upper() for w in words[:2]] != ["ALTER", "TABLE"] or [w.upper() for w in words[3:5]] != ["ADD", "COLUMN"]:
+        return False
+    return any(row[1] == words[5] for row in db.execute(f"PRAGMA table_info({words[2]})"))
 
 
 def _statements(script: str) -> list[str]:

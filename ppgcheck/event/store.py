@@ -251,11 +251,12 @@ class EventStore(RecordChanges):
                 (source, key, canonical, _original(report), policy_id, day, report.round, report.table,
                  rs.time_extension_minutes, judge, at, older["id"] if older else None, position)).lastrowid
             data = ruling_dict(rs)
+            texts = (json.dumps(data, ensure_ascii=False), render_text(rs), render_text(rs, explain=True))
             ruling_id = db.execute(
                 "INSERT INTO rulings (report_id, ruling_json, ruling_text, explained_text, exit_code, issued, "
-                "ppgcheck_version, rules_version, ruled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (report_id, json.dumps(data, ensure_ascii=False), render_text(rs), render_text(rs, explain=True),
-                 rs.exit_code, len(rows), version, rules_version, at)).lastrowid
+                "ppgcheck_version, rules_version, ruled_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (report_id, *texts, rs.exit_code, len(rows), version, rules_version, at,
+                 schema.ruling_checksum(*texts))).lastrowid
             for row in rows:
                 db.execute(
                     "INSERT INTO penalties (report_id, person_id, policy, infraction, penalty, permitted, chosen_by, "
