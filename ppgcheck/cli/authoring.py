@@ -95,8 +95,8 @@ def check_command(rules_dir: str | None, policy: str | None, fmt: str, fail_on: 
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
-    rules, repeat upgrades past the cap, monotonicity breaks and missing
-    citations; each finding comes with a minimal witness report that
+    rules, repeat upgrades past the cap, monotonicity breaks, reports with two
+    answer sets and missing citations; each finding comes with a witness report that
     `ppgcheck rule` reproduces. RULES_DIR is a pack folder or a folder of packs.
     With --sources, every sentence a rule quotes is looked up in the guide's text.
     Exit code: 0 clean, 1 findings at or above --fail-on (or the time bound or
