@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -34,7 +35,9 @@ GOLDEN = Path(__file__).parent / "golden"
 # invisible and joining ones, and one from each plane (BMP, SMP, SIP, TIP, SSP, private use)
 ODD = ["\t", "\x00", "\x07", "\x1b", "\x7f", "\x85", '"', "\\", "'", "\u00a0", "\u200b", "\u200d", "\u2028",
        "\ufeff", "\ufffd", "\U0001F600", "\U00020000", "\U00030000", "\U000E0001", "\U000F0000", "\U0010FFFD",
-       "é", "ß", "İ", "\u0301"]
+       "é", "ß", "İ", "\u0301",
+       # bidi controls (a name displayed reversed), a lone carriage return (CR-only line endings)
+       "\u202e", "\u202a", "\u2066", "\u2069", "\u200e", "\u200f", "\r"]
 CHARACTERS = st.characters(exclude_categories=("Cs",)) | st.sampled_from(ODD)
 
 
@@ -162,7 +165,7 @@ def mutated_golden_reports(draw) -> bytes:
     data = bytearray(draw(st.sampled_from(golden_texts())))
     for _ in range(draw(st.integers(1, 4))):
         at = draw(st.integers(0, len(data)))
-        op = draw(st.sampled_from(["delete", "insert", "replace", "duplicate", "swap", "cut"]))
+        op = draw(st.sampled_from(["delete", "insert", "replace", "duplicate", "swap", "cut", "number", "repeat"]))
         piece = draw(st.sampled_from(PIECES) | st.binary(min_size=1, max_size=4))
         if op == "delete":
             del data[at:at + draw(st.integers(1, 8))]
@@ -172,6 +175,15 @@ def mutated_golden_reports(draw) -> bytes:
             data[at:at + len(piece)] = piece
         elif op == "cut":
             del data[at:]
+        elif op == "number":        # a number of up to 10,000 digits where one was (int() refuses 4,301)
+            after = re.search(rb"\d+", bytes(data[at:]))
+            digits = (at + after.start(), at + after.end()) if after else next(
+                (m.span() for m in re.finditer(rb"\d+", bytes(data))), None)
+            if digits is not None:
+                size = draw(st.sampled_from([19, 4300, 4301, 10_000]) | st.integers(1, 10_000))
+                data[digits[0]:digits[1]] = draw(st.sampled_from([b"9", b"1", b"0"])) * size
+        elif op == "repeat":        # a piece repeated deep: long runs of quotes, commas, modifiers
+            data[at:at] = piece * draw(st.integers(2, 5000))
         else:
             lines = bytes(data).split(b"\n")
             i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))

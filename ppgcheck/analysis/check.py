@@ -36,6 +36,7 @@ import clingo
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.dead_rules import dead_rules_beside
+from ppgcheck.analysis.determinism import nondeterminism
 from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, Misquote,
                                         VocabularyGap, render_text, result_dict)
 from ppgcheck.analysis.holes import other_holes
@@ -89,8 +90,8 @@ def bounded_pack_job(work: Callable[[], T], pack: Pack, timeout: float) -> T:
     confined first (by the Pack), its grounding bounded by the search's time bound too (the
     search stops itself there; grounding cannot, so the job is stopped a grace period
     later) and by the memory limit."""
-    hold_to_contract(pack)
     bound = isolation.Limits(timeout, isolation.limits().megabytes)
+    hold_to_contract(pack, isolation.Limits(timeout + 5 + timeout / 4, bound.megabytes))
     files = pack.core_files(SCENARIO_CORE) + pack.files
     return isolation.call_bounded(work, f"the scenario space of {pack.where}",
                                   lambda: overrun.locate(files, limits=bound, parse=lambda path: pack.parsed([path])),
@@ -127,6 +128,8 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     if dead is None:
         result.notes.append("dead rules not reported: the search did not finish")
     findings, witnessed = _witness_pass(ctx, space, found, held_in)
+    if not ctx.budget.hit:
+        result.findings.extend(nondeterminism(ctx))
     if dead is not None:
         result.findings.extend(dead())
     result.findings.extend(findings)

@@ -2,11 +2,14 @@
 
 A version whose files are refused (packs/confine.py, through its Pack), whose
 grounding of a report of some observation kind goes past the time or memory
-limit, or which gives not exactly one answer set cannot rule: `diff` reports
-that as a change of its own, never as "no change".
+limit, or which gives not exactly one answer set (for the probe reports, or for
+any report of one observation: determinism.py) cannot rule: `diff` reports that
+as a change of its own, never as "no change".
 """
 from __future__ import annotations
 
+from ppgcheck.analysis.context import Context
+from ppgcheck.analysis.determinism import nondeterminism
 from ppgcheck.packs import isolation
 from ppgcheck.packs.pack import Pack
 from ppgcheck.engine.policy import PolicyEngine, hold_to_contract
@@ -16,17 +19,23 @@ from ppgcheck.language.report import Observation, Report
 from ppgcheck.language.vocabulary import Vocabulary
 
 
-def cannot_rule(pack: Pack, seconds: float) -> str | None:
+def cannot_rule(pack: Pack, seconds: float, max_models: int = 200_000) -> str | None:
     """Why this version of a pack cannot rule, None when it rules a report of every kind
-    of observation (one batch, one job under the time bound and the memory limit)."""
+    of observation (one batch, one job under the time bound and the memory limit) and no
+    report of one observation gets two answer sets (a second job)."""
     try:
-        hold_to_contract(pack)
+        bound = isolation.Limits(seconds, isolation.limits().megabytes)
+        hold_to_contract(pack, bound)
         engine = PolicyEngine(pack)
         facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
-        bound = isolation.Limits(seconds, isolation.limits().megabytes)
         isolation.call_bounded(lambda: len(engine.solve_many(facts)),
                                f"{pack.where} (one report of each kind of observation)",
                                lambda: engine.locate_overrun(facts), bound)
+        found = isolation.call_bounded(lambda: nondeterminism(Context.of(pack, seconds, max_models)),
+                                       f"the determinism search of {pack.where}", limits=bound)
+        if found:
+            return f"a report gets two answer sets ({found[0].message.split('): ', 1)[-1]}):\n" + \
+                "\n".join("    " + line for line in found[0].witness_text.splitlines())
         return None
     except PpgError as exc:
         return str(exc)

@@ -146,6 +146,18 @@ class Monotonicity(CheckFinding):
 
 
 @dataclass
+class Nondeterminism(CheckFinding):
+    KIND = register("nondeterminism", "check", "error",
+                    "A report gets two answer sets of the pack: `rule` cannot rule it.")
+
+    @classmethod
+    def two_answer_sets(cls, predicates: str, **where) -> "Nondeterminism":
+        """The witness gets two answer sets, told apart by these predicates (on a cycle through `not`)."""
+        return cls(cls.KIND.level, "this report gets two answer sets (the pack must derive exactly one per "
+                   f"report; `rule` refuses it): they differ on {predicates}, on a cycle through negation", **where)
+
+
+@dataclass
 class DeadRule(CheckFinding):
     KIND = register("dead-rule", "check", "warning", "No scenario fires this rule.")
 

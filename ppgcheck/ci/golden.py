@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ppgcheck.engine import batches
-from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, UsageError
+from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ProgramError, ReportError, UsageError
 from ppgcheck.language.report import parse_reports
 from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
-from ppgcheck.packs.program import UnsupportedConstruct
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict, "question": list,
@@ -119,8 +118,8 @@ def _prepare_case(report_path: Path, rules: Path | None) -> tuple[CaseResult, di
     except ReportError as exc:
         _compare_error(expected, exc, result)
         return result, expected, None
-    except (ConfinementError, LimitExceeded, UnsupportedConstruct):
-        raise       # the pack, not the case: the command stops
+    except (ConfinementError, LimitExceeded, ProgramError):
+        raise       # the pack, not the case (a ProgramError: UnsupportedConstruct too, as a job raises it)
     except PpgError as exc:
         result.failures.append(f"unexpected error: {exc}")
         return result, expected, None
@@ -146,7 +145,7 @@ def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
             try:
                 rulings = batches.rule_prepared([item for _, _, prepared in group for item in prepared], rules,
                                             questions=questions)
-            except (ConfinementError, LimitExceeded, UnsupportedConstruct):
+            except (ConfinementError, LimitExceeded, ProgramError):
                 raise   # the pack, not the cases: the command stops
             except PpgError as exc:
                 for result, _, _ in group:

@@ -97,8 +97,8 @@ def check_command(rules_dir: str | None, rules: Path | None, policy: str | None,
     """Prove a policy pack consistent, or show the incident that breaks it.
 
     Searches every scenario the pack can tell apart for conflicts, gaps, dead
-    rules, repeat upgrades past the cap, monotonicity breaks and missing
-    citations; each finding comes with a minimal witness report that
+    rules, repeat upgrades past the cap, monotonicity breaks, reports with two
+    answer sets and missing citations; each finding comes with a witness report that
     `ppgcheck rule` reproduces. --rules names a pack folder or a folder of packs
     (RULES_DIR, the same given without --rules, is kept for older scripts).
     With --sources, every sentence a rule quotes is looked up in the guide's text.

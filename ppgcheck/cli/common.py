@@ -279,11 +279,11 @@ def limit_options(timeout: bool):
             with isolation.limits_set(job_timeout, memory_limit, exit_on_overrun=True):
                 return command(*args, **kwargs)
         limited = click.option(
-            "--memory-limit", type=click.IntRange(min=64), default=DEFAULT_LIMITS.megabytes, show_default=True,
+            "--memory-limit", type=click.IntRange(64, 2**40), default=DEFAULT_LIMITS.megabytes, show_default=True,
             metavar="MB", help="Memory (address space) each grounding-and-solving job may use, in MB.")(limited)
         if timeout:
             limited = click.option(
-                "--timeout", "job_timeout", type=click.FloatRange(min=0.1), default=DEFAULT_LIMITS.seconds,
+                "--timeout", "job_timeout", type=click.FloatRange(0.1, 10**7), default=DEFAULT_LIMITS.seconds,
                 show_default=True, metavar="SECONDS",
                 help="Wall-clock limit of each grounding-and-solving job (a batch of reports), in seconds.")(limited)
         return limited

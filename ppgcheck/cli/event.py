@@ -15,6 +15,9 @@ from ppgcheck.cli import cli
 from ppgcheck.cli.common import fails_cleanly, rules_option
 from ppgcheck.errors import UsageError
 
+# an id or a filter the store compares with its rows: SQLite's integers are 64-bit
+ROW_ID = click.IntRange(1, 2**63 - 1)
+
 
 def event_option(command):
     return click.option("--event", "event", required=True, envvar="PPGCHECK_EVENT", metavar="EVENT.db",
@@ -107,11 +110,11 @@ def event_group() -> None:
 @event_group.command("show")
 @event_option
 @click.option("--player", help="Only this person's penalties.")
-@click.option("--day", type=click.IntRange(1), help="Only this day's.")
-@click.option("--round", "round_", type=click.IntRange(1), help="Only this round's.")
-@click.option("--table", type=click.IntRange(1), help="Only this table's.")
+@click.option("--day", type=ROW_ID, help="Only this day's.")
+@click.option("--round", "round_", type=ROW_ID, help="Only this round's.")
+@click.option("--table", type=ROW_ID, help="Only this table's.")
 @click.option("--all", "everything", is_flag=True, help="Also void and superseded penalties.")
-@click.option("--report", "report_id", type=click.IntRange(1), help="One report: its stored ruling and penalties.")
+@click.option("--report", "report_id", type=ROW_ID, help="One report: its stored ruling and penalties.")
 @click.option("--time-extensions", is_flag=True, help="The time extensions per round and table.")
 @click.option("--results", is_flag=True, help="The outcomes of matches the reports gave (by day, round, table).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -191,8 +194,8 @@ def _show_results(store, event: Path, day: int | None, round_: int | None, table
 
 
 @event_group.command("void")
-@click.argument("penalty_id", type=click.IntRange(1), required=False)
-@click.option("--report", "report_id", type=click.IntRange(1), help="Void a whole report and its penalties instead.")
+@click.argument("penalty_id", type=ROW_ID, required=False)
+@click.option("--report", "report_id", type=ROW_ID, help="Void a whole report and its penalties instead.")
 @reason_option
 @judge_option
 @event_option
@@ -234,7 +237,7 @@ def _counted_hint(counted_by: list[int], event: Path, amended: bool = False) -> 
 
 
 @event_group.command("rerule")
-@click.argument("report_id", type=click.IntRange(1))
+@click.argument("report_id", type=ROW_ID)
 @reason_option
 @judge_option
 @event_option
@@ -265,7 +268,7 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
 
 
 @event_group.command("amend")
-@click.argument("penalty_id", type=click.IntRange(1))
+@click.argument("penalty_id", type=ROW_ID)
 @click.option("--penalty", help="The penalty the judge chooses (one the guide permits for it).")
 @click.option("--notes", help="New notes for the penalty.")
 @reason_option
@@ -296,8 +299,8 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
 
 @event_group.command("history")
 @event_option
-@click.option("--penalty", "penalty_id", type=click.IntRange(1), help="Only this penalty's line of changes.")
-@click.option("--report", "report_id", type=click.IntRange(1), help="Only this report's.")
+@click.option("--penalty", "penalty_id", type=ROW_ID, help="Only this penalty's line of changes.")
+@click.option("--report", "report_id", type=ROW_ID, help="Only this report's.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @fails_cleanly
 def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str) -> None:

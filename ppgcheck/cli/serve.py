@@ -18,11 +18,14 @@ from ppgcheck.errors import UsageError
               help="Address to listen on.  Anything but a loopback address prints a judge token, a Head "
                    "Judge token and a QR code of the page with the judge token.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--allowed-host", "allowed", multiple=True, metavar="NAME",
+              help="A name judges open the station by (a DNS name of this machine), besides its own names and "
+                   "addresses; repeat for several.  Any other Host header is refused (DNS rebinding).")
 @click.option("--workers", type=click.IntRange(0, 64), default=None,
               help="Processes that rule concurrent requests' batches (default: one per CPU beyond two, at most 4; "
                    "0, the default on two CPUs or fewer, rules in the server's own process).")
 @fails_cleanly
-def serve(event: Path | None, host: str, port: int, workers: int | None) -> None:
+def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], workers: int | None) -> None:
     """Serve the judge station: a phone-first page and a JSON API over the same library.
 
     Reading rulings needs no token.  Writing to the event needs the judge token,
@@ -45,6 +48,7 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
     from ppgcheck.server.app import create_app
     from ppgcheck.server.base import Station
     from ppgcheck.server.batching import RulingBatcher
+    from ppgcheck.server.hosts import allowed_hosts
 
     if workers is None:     # on two CPUs the server's own threads need one: measured, workers only cost there
         cpus = os.cpu_count() or 1
@@ -69,7 +73,8 @@ def serve(event: Path | None, host: str, port: int, workers: int | None) -> None
         click.echo(f"  judges open: {judge_url}")
         _qr(judge_url)
     try:
-        uvicorn.run(create_app(station), host=host, port=port, log_level="warning", server_header=False,
+        app = create_app(station, allowed_hosts(host, allowed, _reachable(host)))
+        uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False,
                     limit_concurrency=256, timeout_keep_alive=30)
     finally:
         station.close()

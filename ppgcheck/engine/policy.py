@@ -16,7 +16,7 @@ gigabytes.)
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -149,17 +149,21 @@ class PolicyEngine:
         return self._program
 
     def _prepare(self) -> IndexedProgram:
-        def index(statements: "Program") -> dict:
-            # (only when the pack is prepared: a cached one is ruled without the rewrite and clingo.ast)
-            from ppgcheck.engine.indexing import index_pack
-            batched = index_pack(self.pack, statements)     # the contract: its error is the pack's, not the job's
-            return isolation.call_bounded(lambda: self._index(statements, batched), self.where, self.locate_overrun)
+        def index(statements: Callable[[], "Program"]) -> dict:
+            # parsed, held to the contract and indexed in one job: a pack of millions of facts
+            # is bounded while it is parsed too (an error of the contract still names the pack)
+            def work() -> dict:
+                # (only when the pack is prepared: a cached one is ruled without the rewrite and clingo.ast)
+                from ppgcheck.engine.indexing import index_pack
+                parsed = statements()
+                return self._index(parsed, index_pack(self.pack, parsed))
+            return isolation.call_bounded(work, self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it
-            data = index(self.statements)
+            data = index(lambda: self.statements)
         else:
             # the parsed statements are not kept: only coverage and diff ask for them
             data = cached_json(*self._cache_key(),
-                               lambda: index(self.pack.parsed(self.files, order="files", keep=False)))
+                               lambda: index(lambda: self.pack.parsed(self.files, order="files", keep=False)))
         return IndexedProgram(data["statements"], data["plain_statements"], Reach(data["reach"]), data["depends"],
                               frozenset((n, a) for n, a in data["indexed"]),
                               data["sections"], data["penalties"], data["ranks"], data["header_values"],
@@ -177,7 +181,7 @@ class PolicyEngine:
         their program): they met the contract then (index_pack), with this code."""
         return not self._replaced and is_cached(*self._cache_key())
 
-    def hold_to_contract(self) -> None:
+    def hold_to_contract(self, limits: isolation.Limits | None = None) -> None:
         """index_pack(): the pack's program held to the contract, once for its files byte
         for byte (prepared before, or met before and kept as met in the cache: `check` and
         `diff` prepare no program, and the rewrite took ~0.5-0.7 s of each of their runs)."""
@@ -186,7 +190,9 @@ class PolicyEngine:
         if self._replaced:
             index_pack(self.pack)
         elif not self.prepared_before():
-            cached_json(*self._cache_key("contract"), lambda: bool(index_pack(self.pack)))
+            # (parsed in a job: a pack of millions of facts is bounded while it is parsed)
+            cached_json(*self._cache_key("contract"), lambda: isolation.call_bounded(
+                lambda: bool(index_pack(self.pack)), self.where, self.locate_overrun, limits))
 
     def _index(self, statements: "Program", batched: tuple[list, set]) -> dict:
         # (only when the pack is prepared: a cached one is ruled without it)
@@ -415,11 +421,12 @@ def _engine(policy: str, rules: Path | None) -> PolicyEngine:
     return PolicyEngine(policy, rules)
 
 
-def hold_to_contract(pack: Pack) -> None:
+def hold_to_contract(pack: Pack, limits: isolation.Limits | None = None) -> None:
     """Confine every rules file of the pack's folder and of its core, loaded or not (a
     version of a pack is refused whole, before any of it is read); then hold what a report
     is ruled with to the contract (index_pack), so that no command (check, diff, coverage)
     accepts a pack `rule` and `test` refuse.  Files prepared before for ruling, or held to
-    it before, byte for byte, met it then: their rewrite is not done again (~0.7 s for dci)."""
+    it before, byte for byte, met it then: their rewrite is not done again (~0.7 s for dci).
+    The rewrite is a job under `limits` (the process's by default)."""
     pack.confined([*sorted(pack.core.glob("*.lp")), *pack.files])
-    PolicyEngine(pack).hold_to_contract()
+    PolicyEngine(pack).hold_to_contract(limits)

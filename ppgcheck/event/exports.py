@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from ppgcheck.errors import UsageError
@@ -23,6 +24,27 @@ FIELDS = PLATFORM_FIELDS + ("policy", "day", "report")
 REQUIRED = ("player", "infraction", "penalty", "policy")
 NUMBERS = ("round", "table", "day", "time_extension")
 LOG_FIELDS = ("policy", "player", "penalty", "infraction")      # a line of the old JSON Lines log
+NUMBER_MAX = 999_999        # an imported round, table, day or time extension: far above any event's
+TEXTS = ("player", "infraction", "penalty", "policy", "judge", "time", "notes", "report")
+
+# a cell a spreadsheet reads as a formula (OWASP, "CSV Injection"): exported behind a `'`
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# what a report refuses in a name (language/build.py): control characters; and the bidi
+# controls and zero-width characters that make a name display other than it reads
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def neutral(value):
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading `'`."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _unneutral(value: str) -> str:
+    """An exported cell read back: the `'` neutral() added is taken off again."""
+    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_START) else value
 
 
 def export_row(p: PenaltyRow) -> dict:
@@ -64,7 +86,7 @@ def _csv(fields: tuple[str, ...], rows: list[dict]) -> str:
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        writer.writerow({k: "" if v is None else neutral(v) for k, v in row.items()})
     return out.getvalue()
 
 
@@ -97,6 +119,14 @@ def _row(path: Path, line: int, raw: dict, source_default: str = "") -> ImportRo
         raise UsageError(f"{path}:{line}: unknown field `{unknown[0]}`: the fields are "
                          + ", ".join(f"`{f}`" for f in FIELDS))
     values: dict = {}
+    for key in TEXTS:
+        value = raw.get(key)
+        if isinstance(value, str):
+            raw[key] = value = _unneutral(value)
+            bad = (_NAME_CONTROL if key in ("player", "judge") else _CONTROL).search(value)
+            if bad:
+                raise UsageError(f"{path}:{line}: `{key}` holds the control character U+{ord(bad.group()):04X} "
+                                 "(at its character " f"{bad.start() + 1}): a name or a note may not")
     for key in REQUIRED:
         value = raw.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -107,11 +137,16 @@ def _row(path: Path, line: int, raw: dict, source_default: str = "") -> ImportRo
         value = raw.get(key)
         if value in (None, ""):
             continue
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            digits = value.strip().lstrip("0") or "0"
+            value = int(digits) if len(digits) <= 7 else NUMBER_MAX + 1     # int() refuses 4,301 digits
+        written = str(raw.get(key))
+        shown_value = written if len(written) <= 24 else f"{written[:12]}…` ({len(written)} characters) `"
         if not isinstance(value, int) or isinstance(value, bool) or value < (0 if key == "time_extension" else 1):
             lowest = "a whole number, 0 or more" if key == "time_extension" else "a positive whole number"
-            raise UsageError(f"{path}:{line}: `{key}` must be {lowest} or empty, not `{value}`")
+            raise UsageError(f"{path}:{line}: `{key}` must be {lowest} or empty, not `{shown_value}`")
+        if value > NUMBER_MAX:
+            raise UsageError(f"{path}:{line}: `{key}` must be at most {NUMBER_MAX}, not `{shown_value}`")
         values[key] = value
     for key in ("judge", "time", "notes"):
         value = raw.get(key)
@@ -150,6 +185,8 @@ def _read_json(path: Path, text: str) -> list[ImportRow]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}:{exc.lineno}: not JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:     # a number of 4,301 digits or more (int()'s limit)
+        raise UsageError(f"{path}: not JSON ppgcheck reads: {exc}") from None
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
         raise UsageError(f"{path}:1: expected a JSON list of penalty objects (what `event export --format json` writes)")
     return [_row(path, number, row) for number, row in enumerate(data, 1)]
@@ -165,6 +202,8 @@ def _read_log(path: Path, text: str) -> list[ImportRow]:
             row = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path}:{number}: not a JSON object: {exc.msg} (column {exc.colno})") from None
+        except ValueError as exc:     # a number of 4,301 digits or more (int()'s limit)
+            raise UsageError(f"{path}:{number}: not JSON ppgcheck reads: {exc}") from None
         if not isinstance(row, dict) or any(not isinstance(row.get(k), str) or not row.get(k) for k in LOG_FIELDS):
             raise UsageError(f"{path}:{number}: an event log line needs the strings "
                              + ", ".join(f"`{k}`" for k in LOG_FIELDS))

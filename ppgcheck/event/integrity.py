@@ -58,6 +58,28 @@ def check_store(path: Path) -> tuple[list[str], dict[str, int]]:
             return [f"not an SQLite database, or damaged beyond reading ({exc})"], {}
 
 
+def _unreadable_rows(db: sqlite3.Connection) -> list[str]:
+    """Every row of every table read, its text checked as UTF-8: bytes overwritten inside a row
+    pass SQLite's integrity check, and a later `event show` would fail on them."""
+    problems = []
+    db.text_factory = bytes
+    try:
+        for table in sorted(schema.TABLES):
+            cursor = db.execute(f"SELECT rowid, * FROM {table}")
+            columns = [c[0] for c in cursor.description][1:]
+            for rowid, *values in cursor:
+                for column, value in zip(columns, values):
+                    if isinstance(value, bytes):
+                        try:
+                            value.decode("utf-8")
+                        except UnicodeDecodeError:
+                            problems.append(f"{table} row {rowid}: `{column}` is not UTF-8 text (bytes "
+                                            "overwritten in the file)")
+    finally:
+        db.text_factory = str
+    return problems
+
+
 def _check(db: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
     problems = [r[0] for r in db.execute("PRAGMA integrity_check") if r[0] != "ok"]
     version, problem = schema.mark(db)
@@ -66,11 +88,21 @@ def _check(db: sqlite3.Connection) -> tuple[list[str], dict[str, int]]:
     problems += [f"foreign key broken: {r[0]} row {r[1]} -> {r[2]}" for r in db.execute("PRAGMA foreign_key_check")]
     for sql, message in _INVARIANTS:
         problems += [message.format(*r) for r in db.execute(sql)]
-    for row in db.execute("SELECT report_id, ruling_json FROM rulings"):
-        try:
-            json.loads(row[1])
-        except ValueError:
-            problems.append(f"report #{row[0]}: its stored ruling is not JSON")
+    problems += _unreadable_rows(db)
+    db.text_factory = bytes         # (a row's bytes, decoded here: one overwritten is a problem, not an error)
+    try:
+        for row in db.execute("SELECT report_id, ruling_json, ruling_text, explained_text, checksum FROM rulings"):
+            try:
+                texts = [value.decode("utf-8") for value in row[1:4]]
+                json.loads(texts[0])
+            except (ValueError, AttributeError):
+                problems.append(f"report #{row[0]}: its stored ruling is not JSON")
+                continue
+            if row[4] is not None and row[4].decode("ascii", "replace") != schema.ruling_checksum(*texts):
+                problems.append(f"report #{row[0]}: its stored ruling does not match the checksum written with it "
+                                "(changed in the file)")
+    finally:
+        db.text_factory = str
     counts = {name: db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
               for name in ("reports", "penalties", "persons", "imports", "audit")}
     return problems, counts

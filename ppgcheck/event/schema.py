@@ -9,9 +9,12 @@ says what happened and that nothing was written.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
 import random
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -156,8 +159,15 @@ DROP TABLE audit;
 ALTER TABLE audit_v3 RENAME TO audit;
 """
 
+# v4: each ruling row carries a checksum of what it stores, written with it (event check
+# finds bytes changed inside a row that SQLite's integrity check and UTF-8 both pass);
+# rows written before it have none
+SCHEMA_V4 = """
+ALTER TABLE rulings ADD COLUMN checksum TEXT;
+"""
+
 # MIGRATIONS[n]: version n -> n + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit",
@@ -185,7 +195,9 @@ def sqlite_errors(path: Path, writing: bool = True, timeout: float = BUSY_TIMEOU
             raise StoreError(f"`{path}` is read-only{nothing}") from None
         if "unable to open" in message:
             raise StoreError(f"cannot open the event store `{path}`: {message}") from None
-        if "malformed" in message or "not a database" in message:
+        if "malformed" in message or "not a database" in message or "Could not decode" in message:
+            if "Could not decode" in message:       # bytes overwritten inside a row
+                message = "a stored row is not UTF-8 text"
             raise StoreError(f"`{path}` is damaged ({message}){nothing}: {check_hint(path)}") from None
         raise StoreError(f"event store `{path}`: {message}{nothing}") from None
     except sqlite3.DatabaseError as exc:    # a damaged or foreign file
@@ -194,12 +206,32 @@ def sqlite_errors(path: Path, writing: bool = True, timeout: float = BUSY_TIMEOU
 
 
 def connect(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """A connection of its own, in autocommit mode: transactions are begun explicitly."""
-    db = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=True)
+    """A connection of its own, in autocommit mode: transactions are begun explicitly.  Where
+    the file cannot be written (a read-only filesystem, a copy on a CD), it is opened read-only:
+    SQLite would otherwise fail to make the WAL's shared-memory file, and nothing could be read."""
+    if path.exists() and not writable(path):
+        wal = Path(f"{path}-wal")
+        # immutable: no shared memory needed, safe only when no WAL holds what the file lacks
+        mode = "ro" if wal.exists() and wal.stat().st_size else "ro&immutable=1"
+        uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode={mode}"
+        db = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=True)
+    else:
+        db = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=True)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = FULL")
     return db
+
+
+def ruling_checksum(ruling_json: str, ruling_text: str, explained_text: str) -> str:
+    """The checksum a ruling row is written with (SCHEMA_V4)."""
+    return hashlib.sha256("\0".join((ruling_json, ruling_text, explained_text)).encode("utf-8")).hexdigest()
+
+
+def writable(path: Path) -> bool:
+    """Whether SQLite could write the store: the file and its folder (the WAL and its shared
+    memory are made beside it)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def begin_immediate(db: sqlite3.Connection, timeout: float) -> None:
@@ -270,7 +302,8 @@ def migrate(db: sqlite3.Connection, path: Path, event_name: str, now: str) -> No
         if version < SCHEMA_VERSION:
             for script in MIGRATIONS[version:]:
                 for statement in _statements(script):
-                    db.execute(statement)
+                    if not _column_added_before(db, statement):
+                        db.execute(statement)
             if version == 0:
                 db.execute("INSERT INTO event (id, name, created_at) VALUES (1, ?, ?)", (event_name, now))
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -279,6 +312,15 @@ def migrate(db: sqlite3.Connection, path: Path, event_name: str, now: str) -> No
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _column_added_before(db: sqlite3.Connection, statement: str) -> bool:
+    """Whether an `ALTER TABLE t ADD COLUMN c` finds the column there already (a store whose
+    version mark is older than its tables: SQLite has no ADD COLUMN IF NOT EXISTS)."""
+    words = statement.split()
+    if [w.upper() for w in words[:2]] != ["ALTER", "TABLE"] or [w.upper() for w in words[3:5]] != ["ADD", "COLUMN"]:
+        return False
+    return any(row[1] == words[5] for row in db.execute(f"PRAGMA table_info({words[2]})"))
 
 
 def _statements(script: str) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -75,6 +76,12 @@ class EventStore(RecordChanges):
                                  "--judge NAME` starts one")
             if not self.path.parent.is_dir():
                 raise StoreError(f"cannot create the event store `{self.path}`: no folder `{self.path.parent}`")
+            self._create()
+        elif self.path.is_file() and self.path.stat().st_size == 0:
+            # a store is created whole (_create), so an empty file is one that lost its content
+            # (truncated): SQLite would take it for a new store and the event's history would be gone
+            raise StoreError(f"`{self.path}` is an empty file (0 bytes), not an event store: its record is "
+                             f"gone; {schema.check_hint(self.path)}, and restore it from a copy")
         with self._connection(writing=create) as db:
             db.execute("BEGIN")             # the marks and tables read as one snapshot
             try:
@@ -86,6 +93,27 @@ class EventStore(RecordChanges):
                     raise StoreError(f"`{self.path}` is empty, not an event store: {schema.check_hint(self.path)}")
                 db.execute("PRAGMA journal_mode = WAL")
                 schema.migrate(db, self.path, self.path.stem, now())
+
+    def _create(self) -> None:
+        """A new store, made whole beside its path and then linked into place: no file at the
+        path is ever an empty store (a creation cut short leaves only the file beside it)."""
+        fresh = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.new")
+        with schema.sqlite_errors(self.path, True, self.busy_timeout):
+            db = schema.connect(fresh, self.busy_timeout)
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                schema.migrate(db, self.path, self.path.stem, now())
+            finally:
+                db.close()
+        try:
+            os.link(fresh, self.path)
+        except FileExistsError:         # another judge created it first: theirs is the store
+            pass
+        except OSError as exc:
+            raise StoreError(f"cannot create the event store `{self.path}`: {exc.strerror}") from None
+        finally:
+            with contextlib.suppress(OSError):
+                fresh.unlink()
 
     # --- connections ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -223,11 +251,12 @@ class EventStore(RecordChanges):
                 (source, key, canonical, _original(report), policy_id, day, report.round, report.table,
                  rs.time_extension_minutes, judge, at, older["id"] if older else None, position)).lastrowid
             data = ruling_dict(rs)
+            texts = (json.dumps(data, ensure_ascii=False), render_text(rs), render_text(rs, explain=True))
             ruling_id = db.execute(
                 "INSERT INTO rulings (report_id, ruling_json, ruling_text, explained_text, exit_code, issued, "
-                "ppgcheck_version, rules_version, ruled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (report_id, json.dumps(data, ensure_ascii=False), render_text(rs), render_text(rs, explain=True),
-                 rs.exit_code, len(rows), version, rules_version, at)).lastrowid
+                "ppgcheck_version, rules_version, ruled_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (report_id, *texts, rs.exit_code, len(rows), version, rules_version, at,
+                 schema.ruling_checksum(*texts))).lastrowid
             for row in rows:
                 db.execute(
                     "INSERT INTO penalties (report_id, person_id, policy, infraction, penalty, permitted, chosen_by, "

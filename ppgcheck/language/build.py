@@ -22,6 +22,9 @@ from ppgcheck.language.vocabulary import PERSON_SLOTS, Form, Vocabulary
 MAX_PERSONS = 8
 MAX_OBSERVATIONS = 8
 MAX_HISTORY_REPEATS = 6
+# every range of the language (Vocabulary's *_ranges) lies far below 10**18: a number written
+# with more digits is out of range before int() reads it (it refuses 4,301 digits or more)
+MAX_DIGITS = 18
 
 
 @dataclass
@@ -29,6 +32,20 @@ class Number:
     value: int
     line: int
     column: int
+    written: str = ""       # the digits as written, for the error of a number out of range
+
+
+def _read_int(digits: str) -> int:
+    """The value of INT's digits; 10**MAX_DIGITS (beyond every range) for a longer number."""
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= MAX_DIGITS else 10**MAX_DIGITS
+
+
+def _as_written(value: int, written: str) -> str:
+    """A number for an error message, quoted: a long one by its first digits and its length."""
+    if not written:
+        return f"`{value}`"
+    return f"`{written}`" if len(written) <= 24 else f"`{written[:12]}…` ({len(written)} digits)"
 
 
 @dataclass
@@ -98,14 +115,17 @@ class ReportBuilder(Transformer):
     def _fail(self, message: str, line: int, column: int, **extra) -> ReportError:
         return ReportError(message, self.source, line, column, _line(self.lines, line), **extra)
 
-    def _in_range(self, value: int, line: int, column: int, bounds: tuple[int, int], what: str) -> int:
+    def _in_range(self, value: int, line: int, column: int, bounds: tuple[int, int], what: str,
+                  written: str = "") -> int:
         lo, hi = bounds
         if not lo <= value <= hi:
-            raise self._fail(f"{what} `{value}` is out of range: expected {lo} to {hi}", line, column)
+            raise self._fail(f"{what} {_as_written(value, written)} is out of range: expected {lo} to {hi}",
+                             line, column)
         return value
 
     def _header_number(self, token: Token, key: str, what: str) -> int:
-        return self._in_range(int(token.value), token.line, token.column, self.vocab.header_ranges[key], what)
+        return self._in_range(_read_int(token.value), token.line, token.column, self.vocab.header_ranges[key],
+                              what, token.value)
 
     # --- leaves ----------------------------------------------------------------
     def person(self, meta: Meta, children: list[Token]) -> Name:
@@ -133,7 +153,7 @@ class ReportBuilder(Transformer):
         child = children[0]
         if isinstance(child, Number):       # a number word
             return child
-        return Number(int(child.value), child.line, child.column)
+        return Number(_read_int(child.value), child.line, child.column, child.value)
 
     def __default__(self, data: str, children: list, meta: Meta):
         """The generated alternatives: `form_<n>` is the n-th form of the language."""
@@ -149,7 +169,7 @@ class ReportBuilder(Transformer):
 
     def _count(self, key: str, number: Number) -> int:
         return self._in_range(number.value, number.line, number.column, self.vocab.count_ranges[key],
-                             key.replace("_", " "))
+                              key.replace("_", " "), number.written)
 
     def _observation(self, form: Form, children: list, meta: Meta) -> Observation:
         slots = self._slots(form, children)
@@ -210,7 +230,8 @@ class ReportBuilder(Transformer):
                                  name.token.line, name.token.column)
             seen.add(name.value)
             self.uses.append(name)
-            pairs.append((name, self._in_range(int(token.value), token.line, token.column, bounds, form.text)))
+            pairs.append((name, self._in_range(_read_int(token.value), token.line, token.column, bounds, form.text,
+                                               token.value)))
         return _Tally(form.kind, pairs, meta)
 
     def _number(self, form: Form, children: list, meta: Meta) -> Number:
@@ -223,7 +244,7 @@ class ReportBuilder(Transformer):
         numbers = self._slots(form, children)
         for key, number in numbers.items():
             return form.kind, self._in_range(number.value, number.line, number.column,
-                                            self.vocab.header_ranges[key], key)
+                                             self.vocab.header_ranges[key], key, number.written)
         return form.kind, None
 
     # --- headers -----------------------------------------------------------------

@@ -124,13 +124,14 @@ def _misread_name(lines: list[str], line: int, names: dict[str, tuple[int, int]]
     """A declared bare name the grammar read as a keyword on the error's line (`player:
     round`, then `round stalled`): the one whose quoting there and in its declaration
     lets the parse get past that line."""
-    for name, (at, _) in names.items():
+    for name, (at, column) in names.items():
         word = re.compile(rf"(?<![\w'.\-]){re.escape(name)}(?![\w\-]|'\w|\.\w)")
         if name.lower() not in lang.must_quote or not word.search(_line(lines, line)):
             continue
         fixed = list(lines)
-        for n in (at, line):
-            fixed[n - 1] = word.sub(f'"{name}"', fixed[n - 1])
+        fixed[line - 1] = word.sub(f'"{name}"', fixed[line - 1])
+        declaration = fixed[at - 1]     # (the name only: in `player: player` the first is the keyword)
+        fixed[at - 1] = declaration[:column - 1] + word.sub(f'"{name}"', declaration[column - 1:], count=1)
         try:
             parse_with_names(lang, "\n".join(fixed) + "\n")
         except lark.exceptions.UnexpectedInput as exc:

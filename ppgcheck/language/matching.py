@@ -162,7 +162,9 @@ class Patterns:
             fixed = self.speller.correct(token.text)
             if fixed:
                 forms |= lemmas(fixed) | {fixed}
-            value = int(token.text) if token.text.isdigit() else numbers.get(fixed or token.text)
+            # (a number past any range of the language is not read as one: int() refuses 4,301 digits)
+            value = (int(token.text) if len(token.text) <= 18 else None) if token.text.isdigit() \
+                else numbers.get(fixed or token.text)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations))
         return self.replace_synonyms(out)

@@ -32,7 +32,8 @@ __all__ = ["HistoryEntry", "Modifier", "Observation", "Report", "parse_report", 
            "MAX_HISTORY_REPEATS", "MAX_REPORT_BYTES", "MAX_REPORT_LINES"]
 
 # control characters, and a byte order mark past the start of a file: invisible, never meant
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]")
+# (a carriage return not before a line feed: a file with CR-only line endings would read as one line)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]|\r(?!\n)")
 # a line the grammar reads as a separator (report.lark: SEPARATOR and the end of line)
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 _POLICY = re.compile(r"[ \t]*policy[ \t]*:[ \t]*([A-Za-z][\w/-]*)", re.IGNORECASE)
@@ -120,7 +121,9 @@ def _control_character(text: str, source: str, first_line: int) -> ReportError |
     start = text.rfind("\n", 0, bad.start()) + 1
     end = text.find("\n", bad.start())
     shown = text[start:end if end >= 0 else len(text)].removesuffix("\r")
-    what = "a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else f"control character U+{ord(bad.group()):04X}"
+    what = ("a byte order mark (U+FEFF)" if bad.group() == "\ufeff" else
+            "a carriage return without a line feed (CR-only line endings: save the file with LF or CRLF)"
+            if bad.group() == "\r" else f"control character U+{ord(bad.group()):04X}")
     return ReportError(f"{what} is not allowed in a report", source, first_line + text.count("\n", 0, bad.start()),
                        bad.start() - start + 1, shown.replace(bad.group(), "?"))
 

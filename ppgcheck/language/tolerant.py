@@ -21,6 +21,9 @@ _DECLARATION = re.compile(r'\s*(player|spectator)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(
                           re.IGNORECASE)
 _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator)\s*:",
                       re.IGNORECASE)
+# a line the strict language read whose value is refused (a number out of range, a hidden
+# character in a name): the judge's value is wrong, not the wording, and is never read again
+_STATED_WRONG = re.compile(r"out of range|is not allowed in a name|declared twice")
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 
 
@@ -35,7 +38,7 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
         except ReportError as exc:
             n = exc.line
             if n in readings or not 0 < n <= len(lines) or _HEADER_LIKE.match(lines[n - 1]) \
-                    or not lines[n - 1].strip():
+                    or not lines[n - 1].strip() or _STATED_WRONG.search(exc.message):
                 raise
             vocab = vocab_of_line(n)
             context = _context(lines, n)

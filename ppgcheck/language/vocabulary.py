@@ -450,7 +450,8 @@ def _vocabulary(core: Path, pack_files: tuple[Path, ...]) -> Vocabulary:
 def vocabulary_of_files(core: Path, pack_files: Sequence[Path], pack: str | None) -> Vocabulary:
     """The vocabulary of a core file and a pack's files, cached by their bytes (a pack's
     forms have the origin `pack`; `pack` names it)."""
-    confine.check_files([core, *_reading_file(core), *pack_files])   # before a byte is read (the cache hashes them)
+    # before a byte is read (the cache hashes them), the pack's size capped too
+    confine.check_files([core, *_reading_file(core), *pack_files], size=confine.PackSize())
     inputs = [core, *_reading_file(core), *pack_files]
     # grounding the language facts is a pack's rules at work: a bounded job like the others
     data = cached_json("vocabulary", inputs, lambda: isolation.call_bounded(

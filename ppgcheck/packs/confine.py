@@ -30,6 +30,20 @@ from ppgcheck.errors import ConfinementError
 from ppgcheck.contract import ALLOWED_EXTERNALS
 
 MAX_FILE_BYTES = 4 * 2**20
+# a pack whole (its policy folder and its core): files each under MAX_FILE_BYTES held millions of
+# facts (22 s and 1 GB to parse, outside any job); the bundled packs hold at most 300 KB, 1,500 statements
+MAX_PACK_BYTES = 16 * 2**20
+MAX_PACK_STATEMENTS = 100_000
+# clingo's parser and its AST recurse in C++ (a term nested a million deep, or a chain of a
+# million `+`, is a segmentation fault when parsed or freed): the text is held to a nesting
+# depth, a statement length and a count of operators in a statement far beyond any real rule (the
+# bundled packs: 3, 3,152 and 2), which also keeps the analyses' recursive walks of a term shallow
+MAX_NESTING = 32
+MAX_STATEMENT_CHARS = 32_768
+MAX_OPERATORS = 64
+_BLANKS = re.compile(r"\s*")
+_OPERATORS = frozenset("-+*/\\^&|?~")
+_SHAPE = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*|\.\.|:-|[-+*/\\^&|?~]|[()\[\]{}.]', re.DOTALL)
 
 INCLUDE = re.compile(r"#include", re.IGNORECASE)
 _INCLUDE_TARGET = re.compile(r'[ \t\r\n]*(?:"([^"\\\n\r]*)"|<([^>\n]*)>)[ \t\r\n]*\.')
@@ -54,12 +68,16 @@ class Approved:
         self.paths: list[Path] = []          # in the order found (top-level file, then its includes)
         self.real: set[str] = set()
         self.with_at: set[str] = set()       # real paths of files with an `@` in their text
+        self.bytes = 0                        # of every file, includes too
+        self.statements = 0                   # statements (periods ending one) of every file
 
 
-def check_files(files: Iterable[Path], rules: bool = True, folders: dict[Path, str] | None = None) -> Approved:
+def check_files(files: Iterable[Path], rules: bool = True, folders: dict[Path, str] | None = None,
+                size: "PackSize | None" = None) -> Approved:
     """Check each rules file and everything it includes; raise ConfinementError at the first
     breach.  rules=False: files that are not rules (a pack's README), whose includes are not
-    looked for.  folders: each folder's real path, found once (kept by the caller across calls)."""
+    looked for.  folders: each folder's real path, found once (kept by the caller across calls).
+    size: the pack's bytes and statements so far, each file counted in (and capped)."""
     approved = Approved()
     folders = {} if folders is None else folders
     for path in files:
@@ -70,7 +88,10 @@ def check_files(files: Iterable[Path], rules: bool = True, folders: dict[Path, s
         # a file that is no symlink is where its folder really is (realpath's walk of every
         # part of the path, ~6 lstat calls a file, only for a symlink)
         real = None if path.name in ("", ".", "..") or os.path.islink(name) else os.path.join(folder, path.name)
+        before = approved.bytes, approved.statements
         _check_file(name, folder, approved, rules=rules, real=real)
+        if size is not None:
+            size.add(path, approved.bytes - before[0], approved.statements - before[1])
     return approved
 
 
@@ -112,6 +133,8 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     except UnicodeDecodeError as exc:
         before = data[:exc.start].decode("utf-8", "replace")
         raise _error(shown(name), *_position(before, len(before)), f"`{shown(name)}` is not UTF-8 text") from None
+    approved.statements += _check_shape(text, shown(name))
+    approved.bytes += len(data)
     approved.real.add(real)
     approved.paths.append(Path(name))
     if "@" in text:
@@ -119,6 +142,64 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     for match in INCLUDE.finditer(text) if rules else ():
         target, written_target = _include_target(text, match, name)
         _check_file(target, folder, approved, (shown(name), *_position(text, match.start()), written_target))
+
+
+def _check_shape(text: str, file: str) -> int:
+    """Refuse brackets nested deeper than MAX_NESTING, a statement longer than
+    MAX_STATEMENT_CHARS or with more than MAX_OPERATORS operators (comments and strings
+    skipped whole), before clingo parses the text.  Returns the number of statements."""
+    depth, start, skipped, operators, statements = 0, 0, 0, 0, 0
+    for token in _SHAPE.finditer(text):
+        char = token.group()
+        if char in _OPERATORS:
+            operators += 1
+            if operators > MAX_OPERATORS:
+                raise _error(file, *_position(text, token.start()),
+                             f"more than {MAX_OPERATORS} operators in one statement: a rules file's terms are "
+                             "at most that long")
+        elif char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _error(file, *_position(text, token.start()),
+                             f"brackets nested more than {MAX_NESTING} deep: a rules file nests terms at most "
+                             f"{MAX_NESTING} deep")
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == ".":
+            if token.start() - start - skipped > MAX_STATEMENT_CHARS:
+                raise _too_long(text, start, file)
+            start, skipped, operators, statements = token.end(), 0, 0, statements + 1
+        elif char[0] == "%":
+            skipped += len(char)
+    if len(text) - start - skipped > MAX_STATEMENT_CHARS:
+        raise _too_long(text, start, file)
+    return statements
+
+
+def _too_long(text: str, start: int, file: str) -> ConfinementError:
+    """The error of a statement past MAX_STATEMENT_CHARS, at its first character."""
+    return _error(file, *_position(text, _BLANKS.match(text, start).end()),
+                  f"a statement of more than {MAX_STATEMENT_CHARS} characters: a rules file's statements are at "
+                  "most that long")
+
+
+class PackSize:
+    """The bytes and statements of a pack's files so far: past MAX_PACK_BYTES or
+    MAX_PACK_STATEMENTS the file that went over is named."""
+
+    def __init__(self) -> None:
+        self.bytes, self.statements = 0, 0
+
+    def add(self, path: Path, size: int, statements: int) -> None:
+        """Count a file (and what it includes) of `size` bytes and `statements` statements."""
+        self.bytes += size
+        self.statements += statements
+        if self.bytes > MAX_PACK_BYTES:
+            raise _error(shown(path), 1, 1, f"`{shown(path)}` takes the pack past {MAX_PACK_BYTES // 2**20} MB "
+                         "(a pack, its core included, may hold at most that)")
+        if self.statements > MAX_PACK_STATEMENTS:
+            raise _error(shown(path), 1, 1, f"`{shown(path)}` takes the pack past {MAX_PACK_STATEMENTS:,} "
+                         "statements (a pack, its core included, may hold at most that)")
 
 
 def _breach(name: str, folder: str, written: str | None) -> str:

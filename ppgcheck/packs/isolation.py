@@ -79,6 +79,48 @@ def limits() -> Limits:
     return _State.limits
 
 
+_blaming = threading.local()
+
+
+def blame_until() -> float | None:
+    """When the search for the file to blame must be done (a monotonic time), in the thread
+    that runs it; None outside one (overrun.locate bounds its job by it)."""
+    return getattr(_blaming, "until", None)
+
+
+class _Blame:
+    """The search for the file to blame for a job past its limit (a locate function), held
+    to the job's own deadline: the command stops within its limit, blame included.  Started
+    beside the job, in a thread, once half its time is gone and it is still grounding; else
+    run when asked, in the time left."""
+
+    def __init__(self, locate: Callable[[], str | None], deadline: float) -> None:
+        self.locate, self.deadline = locate, deadline
+        self.halfway = time.monotonic() + (deadline - time.monotonic()) / 2
+        self.thread: threading.Thread | None = None
+        self.value: str | None = None
+
+    def _run(self) -> None:
+        _blaming.until = self.deadline
+        try:
+            self.value = self.locate()
+        except Exception:       # noqa: BLE001 (no file to blame: the error names the pack)
+            self.value = None
+        finally:
+            _blaming.until = None
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def found(self) -> str | None:
+        if self.thread is None:
+            self._run()
+        else:
+            self.thread.join(max(0.0, self.deadline - time.monotonic()) + 0.5)
+        return self.value
+
+
 @contextlib.contextmanager
 def limits_set(seconds: float | None = None, megabytes: int | None = None, *, exit_on_overrun: bool = False):
     """The limits of every job started inside (a command's --timeout and --memory-limit);
@@ -274,20 +316,28 @@ class Forked:
         self._answer: tuple = ()            # its answer frame, unpickled: (kind, value)
 
     def result(self, deadline: float | None = None, where: str = "", locate=None):
+        blame = _Blame(locate, deadline) if locate is not None and deadline is not None else None
         try:
-            frame = self._last_frame(deadline)
+            frame = self._last_frame(deadline if blame is None else blame.halfway)
+            if frame is None and blame is not None and time.monotonic() < deadline:
+                if self.phase == "grounding":       # half its time gone: look for the file to blame beside it
+                    blame.start()
+                frame = self._last_frame(deadline)
         except BaseException:       # interrupted here: the child's answer has no reader now
             self.stop()
             raise
         if frame is None:           # past the deadline: the child was stopped
             self.stop()
-            found = locate() if locate is not None and self.phase == "grounding" else None
+            found = blame.found() if blame is not None and self.phase == "grounding" else None
             raise overrun("time", self.phase, self.limits, found or where)
+        locate = blame.found if blame is not None else locate
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not frame:
-            if self.limits is not None and os.WIFSIGNALED(status):
-                if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            # killed by a signal, or ended by the C library itself (glibc's "cannot allocate
+            # memory for thread-local data: ABORT" exits 127 when clingo hits the cap)
+            if self.limits is not None and status != 0:
+                if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
                     raise overrun("time", self.phase, self.limits, where)
                 raise PolicyError(f"{self.phase} in {where} ended abnormally ({describe_status(status)}): "
                                   f"past the {self.limits.megabytes} MB memory limit, or a crash")

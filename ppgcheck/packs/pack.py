@@ -44,6 +44,7 @@ class Pack:
         self._parsed: dict[Path, "Program"] = {}
         self._approved: dict[Path, confine.Approved] = {}    # each file asked for: it and its includes, checked
         self._folders: dict[Path, str] = {}                  # the real path of each folder they are in
+        self._size = confine.PackSize()                       # its files' bytes and statements, capped
         # what the layers above derive from the pack once (its vocabulary, ...): kept with it
         self.derived: dict[str, object] = {}
 
@@ -79,7 +80,8 @@ class Pack:
         out: list[Path] = []
         for path in files:
             if path not in self._approved:
-                self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp", folders=self._folders)
+                self._approved[path] = confine.check_files([path], rules=path.suffix == ".lp", folders=self._folders,
+                                                           size=self._size)
             out.extend(self._approved[path].paths)
         return out
 
