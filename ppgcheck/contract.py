@@ -52,6 +52,9 @@ CORE_HELPERS: frozenset[Signature] = frozenset({
 CORE_TABLES: frozenset[Signature] = frozenset({
     ("obs_id", 1), ("person_id", 1), ("history_nth", 1), ("role", 1), ("stage", 1), ("penalty_id", 1),
     ("infraction_id", 1), ("header", 2), ("observation_kind", 1), ("modifier_kind", 1)})
+# what a pack's rules read of a report, as facts Python builds from its program (engine/unread.py;
+# rules/core/findings.lp: a fact no rule reads is an `input` finding)
+READS_INPUT: Signature = ("reads_input", 2)
 
 # what a pack says of its own match-state forms (CONTRACT.md: outcomes)
 STATE_DECLARATIONS: frozenset[Signature] = frozenset({
@@ -120,7 +123,7 @@ MATCH_STATE = frozenset({"match_state", "tally", "time_called", "tally_more", "t
 # every predicate name Python may use
 ALL_NAMES = frozenset(
     name for table in (INPUTS, SWITCHES, CHECK_HOOKS, PACK_DEFINES, CORE_HELPERS, STATE_DECLARATIONS, OUTPUTS,
-                       LANGUAGE, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES)
+                       LANGUAGE, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES, [READS_INPUT])
     for name, _ in table) | {INDEX_PREDICATE} | DECISIVE | QUESTION_SHOWN | DIFF_COMPARED | MATCH_STATE
 
 

@@ -29,6 +29,7 @@ from ppgcheck.packs import isolation
 from ppgcheck.packs.pack import Pack, load_pack
 from ppgcheck.engine.indexing import index_pack
 from ppgcheck.engine.reach import Reach, shown_slice, usable_text
+from ppgcheck.engine.unread import with_input_reads
 from ppgcheck.errors import PolicyError
 from ppgcheck.contract import EXPLORED as _EXPLORED_SIGNATURES
 from ppgcheck.contract import INDEX_PREDICATE
@@ -151,6 +152,7 @@ class PolicyEngine:
 
     def _prepare(self) -> IndexedProgram:
         def index(statements: "Program") -> dict:
+            statements = with_input_reads(statements, self.pack.core)     # what the pack reads: facts
             batched = index_pack(self.pack, statements)     # the contract: its error is the pack's, not the job's
             return isolation.call_bounded(lambda: self._index(statements, batched), self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it

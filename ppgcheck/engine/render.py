@@ -167,7 +167,9 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.extend(f"    - {question_text(q, several=len(rs.observations) > 1)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
-        if f.kind == "input":       # the report's gap, not the guide's
+        if f.kind == "input" and f.level == "info":     # a line the guide does not read
+            out.append(f"  not used by this guide{where}: {f.message}")
+        elif f.kind == "input":       # the report's gap, not the guide's
             out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
         else:
             out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
