@@ -98,3 +98,17 @@ def test_a_pack_that_reads_a_fact_stops_reporting_it() -> None:
     assert any(UNREAD in f.message and "score" in f.message for f in rs.findings)
     pack = load_pack("dci", None)
     assert ("tally", "score") not in input_reads(pack.parsed(pack.runtime_files, order="files"), pack.core)
+
+
+def test_check_lists_the_forms_a_pack_never_reads() -> None:
+    """`check` lists per pack the forms no rule reads: DCI's tallies, FFG's `rel:`; not FaB's `rel:`."""
+    from ppgcheck.analysis.check import unread_forms
+    from ppgcheck.language.vocabulary import pack_vocabulary
+    lists = {}
+    for policy in ("dci", "ffg", "fab"):
+        pack = load_pack(policy, None)
+        lists[policy] = unread_forms(pack, pack_vocabulary(pack))
+    assert "`score:`" in lists["dci"]["tally"]
+    assert "`rel:`" in lists["ffg"]["header"]
+    assert "`rel:`" not in lists["fab"].get("header", [])
+    assert "`score:`" not in lists["fab"].get("tally", [])
