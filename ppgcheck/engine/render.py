@@ -115,6 +115,8 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
         steps.append(f"option: {option_text(option)}")
     if ruling.absorbed_by:
         steps.append(f"not issued: a related infraction carries a higher penalty{_cite(ruling.absorbed_by)}")
+    elif ruling.withheld:
+        steps.append(f"not issued: {ruling.withheld.text}{_cite(ruling.withheld.section)}")
     return steps
 
 
@@ -129,6 +131,8 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             related = f" (observation {r.related_to})" if r.related_to else ""
             line += (f" — not issued: only the highest penalty of related infractions is given, "
                      f"a related one{related} carries it{_cite(r.absorbed_by)}")
+        elif r.withheld:
+            line += f" — not issued: {r.withheld.text}{_cite(r.withheld.section)}"
         out.append(line)
         if len(r.options) > 1:
             out.extend(f"      {option_text(o)}" for o in r.options)
@@ -230,6 +234,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "choose_from": r.base_choices,
             "options": [option_dict(o) for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
+            "not_issued": asdict(r.withheld) if r.withheld else None,
             "assumptions": [asdict(a) for a in r.assumptions],
             "questions": [question_dict(q) for q in rs.questions
                           if (q.observation, q.player) == (r.observation, r.player)],
@@ -286,10 +291,20 @@ def render_jsonl(rs: RulingSet) -> str:
     return json.dumps(ruling_dict(rs), ensure_ascii=False, separators=(",", ":"))
 
 
+def _not_issued(r) -> str:
+    """Why a ruling's penalty is not issued, in a comparison's cell ("" when it is, or when
+    there is no default penalty to issue)."""
+    if r.absorbed_by:
+        return " (not issued: related)"
+    if r.withheld:
+        return f" (not issued: {r.withheld.text})"
+    return ""
+
+
 def _cell(rs: RulingSet, observation: int) -> list[str]:
     """What one guide says about one observation."""
     lines = [f"{r.player}: {r.infraction} → {_cell_penalty(r)}{_cite(r.section)}"
-             + ("" if r.issued else " (not issued: related)")
+             + _not_issued(r)
              for r in rs.rulings if r.observation == observation]
     lines += [f"{n.player}: no infraction{_cite(n.section)}"
               for n in rs.no_infractions if n.observation == observation]
