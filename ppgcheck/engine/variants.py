@@ -263,13 +263,17 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
 def _judge_call_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
     """A judge's call the guide holds at some value of an omitted header and not at another:
     the verdict is `depends`, with each value's (the report's own verdict, ruled without the
-    header, is no answer of the guide's)."""
-    if not rs.judge_call or rs.judge_call_verdict in ("agrees", "permitted"):
+    header, is no answer of the guide's, whether it agrees or not)."""
+    if not rs.judge_call:
         return
     by_value: dict[str, dict[str, str]] = {}
     for variant, vrs in variants:
         by_value.setdefault(variant.header, {})[variant.value] = vrs.judge_call_verdict
-    if any(v in ("agrees", "permitted") for values in by_value.values() for v in values.values()):
+    verdicts = {v for values in by_value.values() for v in values.values()}
+    held = rs.judge_call_verdict in ("agrees", "permitted")
+    # the call held at some value and not at another (FaB without `rel:`: a Warning agrees at
+    # Competitive, the table's IP2 at Professional does not), or held only under the values
+    if len(verdicts) > 1 or (not held and verdicts & {"agrees", "permitted"}):
         rs.judge_call_verdict = "depends"
         rs.judge_call_by_value = by_value
 
