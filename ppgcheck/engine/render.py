@@ -308,10 +308,11 @@ def _cell(rs: RulingSet, observation: int) -> list[str]:
              for r in rs.rulings if r.observation == observation]
     lines += [f"{n.player}: no infraction{_cite(n.section)}"
               for n in rs.no_infractions if n.observation == observation]
-    gaps = [f for f in rs.findings if f.observation == observation]
-    if not lines and any(f.kind == "gap" for f in gaps):
-        lines.append("not covered" + _cite(next(f.section for f in gaps if f.kind == "gap")))
-    lines += [f"{f.kind}: {f.message}" for f in gaps if f.kind != "gap" or len(lines) > 1]
+    found = [f for f in rs.findings if f.observation == observation]
+    uncovered = not lines and any(f.kind == "gap" for f in found)
+    if uncovered:      # the gap is said as "not covered": its message only beside a ruling
+        lines.append("not covered" + _cite(next(f.section for f in found if f.kind == "gap")))
+    lines += [f"{f.kind}: {f.message}" for f in found if not (uncovered and f.kind == "gap")]
     return lines or ["not covered"]
 
 
