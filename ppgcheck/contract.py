@@ -40,7 +40,7 @@ PACK_DEFINES: frozenset[Signature] = frozenset({
     ("assumption", 5), ("report_assumption", 2), ("header_matters", 2), ("fix", 6), ("note", 5),
     ("because", 5), ("head_judge", 4), ("time_extension", 2), ("report_note", 2),
     ("undefined_infraction", 2), ("repeat_cap", 2), ("finding", 5), ("not_recorded", 3), ("gap_stated", 3),
-    ("outcome", 2), ("outcome_option", 4), ("outcome_note", 2), ("ends_match", 1)})
+    ("outcome", 2), ("outcome_option", 4), ("outcome_note", 2), ("ends_match", 1), ("not_issued", 5)})
 PACK_DEFINED_NAMES = frozenset(name for name, _ in PACK_DEFINES)
 
 # the core helpers a pack may read (CONTRACT.md: "Core helpers a pack may use")
@@ -52,6 +52,9 @@ CORE_HELPERS: frozenset[Signature] = frozenset({
 CORE_TABLES: frozenset[Signature] = frozenset({
     ("obs_id", 1), ("person_id", 1), ("history_nth", 1), ("role", 1), ("stage", 1), ("penalty_id", 1),
     ("infraction_id", 1), ("header", 2), ("observation_kind", 1), ("modifier_kind", 1)})
+# what a pack's rules read of a report, as facts Python builds from its program (engine/unread.py;
+# rules/core/findings.lp: a fact no rule reads is an `input` finding)
+READS_INPUT: Signature = ("reads_input", 2)
 
 # what a pack says of its own match-state forms (CONTRACT.md: outcomes)
 STATE_DECLARATIONS: frozenset[Signature] = frozenset({
@@ -64,7 +67,7 @@ OUTPUTS: frozenset[Signature] = frozenset({
     ("time_extension_total", 1), ("report_note", 2), ("not_infraction", 4), ("finding", 5),
     ("judge_call_verdict", 1), ("today", 1), ("report_assumption", 2), ("assumption", 5), ("absorbed_by", 4),
     ("open_choice", 3), ("outcome", 2), ("outcome_option", 4), ("outcome_note", 2), ("base_choice", 5),
-    ("permitted", 4), ("option", 7), ("judge_call_permitted", 2)})
+    ("permitted", 4), ("option", 7), ("judge_call_permitted", 2), ("not_issued", 5)})
 OUTPUT_NAMES = frozenset(name for name, _ in OUTPUTS)
 # what only the exploring solve derives (the default solve never does)
 EXPLORED: frozenset[Signature] = frozenset({("permitted", 4), ("option", 7), ("judge_call_permitted", 2)})
@@ -124,7 +127,7 @@ MATCH_STATE = frozenset({"match_state", "tally", "time_called", "tally_more", "t
 # every predicate name Python may use
 ALL_NAMES = frozenset(
     name for table in (INPUTS, SWITCHES, CHECK_HOOKS, PACK_DEFINES, CORE_HELPERS, STATE_DECLARATIONS, OUTPUTS,
-                       LANGUAGE, READING, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES)
+                       LANGUAGE, READING, VOCABULARY_TABLES, CHECK_OUTPUTS, CORE_TABLES, [READS_INPUT])
     for name, _ in table) | {INDEX_PREDICATE} | DECISIVE | QUESTION_SHOWN | DIFF_COMPARED | MATCH_STATE
 
 

@@ -14,7 +14,7 @@ from ppgcheck.resources import policy_ids, rules_dir
 ROOT = Path(__file__).resolve().parent.parent
 CITED_HEADS = {"base_penalty": 4, "adjustment": 7, "fix": 5, "note": 4, "because": 4,
                "not_infraction": 3, "head_judge": 3, "time_extension": 1, "supersedes": 2,
-               "undefined_infraction": 1, "report_note": 1}
+               "undefined_infraction": 1, "report_note": 1, "not_issued": 4}
 
 
 def statements(policy: str) -> list[clingo.ast.AST]:

@@ -16,6 +16,7 @@ from ppgcheck.engine.indexing import (INDEX_PREDICATE, UnsupportedConstruct, dep
                                       unneeded_statements)
 from ppgcheck.engine.policy import EXPLORED, PolicyEngine, engine
 from ppgcheck.engine.render import ruling_dict
+from ppgcheck.engine.unread import input_reads
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids, rules_dir
 from sampling import sampled
@@ -140,14 +141,17 @@ def test_the_pack_ids_are_read_from_what_every_report_shares(policy: str) -> Non
     assert "none" in ids.penalties and len(ids.penalties) > 2
 
 
-def shown_alone(files: list[Path], facts) -> set[str]:
-    """The shown atoms of the pack's own files with one report's plain facts (no rewrite)."""
+def shown_alone(files: list[Path], facts, reads: list[tuple[str, str]] = ()) -> set[str]:
+    """The shown atoms of the pack's own files with one report's plain facts (no rewrite),
+    and what the pack's rules read (`reads_input/2`, engine/unread.py: the engine adds them)."""
     ctl = clingo.Control(["--warn=none"])
     for path in files:
         ctl.load(str(path))
     with ctl.backend() as backend:
         for sym in facts.symbols:
             backend.add_rule([backend.add_atom(sym)])
+        for what, value in reads:
+            backend.add_rule([backend.add_atom(clingo.parse_term(f"reads_input({what},{value})"))])
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True) as handle:
         [shown] = [model.symbols(shown=True) for model in handle]
@@ -169,7 +173,9 @@ def test_the_rewrite_derives_what_the_pack_as_written_derives(policy: str) -> No
     prepared = [item for _, item in sampled(list(golden_reports(policy)), 30, policy)]
     facts = [build_facts(report) for report, _ in prepared]
     batch = engine(policy).solve_many([f.inputs for f in facts])
+    pack = engine(policy).pack
+    reads = input_reads(pack.parsed(pack.runtime_files, order="files"), pack.core)
     for report_facts, atoms in zip(facts, batch):
         rewritten = {f"{key.split('/')[0]}({','.join(map(str, args))})" if args else key.split("/")[0]
                      for key, rows in atoms.items() for args in rows}
-        assert rewritten == shown_alone(engine(policy).files, report_facts)
+        assert rewritten == shown_alone(engine(policy).files, report_facts, reads)

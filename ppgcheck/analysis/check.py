@@ -48,6 +48,8 @@ from ppgcheck.analysis.space import Space, scenario_space
 from ppgcheck.analysis.traits import blind_to_rel
 from ppgcheck.analysis.witnesses import WitnessReports, across_parts, finding_for, target, target_key
 from ppgcheck.engine.policy import hold_to_contract
+from ppgcheck.engine.unread import ANY, input_reads
+from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.packs import isolation, overrun
 from ppgcheck.packs.pack import SCENARIO_CORE, Pack, find_packs, shown_path
 from ppgcheck.packs.isolation import Forked, can_fork
@@ -108,6 +110,7 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     result.notes.extend(f"scenario space: {w}" for w in ctx.reads.wildcards)
     result.findings.extend(citations(ctx))
     result.findings.extend(unproduced(ctx))
+    result.unread = unread_forms(pack, ctx.reads.vocab)
     # the monotonicity search needs nothing the others find: a forked child beside them
     child = _start_monotonicity(ctx) if monotonicity and progress is None else None
     say(f"{pack.id}: grounding the scenario space")
@@ -163,6 +166,28 @@ def unproduced(ctx: Context) -> list[VocabularyGap]:
                                      sections=[s for s in [ctx.pack.section_at(file, line)] if s],
                                      locations=[Location(shown_path(file, ctx.root), line)])
             for what, name, file, line in ctx.reads.unproduced]
+
+
+# the header lines of the language, by the facts they state
+_HEADER_LINES = [(("rel",), "`rel:`"), (("tier",), "`tier:`"), (("event_kind",), "`event:`"),
+                 (("game_kind",), "`game:`"), (("best_of",), "`match:`"), (("round", "round_kind"), "`round:`"),
+                 (("when",), "`when:`"), (("day",), "`day:`"), (("history",), "`history:`"),
+                 (("ruling_minutes",), "`the ruling took N minutes`")]
+
+
+def unread_forms(pack: Pack, vocab: Vocabulary) -> dict[str, list[str]]:
+    """The forms of the pack's language that no rule of it reads (engine/unread.py): a report
+    stating one is ruled as without it, with an `input` finding."""
+    read = set(input_reads(pack.parsed(pack.runtime_files, order="files"), pack.core))
+
+    def unread(what: str, names) -> list[str]:
+        return sorted(n for n in names if (what, n) not in read and (what, ANY) not in read)
+    read_what = {what for what, _ in read}
+    out = {"modifier": [f"`{vocab.modifiers[m][0].text}`" for m in unread("modifier", vocab.modifiers)],
+           "state": [f"`{vocab.states[k][0].text}`" for k in unread("state", vocab.states)],
+           "tally": [f"`{k}:`" for k in unread("tally", vocab.tallies)],
+           "header": [line for whats, line in _HEADER_LINES if not read_what & set(whats)]}
+    return {what: names for what, names in out.items() if names}
 
 
 def misquotes(pack: Pack, sources: Path) -> list[Misquote]:

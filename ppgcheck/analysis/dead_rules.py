@@ -65,7 +65,9 @@ def fired_with_two(ctx: Context, space: Space, unfired: list[str]) -> dict[str, 
     has the twins of these rules alone, and only what they read (the findings'
     rules left out, unless an unfired rule reads them): yugioh x10's search ~45 %
     quicker, and its program kept in the cache as the others are."""
-    facts = scenario_facts(ctx.reads, 2)
+    # a header the guide tells apart may be left out here (scenarios.lp, chk_headers_free): a
+    # rule firing only without it (FaB's scope note on REL, DCI's REL note) fires without it
+    facts = scenario_facts(ctx.reads, 2) + "chk_headers_free.\n"
     program = check_program(ctx.pack, ctx.root, shown={"chk_fired"}, wanted={"chk_wakes_unfired"},
                             fired=True, fired_only=unfired)
     if len(unfired) > tuning.MANY_UNFIRED * space.splits:

@@ -238,6 +238,9 @@ class CheckResult:
     complete: bool = True
     notes: list[str] = field(default_factory=list)
     root: str = ""              # the folder the locations are relative to (Pack.root): SARIF's RULESROOT
+    # the forms of the language no rule of the pack reads, by what they state (modifier, state,
+    # tally, header): a report stating one gets an `input` finding (engine/unread.py)
+    unread: dict[str, list[str]] = field(default_factory=dict)
 
     def at_or_above(self, level: str) -> list[CheckFinding]:
         return [f for f in self.findings if f.rank >= LEVELS.index(level)]
@@ -267,6 +270,7 @@ def render_text(results: list[CheckResult]) -> str:
                 out.append(f"  {kind} ({len(group)})")
                 out.extend(line for f in group for line in _finding_lines(f))
         out.extend(f"  note: {note}" for note in r.notes)
+        out.extend(f"  never reads ({what}): {', '.join(names)}" for what, names in r.unread.items())
     return "\n".join(out)
 
 
@@ -286,5 +290,5 @@ def _finding_lines(f: CheckFinding) -> list[str]:
 
 def result_dict(r: CheckResult) -> dict:
     return {"policy": r.policy, "path": r.path, "complete": r.complete, "models": r.models,
-            "seconds": round(r.seconds, 3), "counts": r.counts(), "notes": r.notes,
+            "seconds": round(r.seconds, 3), "counts": r.counts(), "notes": r.notes, "unread": r.unread,
             "findings": [f.to_dict() for f in r.findings]}

@@ -104,7 +104,12 @@ def scenario_facts(reads: PackReads, observations: int = 2, vocab: Vocabulary | 
         bound = max([t + 1 for t in reads.history_thresholds if t >= 0] or [2])
         bound = min(bound, 6)
         out.append(f"scen_hist_max({bound}).")
-        pens = sorted(reads.reads_history_penalty) or _representative_penalty(reads)
+        named = sorted(reads.reads_history_penalty)
+        # a penalty the rules name (DCI: an earlier Match Point penalty), and one they do not:
+        # with the named ones alone every earlier offense was that penalty (DCI's repeat of a
+        # Minor Unsporting Conduct then always met its Match Point rule, never its Game Loss)
+        others = [p for p in _representative_penalty(reads) if p not in named][:1]
+        pens = named + others if named else _representative_penalty(reads)
         out.extend(f"scen_hist_pen({p})." for p in pens)
         out.extend(f"scen_hist_inf({i})." for i in sorted(reads.infractions))
         days = [0, 1, 2] if needs_day else [0]

@@ -22,7 +22,7 @@ _RULING = {"player": str, "infraction": str, "penalty": str, "issued": bool, "ba
            "section": str, "adjustments": list, "fix_contains": list, "note_contains": list,
            "fix_excludes": list, "note_excludes": list, "head_judge": bool, "permitted": list,
            "options": list, "related_to": int, "assumption_contains": list, "assumption_excludes": list,
-           "by_value": dict}
+           "by_value": dict, "not_issued_contains": list}
 _QUESTION = {"player": str, "add_contains": str, "infraction": str, "penalty": str, "unsettled": str}
 _NO_INFRACTION = {"player": str, "section": str, "reason_contains": str}
 _FINDING = {"kind": str, "level": str, "section_contains": str, "message_contains": str}
@@ -242,7 +242,9 @@ def _compare_ruling(want: dict, got, fail) -> None:
         got_values = {h: {v: _penalty(p) for v, p in values.items()} for h, values in (got.by_value or {}).items()}
         if got_values != want["by_value"]:
             fail(f"{label}: by_value expected {want['by_value']}, got {got_values}")
-    for what, items in (("fix", got.fix), ("note", got.notes), ("assumption", got.assumptions)):
+    withheld = [got.withheld] if got.withheld else []
+    for what, items in (("fix", got.fix), ("note", got.notes), ("assumption", got.assumptions),
+                        ("not_issued", withheld)):
         for needle in want.get(f"{what}_contains", []):
             if not any(needle.lower() in c.text.lower() for c in items):
                 fail(f"{label}: no {what} mentions `{needle}`; got " + ("; ".join(c.text for c in items) or "none"))

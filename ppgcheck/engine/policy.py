@@ -155,7 +155,8 @@ class PolicyEngine:
             def work() -> dict:
                 # (only when the pack is prepared: a cached one is ruled without the rewrite and clingo.ast)
                 from ppgcheck.engine.indexing import index_pack
-                parsed = statements()
+                from ppgcheck.engine.unread import with_input_reads
+                parsed = with_input_reads(statements(), self.pack.core)     # what the pack reads: facts
                 return self._index(parsed, index_pack(self.pack, parsed))
             return isolation.call_bounded(work, self.where, self.locate_overrun)
         if self._replaced:       # not the files' program: the cache key would not describe it

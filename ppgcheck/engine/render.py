@@ -167,6 +167,8 @@ def explanation(ruling: PlayerRuling, observation: str) -> list[str]:
         steps.append(f"option: {option_text(option)}")
     if ruling.absorbed_by:
         steps.append(f"not issued: a related infraction carries a higher penalty{_cite(ruling.absorbed_by)}")
+    elif ruling.withheld:
+        steps.append(f"not issued: {ruling.withheld.text}{_cite(ruling.withheld.section)}")
     return steps
 
 
@@ -181,6 +183,8 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
             related = f" (observation {r.related_to})" if r.related_to else ""
             line += (f" — not issued: only the highest penalty of related infractions is given, "
                      f"a related one{related} carries it{_cite(r.absorbed_by)}")
+        elif r.withheld:
+            line += f" — not issued: {r.withheld.text}{_cite(r.withheld.section)}"
         out.append(line)
         if len(r.options) > 1:
             out.extend(f"      {option_text(o)}" for o in r.options)
@@ -219,7 +223,9 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         out.extend(f"    - {question_text(q, several=len(rs.observations) > 1)}" for q in rs.questions)
     for f in rs.findings:
         where = f" [observation {f.observation}]" if f.observation else ""
-        if f.kind == "input":       # the report's gap, not the guide's
+        if f.kind == "input" and f.level == "info":     # a line the guide does not read
+            out.append(f"  not used by this guide{where}: {f.message}")
+        elif f.kind == "input":       # the report's gap, not the guide's
             out.append(f"  missing from the report{where}: {f.message}{_cite(f.section)}")
         else:
             out.append(f"  FINDING {f.kind} ({f.level}){where}: {f.message}{_cite(f.section)}")
@@ -280,6 +286,7 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "choose_from": r.base_choices,
             "options": [option_dict(o) for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
+            "not_issued": asdict(r.withheld) if r.withheld else None,
             "assumptions": [asdict(a) for a in r.assumptions],
             "questions": [question_dict(q) for q in rs.questions
                           if (q.observation, q.player) == (r.observation, r.player)],
@@ -336,17 +343,28 @@ def render_jsonl(rs: RulingSet) -> str:
     return json.dumps(ruling_dict(rs), ensure_ascii=False, separators=(",", ":"))
 
 
+def _not_issued(r) -> str:
+    """Why a ruling's penalty is not issued, in a comparison's cell ("" when it is, or when
+    there is no default penalty to issue)."""
+    if r.absorbed_by:
+        return " (not issued: related)"
+    if r.withheld:
+        return f" (not issued: {r.withheld.text})"
+    return ""
+
+
 def _cell(rs: RulingSet, observation: int) -> list[str]:
     """What one guide says about one observation."""
     lines = [f"{r.player}: {r.infraction} → {_cell_penalty(r)}{_cite(r.section)}"
-             + ("" if r.issued else " (not issued: related)")
+             + _not_issued(r)
              for r in rs.rulings if r.observation == observation]
     lines += [f"{n.player}: no infraction{_cite(n.section)}"
               for n in rs.no_infractions if n.observation == observation]
-    gaps = [f for f in rs.findings if f.observation == observation]
-    if not lines and any(f.kind == "gap" for f in gaps):
-        lines.append("not covered" + _cite(next(f.section for f in gaps if f.kind == "gap")))
-    lines += [f"{f.kind}: {f.message}" for f in gaps if f.kind != "gap" or len(lines) > 1]
+    found = [f for f in rs.findings if f.observation == observation]
+    uncovered = not lines and any(f.kind == "gap" for f in found)
+    if uncovered:      # the gap is said as "not covered": its message only beside a ruling
+        lines.append("not covered" + _cite(next(f.section for f in found if f.kind == "gap")))
+    lines += [f"{f.kind}: {f.message}" for f in found if not (uncovered and f.kind == "gap")]
     return lines or ["not covered"]
 
 

@@ -61,6 +61,7 @@ class PlayerRuling:
     penalty: str | None          # the default; None when the guide names none (see permitted)
     issued: bool
     absorbed_by: str = ""        # the section that combines related infractions
+    withheld: Cited | None = None    # why the guide gives this penalty no judge issues it (not_issued/5)
     related_to: int | None = None   # the related observation whose penalty is issued instead
     permitted: list[str] = field(default_factory=list)    # every penalty the guide allows, lightest first
     base_choices: list[str] = field(default_factory=list)  # the set the guide narrows the base to (no default)
@@ -228,6 +229,10 @@ def decode(by: dict[str, list[tuple[clingo.Symbol, ...]]], facts: Facts, report:
         r = rulings.get(key(o, p, i))
         if r and sec.string not in r.head_judge.split(", "):   # every section that asks, in a stable order
             r.head_judge = f"{r.head_judge}, {sec.string}" if r.head_judge else sec.string
+    for o, p, i, why, sec in by.get("not_issued/5", []):
+        r = rulings.get(key(o, p, i))
+        if r:
+            r.withheld = Cited(_text(why), sec.string)
     for o, p, i, sec in by.get("absorbed/4", []):
         r = rulings.get(key(o, p, i))
         if r:

@@ -223,7 +223,8 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
                 for note in match.notes:
                     notes_at.setdefault((note.text, note.section), []).append(f"`{variant.header}: {variant.value}`")
         if any(v != r.penalty for values in by_value.values() for v in values.values()):
-            r.by_value = by_value
+            # (a header whose every value gives the header-less default tells nothing: left out)
+            r.by_value = {h: values for h, values in by_value.items() if any(v != r.penalty for v in values.values())}
             # the notes of a penalty only some values give (DCI's Match Point for a Game
             # Loss in a single-game Swiss match, without `rel:`), with the values they hold at
             own = {(n.text, n.section) for n in r.notes}
@@ -232,44 +233,67 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
                            for (text, section), values in notes_at.items() if (text, section) not in own)
         if r.by_value or len(permitted) > len(r.permitted):
             r.permitted = lightest_first(permitted)
-    where = " or ".join(f"`{h}:`" for h in headers)
-    shown_at: dict[tuple[str, str, int, str, str], list[str]] = {}
-    for variant, vrs in variants:
-        for f in vrs.findings:
-            shown_at.setdefault((f.kind, f.level, f.observation, f.message, f.section), []).append(
-                f"`{variant.header}: {variant.value}`")
-    every = len(variants)
-
-    def at(message: str, values: list[str]) -> str:
-        return message if len(values) == every else f"{message} (at {', '.join(values)})"
-    own = {(f.kind, f.level, f.observation, f.message, f.section) for f in rs.findings}
-    for i, f in enumerate(rs.findings):
-        key = (f.kind, f.level, f.observation, f.message, f.section)
-        if f.kind == "input":
-            continue
-        if key not in shown_at:       # the missing header's doing, not the guide's
-            rs.findings[i] = Finding("input", "warning", f.observation, f"{f.message} without {where}", f.section)
-        else:
-            rs.findings[i] = Finding(f.kind, f.level, f.observation, at(f.message, shown_at[key]), f.section)
-    for (kind, level, observation, message, section), values in shown_at.items():
-        if (kind, level, observation, message, section) not in own and kind != "input":
-            rs.findings.append(Finding(kind, level, observation, at(message, values), section))
-    if any(r.by_value for r in rs.rulings):
+    _findings_by_value(rs, variants, headers)
+    depends_on = sorted({h for r in rs.rulings for h in (r.by_value or {})})
+    if depends_on:      # (the headers some ruling's penalty differs by)
+        where = " or ".join(f"`{h}:`" for h in depends_on)
         rs.findings.append(Finding("input", "warning", 0,
                                    f"no {where} given: the ruling depends on it (shown under each value)", ""))
     _judge_call_by_value(rs, variants)
 
 
+def _findings_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], headers: list[str]) -> None:
+    """The findings under the omitted headers' values.  A finding of the report that every
+    value of some omitted header removes is that header's doing, the report's gap (`input`,
+    "without `h:`"); one the values of a header tell apart is listed with them (a header at
+    every value of which it shows is not its cause: DCI without `rel:` and `match:`, the REL
+    gap shows under each `match:` value too, which then lacks the REL).  A finding only some
+    variants show is listed with the values that show it."""
+    values_of: dict[str, list[str]] = {}
+    shown: dict[tuple[str, str, int, str, str], dict[str, list[str]]] = {}
+    for variant, vrs in variants:
+        values_of.setdefault(variant.header, []).append(variant.value)
+        for f in vrs.findings:
+            key = (f.kind, f.level, f.observation, f.message, f.section)
+            shown.setdefault(key, {}).setdefault(variant.header, []).append(variant.value)
+
+    def listed(message: str, per: dict[str, list[str]], telling_apart: bool) -> str:
+        at = [f"`{h}: {v}`" for h in headers for v in per.get(h, [])
+              if not telling_apart or len(per[h]) < len(values_of[h])]
+        everywhere = all(len(per.get(h, [])) == len(values_of[h]) for h in headers)
+        return message if not at or everywhere else f"{message} (at {', '.join(at)})"
+    own = set()
+    for i, f in enumerate(rs.findings):
+        key = (f.kind, f.level, f.observation, f.message, f.section)
+        own.add(key)
+        if f.kind == "input":
+            continue
+        per = shown.get(key, {})
+        causes = [h for h in headers if not per.get(h)]
+        if causes:       # the missing header's doing, not the guide's
+            rs.findings[i] = Finding("input", "warning", f.observation,
+                                     f"{f.message} without " + " or ".join(f"`{h}:`" for h in causes), f.section)
+        else:
+            rs.findings[i] = Finding(f.kind, f.level, f.observation, listed(f.message, per, True), f.section)
+    for (kind, level, observation, message, section), per in shown.items():
+        if (kind, level, observation, message, section) not in own and kind != "input":
+            rs.findings.append(Finding(kind, level, observation, listed(message, per, False), section))
+
+
 def _judge_call_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) -> None:
     """A judge's call the guide holds at some value of an omitted header and not at another:
     the verdict is `depends`, with each value's (the report's own verdict, ruled without the
-    header, is no answer of the guide's)."""
-    if not rs.judge_call or rs.judge_call_verdict in ("agrees", "permitted"):
+    header, is no answer of the guide's, whether it agrees or not)."""
+    if not rs.judge_call:
         return
     by_value: dict[str, dict[str, str]] = {}
     for variant, vrs in variants:
         by_value.setdefault(variant.header, {})[variant.value] = vrs.judge_call_verdict
-    if any(v in ("agrees", "permitted") for values in by_value.values() for v in values.values()):
+    verdicts = {v for values in by_value.values() for v in values.values()}
+    held = rs.judge_call_verdict in ("agrees", "permitted")
+    # the call held at some value and not at another (FaB without `rel:`: a Warning agrees at
+    # Competitive, the table's IP2 at Professional does not), or held only under the values
+    if len(verdicts) > 1 or (not held and verdicts & {"agrees", "permitted"}):
         rs.judge_call_verdict = "depends"
         rs.judge_call_by_value = by_value
 
