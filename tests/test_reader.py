@@ -157,3 +157,14 @@ def test_a_negation_past_a_clause_s_end_does_not_negate_a_later_modifier():
     except ReportError:
         return                                  # refusing is never a misreading
     assert "not" not in observation.reading.read_as.split()
+
+
+def test_a_suggestion_never_says_what_the_sentence_denies():
+    from ppgcheck.language.report import parse_report
+    text = ("policy: fab\nplayer: Kim\nplayer: Lee\n"
+            "Kim drew two cards instead of one and both went into her hand. She did not do it on purpose.\n")
+    with pytest.raises(ReportError) as refused:
+        parse_report(text, tolerant=True)
+    assert refused.value.suggestions
+    for line in refused.value.suggestions:
+        assert "not on purpose" in line or "on purpose" not in line

@@ -269,8 +269,13 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
     taken = {i for i, w in enumerate(words) if w.person is not None}
     out: list[Modifier] = []
     groups: set[str] = set()
+    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
     for found in _modifiers(compiled, words, taken):
         kind = found.pattern.kind
+        if _negated(sentence, words, taken, found.read[0]):
+            if kind not in negates:
+                continue            # a suggestion never says what the sentence denies
+            kind = negates[kind]
         group = vocab.exclusive.get(kind)
         if group in groups or (kind in vocab.person_modifiers and "Q" not in found.persons):
             continue
@@ -323,6 +328,13 @@ def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: lis
                        readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)],
                        dropped=[m.pattern.kind for m in after[:1]])
     return None
+
+
+def _negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
+    """An unread negation reaches the word at `at` (as _negations reads one)."""
+    return any(w.negation and i not in taken and (0 < at - i <= NEGATION_REACH
+                                                   or (at > i and _same_clause(sentence, w.end, words[at].start)))
+               for i, w in enumerate(words))
 
 
 def _same_clause(sentence: str, start: int, end: int) -> bool:
