@@ -105,6 +105,12 @@ player = "Alice"
 infraction = "tardiness"
 penalty = "warning"
 section = "${sec} 2"
+
+# the example rule does not read how late: the ruling says so (an `input` finding) until a
+# rule of the pack reads count(O, minutes, N)
+[[finding]]
+kind = "input"
+message_contains = "reads the number (minutes)"
 """,
 }
 

@@ -57,7 +57,7 @@ def test_bad_input_gives_the_error_only_and_exit_code_2():
 
 
 def test_one_bad_report_in_a_file_rules_nothing_of_that_file():
-    text = "policy: fab\nplayer: Alice\nAlice stalled\n---\npolicy: fab\nplayer: Bob\nBob stalld\n"
+    text = "policy: fab\nplayer: Alice\nAlice stalled\n---\npolicy: fab\nplayer: Bob\nBob juggled\n"
     result = run("rule", "-", input=text)
     assert result.exit_code == 2
     assert "Alice" not in result.output.split("error:")[0]

@@ -4,12 +4,14 @@ kept for the observation; a line the reader cannot read is an error at that line
 whole-line suggestions (suggestions.py), each of which parses strictly."""
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from collections.abc import Callable
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.model import Reading, Report
-from ppgcheck.language.reader import Context, Refusal, read_sentence
+from ppgcheck.language.reader import NOTHING_FOUND, Context, Refusal, read_sentence
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
 
@@ -23,7 +25,7 @@ _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|whe
                       re.IGNORECASE)
 # a line the strict language read whose value is refused (a number out of range, a hidden
 # character in a name): the judge's value is wrong, not the wording, and is never read again
-_STATED_WRONG = re.compile(r"out of range|is not allowed in a name|declared twice")
+_STATED_WRONG = re.compile(r"out of range|is not allowed in a|declared twice")
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 
 
@@ -47,6 +49,11 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 header = _header(lines, n)
                 offered = suggest(lines[n - 1], context, vocab, result,
                                   lambda line: _parses(parse, header, line))
+                if result.message == NOTHING_FOUND:
+                    # nothing of the language in it: the strict error says where and what fits
+                    # (`extar` at its caret), the reader adds whole lines to choose from
+                    # (the strict error's "closest valid forms" are templates, not lines: never offered)
+                    raise dataclasses.replace(exc, suggestions=offered, suggesting="did you mean") from None
                 raise ReportError(f"cannot read this sentence: {result.message}", source, n, result.column,
                                   lines[n - 1], suggestions=offered, suggesting="did you mean") from None
             readings[n] = result.reading
