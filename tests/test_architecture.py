@@ -271,7 +271,7 @@ def test_every_predicate_name_python_uses_is_declared_in_the_contract():
 
 
 def test_the_layout_table_names_every_module_in_its_folder_s_row():
-    table = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = (Path(__file__).resolve().parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(ppgcheck/(?:\w+/)?)` \| (.*) \|$", table, re.M)}
     for folder in [PACKAGE, *sorted(p.parent for p in PACKAGE.glob("*/__init__.py"))]:
         key = folder.relative_to(PACKAGE.parent).as_posix() + "/"

@@ -29,7 +29,8 @@ def _installed_layout(site: Path) -> Path:
 
 
 def _run(site: Path, cache: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(site), "PPGCHECK_CACHE": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**{k: v for k, v in os.environ.items() if k != "PPGCHECK_PREBUILT"},    # (the suite turns it off)
+           "PYTHONPATH": str(site), "PPGCHECK_CACHE": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run([sys.executable, *args], env=env, cwd=site.parent, capture_output=True, text=True,
                           timeout=300)
 

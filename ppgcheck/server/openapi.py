@@ -84,7 +84,9 @@ def document(version: str) -> dict:
             "/api/parse": {"post": _op("parse and check reports without ruling them", body=_report_body())},
             "/api/read": {"post": _op("how the tolerant reader reads reports: each report's policy, persons, "
                                       "observations and the reading (`written`, `read_as`, `not_read`) of "
-                                      "each sentence that is not a canonical form", body=_report_body())},
+                                      "each sentence that is not a canonical form; a text it cannot read answers 200 with "
+                                      "`error` (the parser's, with whole-line `suggestions`) and no reports",
+                                      body=_report_body())},
             "/api/compare": {"post": _op("rule a report's observations under every bundled guide",
                                          body=_report_body())},
             "/api/vocab": {"get": _op("the report language's forms, for a report builder", errors=())},

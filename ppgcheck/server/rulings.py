@@ -9,13 +9,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ppgcheck import api
+from ppgcheck.errors import ReportError
 from ppgcheck.version import __version__
 from ppgcheck.engine.render import comparison_dict
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.server import openapi
 from ppgcheck.server.access import RequestRefused, read_json
-from ppgcheck.server.base import MAX_REPORTS, Station, html, prepared, report_fields, rulings
+from ppgcheck.server.base import MAX_REPORTS, Station, error_body, html, prepared, report_fields, rulings
 from ppgcheck.server.card import card
 
 async def api_rule(request: Request) -> Response:
@@ -40,11 +41,16 @@ async def api_read(request: Request) -> Response:
     data = await read_json(request)
     text, policy, source = report_fields(data)
 
-    def read() -> list[dict]:
-        return [{"policy": policy_id, "persons": [name for name, _ in report.persons],
-                 "observations": len(report.observations), "readings": api.readings(report)}
-                for report, policy_id in prepared(text, policy, source, tolerant=True)]
-    return JSONResponse({"reports": await run_in_threadpool(read)})
+    def read() -> dict:
+        try:
+            return {"reports": [{"policy": policy_id, "persons": [name for name, _ in report.persons],
+                                 "observations": len(report.observations), "readings": api.readings(report)}
+                                for report, policy_id in prepared(text, policy, source, tolerant=True)]}
+        except ReportError as exc:
+            # a half-typed report is an answer here, not a failed request (the page asks as the
+            # judge types; a browser logs every 4xx as an error)
+            return {"reports": [], "error": error_body(exc)[1]}
+    return JSONResponse(await run_in_threadpool(read))
 
 
 async def api_compare(request: Request) -> Response:

@@ -91,7 +91,10 @@ async function check() {
   if (!text.trim()) { $("#parse-status").textContent = ""; mirror(null); return; }
   try {
     const result = await send("/api/read", { report: text, source: "report" });
-    if (seq === checkSeq) showReading(result, text);
+    if (seq !== checkSeq) return;
+    // (a report it cannot read yet is an answer, not a failed request)
+    if (result.error) showError({ message: result.error.message, info: result.error });
+    else showReading(result, text);
   } catch (err) {
     if (seq === checkSeq) showError(err);
   }
