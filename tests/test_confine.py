@@ -120,3 +120,11 @@ def test_a_symlink_inside_the_folder_is_followed(pack: Path) -> None:
     write(pack / "real" / "x.lp", "x(1).\n")
     os.symlink("real/x.lp", pack / "link.lp")
     assert parse(pack / "link.lp") == ["x(1)."]
+
+
+def test_a_readme_beside_the_rules_is_not_held_to_a_program_s_shape(pack: Path) -> None:
+    """A pack README's table row of 100 `|` once failed `check`: "more than 64 operators"."""
+    readme = write(pack / "README.md", "| " + " | ".join(f"cell {n}" for n in range(100)) + " |\n")
+    confine.check_files([readme], rules=False)
+    refused(write(pack / "wide.lp", "a(" + "|".join("1" for _ in range(100)) + ").\n"), "rules/evil/wide.lp:1:132",
+            "operators")

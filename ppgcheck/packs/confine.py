@@ -133,7 +133,8 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     except UnicodeDecodeError as exc:
         before = data[:exc.start].decode("utf-8", "replace")
         raise _error(shown(name), *_position(before, len(before)), f"`{shown(name)}` is not UTF-8 text") from None
-    approved.statements += _check_shape(text, shown(name))
+    if rules:       # (a README or a source text read beside the rules is no program)
+        approved.statements += _check_shape(text, shown(name))
     approved.bytes += len(data)
     approved.real.add(real)
     approved.paths.append(Path(name))
