@@ -526,7 +526,8 @@ def test_the_next_incident_after_a_submit_is_a_new_report_not_a_replace(event_st
     assert phone.inner_text("#amend") == "Replace report #2"
     phone.click("#amend")
     phone.wait_for_selector("#result .submission[data-outcome='amended']")
-    assert phone.is_hidden("#editing")
+    # (hidden by the same answer that shows the submission, a moment after it: waited for)
+    phone.wait_for_selector("#editing", state="hidden", timeout=5000)
     # and after the replace, the next incident is again a new report
     phone.fill("#report", LEE_LATE.replace("Lee", "Ned"))
     phone.wait_for_selector("#parse-status.ok")

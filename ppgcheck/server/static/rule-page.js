@@ -150,12 +150,12 @@ async function submitNow(amend = false, confirmed = false) {
     result.innerHTML = await send("/ui/submit", { report: text, judge: judge(), source, amend, tolerant: true },
       { write: true, html: true });
     $("#submit-status").textContent = "";
+    kept.drop(KEYS.draft, KEYS.editing);                    // a new report next time
+    showEditing();                                          // (at once, with the answer shown)
     const ids = [...result.querySelectorAll(".submission")].map((s) => s.dataset.reportId);
     const last = ids.length ? ids[ids.length - 1] : "";
     const submitted = { source, text, report_ids: ids, report_id: last, summary: await describe(last) };
     kept.set(KEYS.last, submitted);
-    kept.drop(KEYS.draft, KEYS.editing);                    // a new report next time
-    showEditing();
     offerEdit(result, submitted);
     reveal(result);
     loadRoster();
