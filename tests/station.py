@@ -8,7 +8,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import uvicorn
+from starlette.testclient import TestClient
 
 from ppgcheck.server.access import Access
 from ppgcheck.server.app import create_app
@@ -52,3 +54,12 @@ def with_tokens(event: Path | None = None) -> Station:
         from ppgcheck import api
         station.event = api.open_event(event, create=True)
     return station
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """A station without an event, in process (Starlette's TestClient), one per test module."""
+    station = Station()
+    with TestClient(create_app(station), raise_server_exceptions=False) as c:
+        yield c
+    station.batcher.close()

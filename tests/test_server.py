@@ -22,19 +22,11 @@ from ppgcheck.server import openapi
 from ppgcheck.server.access import Access
 from ppgcheck.server.app import create_app
 from ppgcheck.server.base import Station
-from station import HEAD_TOKEN, JUDGE_TOKEN
+from station import HEAD_TOKEN, JUDGE_TOKEN, client  # noqa: F401 (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "fab" / "hidden-card-error.txt").read_text()
 TYPO = "policy: fab\nplayer: Alice\nAlice drew 2 extar cards\n"
-
-
-@pytest.fixture(scope="module")
-def client():
-    station = Station()
-    with TestClient(create_app(station), raise_server_exceptions=False) as c:
-        yield c
-    station.batcher.close()
 
 
 @pytest.fixture(scope="module")

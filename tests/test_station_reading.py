@@ -11,16 +11,9 @@ from ppgcheck.language.model import Reading
 from ppgcheck.server import base
 from ppgcheck.server.app import create_app
 from ppgcheck.server.base import Station
+from station import client  # noqa: F401 (the fixture)
 
 CANONICAL = "policy: fab\nplayer: Alice\nplayer: Bob\nAlice drew 2 extra cards\n"
-
-
-@pytest.fixture(scope="module")
-def client():
-    station = Station()
-    with TestClient(create_app(station), raise_server_exceptions=False) as c:
-        yield c
-    station.batcher.close()
 
 
 def test_a_canonical_report_reads_with_no_reading(client):
