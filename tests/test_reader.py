@@ -168,3 +168,9 @@ def test_a_suggestion_never_says_what_the_sentence_denies():
     assert refused.value.suggestions
     for line in refused.value.suggestions:
         assert "not on purpose" in line or "on purpose" not in line
+
+
+def test_a_number_too_long_to_read_is_refused_not_left_out():
+    """It was read as no number at all, so `drew 9999… extra cards` became `drew 1 extra card`."""
+    error = refusal("In game 2 Kim drew 99999999999999999999999 extra cards")
+    assert "out of range" in error.message and error.column == 20       # at the number

@@ -57,6 +57,10 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if isinstance(mentions, Refusal):
         return mentions
     words = compiled.words(sentence, mentions)
+    too_long = next((w for w in words if w.text.isdigit() and w.number is None), None)
+    if too_long:        # (matching.py reads no number past 18 digits: never read as none at all)
+        return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
+                       "of the report language is that long", too_long.start + 1)
     found = _observation(compiled, words)
     if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
         found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) or found
