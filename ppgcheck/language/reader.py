@@ -19,6 +19,7 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.matching import Found, Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
+from ppgcheck.language.signs import signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
@@ -63,7 +64,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
                        "of the report language is that long", too_long.start + 1)
     found = _observation(compiled, words)
     if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
-        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) or found
+        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) \
+            or _signed(compiled, words) or found
     if isinstance(found, (Refusal, Read)):
         return found
     if not found.persons:
@@ -239,12 +241,27 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     return Found(pattern, tuple(read_at), persons, numbers)
 
 
+def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
+    """No form found: the one observation the pack's signs say (signs.py), or a refusal
+    naming the kinds they point to alike."""
+    found = signed(compiled, words)
+    if not isinstance(found, list):
+        return found
+    subject = next((w.person for w in words if w.person is not None), None)
+    lines = [_inferred_line(compiled.vocab, kind, subject, words) for kind in found] if subject else []
+    return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in found)}: write the one you mean",
+                   readings=[line for line in lines if line])
+
+
 def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]) -> str | None:
     form = vocab.canonical("observation", kind)
     if "Q" in form.slots:
         return None
-    numbers = [w.number for w in words if w.number is not None] or [1]
-    counts = {slot: numbers[0] for slot in form.slots if slot not in PERSON_SLOTS}
+    counts = {}
+    for slot in form.slots:
+        if slot not in PERSON_SLOTS:
+            place = unit_number(vocab, slot, words)
+            counts[slot] = words[place[0]].number if place else 1
     return print_observation(Observation(subject, kind, None, counts), vocab)
 
 
