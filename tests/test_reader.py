@@ -160,9 +160,11 @@ def test_a_negation_past_a_clause_s_end_does_not_negate_a_later_modifier():
 
 
 def test_a_suggestion_never_says_what_the_sentence_denies():
+    # (`instead of` with no number: a count the reader cannot take, so refused)
     from ppgcheck.language.report import parse_report
     text = ("policy: fab\nplayer: Kim\nplayer: Lee\n"
-            "Kim drew two cards instead of one and both went into her hand. She did not do it on purpose.\n")
+            "Kim drew two cards instead of putting one back and both went into her hand. "
+            "She did not do it on purpose.\n")
     with pytest.raises(ReportError) as refused:
         parse_report(text, tolerant=True)
     assert refused.value.suggestions
@@ -174,3 +176,24 @@ def test_a_number_too_long_to_read_is_refused_not_left_out():
     """It was read as no number at all, so `drew 9999… extra cards` became `drew 1 extra card`."""
     error = refusal("In game 2 Kim drew 99999999999999999999999 extra cards")
     assert "out of range" in error.message and error.column == 20       # at the number
+
+
+@pytest.mark.parametrize("sentence, count", [
+    ("Kim drew three cards instead of two", 1),
+    ("Kim drew 4 cards at the start of her turn instead of just one", 3),
+])
+def test_a_count_written_as_instead_of_is_read_as_the_difference(sentence, count):
+    obs = read(sentence).observations[0]
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+    assert not any("instead" in text for text in obs.reading.not_read)
+
+
+def test_instead_of_a_larger_number_is_no_difference_and_refused():
+    # (one card instead of two says no extra card: `instead` stays an unread cue)
+    error = refusal("Kim drew 1 card instead of 2")
+    assert "instead" in error.message or error.suggestions
+
+
+def test_instead_of_with_no_number_is_no_count():
+    error = refusal("Kim drew two cards instead of putting them on the bottom")
+    assert "instead" in error.message

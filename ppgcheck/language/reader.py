@@ -58,7 +58,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if isinstance(mentions, Refusal):
         return mentions
     words = compiled.words(sentence, mentions)
-    too_long = next((w for w in words if w.text.isdigit() and w.number is None), None)
+    too_long = next((w for w in words if w.text.isdigit() and len(w.text) > 18), None)
     if too_long:        # (matching.py reads no number past 18 digits: never read as none at all)
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
                        "of the report language is that long", too_long.start + 1)
@@ -82,6 +82,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if refused:
         return refused
     line = _line(found, modifiers, vocab)
+    taken |= {i for i, w in enumerate(words) if any(w is j for t in list(taken) for j in words[t].joined)}
     refused = _cues(words, taken, found, modifiers, vocab, line)
     if refused:
         return refused
