@@ -197,3 +197,16 @@ def test_instead_of_a_larger_number_is_no_difference_and_refused():
 def test_instead_of_with_no_number_is_no_count():
     error = refusal("Kim drew two cards instead of putting them on the bottom")
     assert "instead" in error.message
+
+
+def test_an_opponent_who_did_not_notice_is_offered_as_the_guide_asks_of_them():
+    error = refusal("Lee never noticed that Kim defended from arsenal")
+    assert "starts with what Lee did" in error.message
+    assert error.suggestions[:2] == ["Kim broke a game rule, by defending from arsenal, Lee had a fair chance to notice",
+                                     "Lee did not notice Kim's error"]
+
+
+def test_another_person_acting_first_is_not_offered_as_not_noticing():
+    error = refusal("Lee rushed through her turn so that Kim defended from arsenal")
+    assert "starts with what Lee did" in error.message
+    assert not any("notice" in line for line in error.suggestions)

@@ -19,7 +19,7 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.matching import Found, Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import signed, unit_number
+from ppgcheck.language.signs import score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
@@ -70,7 +70,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
-    refused = _other_subject(words, found)
+    refused = _other_subject(words, found, vocab)
     if refused:
         return refused
     taken = set(found.read)
@@ -266,9 +266,11 @@ def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]
     return print_observation(Observation(subject, kind, None, counts), vocab)
 
 
-def _other_subject(words: list[Word], found: Found) -> Refusal | None:
+def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
     """A sentence that starts with another person than the subject read (`Lee rushed so
-    that Kim would miss her trigger`) says what that person did: refused, not guessed."""
+    that Kim would miss her trigger`) says what that person did: refused, not guessed.  Where
+    what that person did is not noticing (`Lee never noticed that Kim ...`: a `read_hint` of
+    did_not_notice_error), the lines offered say so."""
     subject = found.persons.get("P")
     at = next((i for i in found.read if words[i].person == subject), None)
     for i, word in enumerate(words[:at] if at is not None else []):
@@ -278,8 +280,25 @@ def _other_subject(words: list[Word], found: Found) -> Refusal | None:
             continue            # `Lee's deck`: of Lee, not by Lee
         return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
-                       readings=[])
+                       readings=_not_noticed(words, words[i + 1:at], word.person, found, vocab))
     return None
+
+
+def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:
+    """The lines a sentence may mean whose first person did not notice the error read
+    after it: that error with `OTHER had a fair chance to notice` (the question the guide asks
+    of the opponent, FaB PPG 2.2, UPG 126), and `OTHER did not notice SUBJECT's error`."""
+    compiled = patterns(vocab)
+    if "did_not_notice_error" not in score(compiled, between, set()) or found.pattern.category != "observation":
+        return []
+    observation = _observation_of(found, _modifiers(compiled, words, set(found.read)), vocab)
+    lines = []
+    if "had_fair_chance" in vocab.modifiers and observation.other is None:
+        observation.modifiers.append(Modifier("had_fair_chance", other))
+        lines.append(print_observation(observation, vocab))
+    if "did_not_notice_error" in vocab.observations:
+        lines.append(print_observation(Observation(other, "did_not_notice_error", observation.subject, {}), vocab))
+    return lines
 
 
 def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:
