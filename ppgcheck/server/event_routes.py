@@ -123,7 +123,7 @@ async def _head_judge_change(request: Request, what: str) -> tuple[Station, str,
 
 async def api_void(request: Request) -> Response:
     station, reason, judge, _ = await _head_judge_change(request, "a void")
-    penalty_id = int(request.path_params["penalty_id"])
+    penalty_id = _row_id(request, "penalty_id")
     store = station.store()
 
     def void() -> dict:
@@ -136,7 +136,7 @@ async def api_void_report(request: Request) -> Response:
     """Void a whole report ruled by mistake and every live penalty of it (Head Judge): it
     stays in the record and stops counting."""
     station, reason, judge, _ = await _head_judge_change(request, "a void")
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
     store = station.store()
 
     def void() -> dict:
@@ -155,7 +155,7 @@ async def api_amend(request: Request) -> Response:
     notes = field_of(data, "notes", str, required=False)
     if penalty is None and notes is None:
         raise RequestRefused(400, "nothing to change: give `penalty` and/or `notes`", "json")
-    penalty_id = int(request.path_params["penalty_id"])
+    penalty_id = _row_id(request, "penalty_id")
     store = station.store()
 
     def amend() -> dict:
@@ -170,7 +170,7 @@ async def api_rerule(request: Request) -> Response:
     """Rule a report again with the penalties in force now (Head Judge): after a void of a
     penalty its ruling counted (`counted_by_reports` of the void's answer)."""
     station, reason, judge, _ = await _head_judge_change(request, "ruling a report again")
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
 
     def rerule() -> dict:
         changes, counted = api.rerule_report(station.store(), report_id, reason, judge)
@@ -181,7 +181,7 @@ async def api_rerule(request: Request) -> Response:
 
 async def api_report(request: Request) -> Response:
     store = _station(request).store()
-    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
+    sub = await run_in_threadpool(store.report, _row_id(request, "report_id"))
     return JSONResponse({**sub.as_dict(), "ruling": sub.ruling})
 
 
@@ -204,10 +204,22 @@ async def page_event(request: Request) -> Response:
 
 async def page_slip(request: Request) -> Response:
     store = _station(request).store()
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
     sub = await run_in_threadpool(store.report, report_id)
     changes = changes_of(await run_in_threadpool(store.audit, None, report_id))
     return html(request, "slip.html", sub=sub, card=card(sub.ruling), changes=changes)
+
+
+ROW_IDS = range(1, 2**63)       # SQLite's rowids: a larger number in a URL is no row, not an overflow
+
+
+def _row_id(request: Request, name: str) -> int:
+    """The report or penalty id of a URL; one past SQLite's rowids is a 404 as a missing one is."""
+    value = int(request.path_params[name])
+    if value not in ROW_IDS:
+        what = "report" if name == "report_id" else "penalty"
+        raise RequestRefused(404, f"no {what} #{value}: ids run from 1 to {ROW_IDS[-1]}", "event")
+    return value
 
 
 def routes() -> list[Route]:
