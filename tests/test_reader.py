@@ -210,3 +210,13 @@ def test_another_person_acting_first_is_not_offered_as_not_noticing():
     error = refusal("Lee rushed through her turn so that Kim defended from arsenal")
     assert "starts with what Lee did" in error.message
     assert not any("notice" in line for line in error.suggestions)
+
+
+def test_a_players_opponent_is_the_other_of_two_players():
+    obs = read("In game 3 Kim's opponent drew an extra card").observations[0]
+    assert obs.subject == "Lee" and obs.reading.read_as == "Lee drew 1 extra card"
+
+
+def test_a_players_opponent_among_three_players_is_refused_saying_why():
+    error = refusal("Kim's opponent drew an extra card", header=HEADER + "player: Max\n")
+    assert "exactly two players" in error.message and "declares 3" in error.message

@@ -141,6 +141,17 @@ def _mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[
                 other.column = match.start() + 1
                 return other
             found.append((match.start(), match.end(), other))
+        # `Saki's opponent`: the other of two players, named where the name stands
+        for match in re.finditer(rf"(?:'|\u2019)s\s+(?:{opponents})\b", sentence, re.IGNORECASE):
+            whose = next((m for m in found if m[1] == match.start()), None)
+            if whose is None or whose[2] not in context.players:
+                continue
+            if len(context.players) != 2:
+                return Refusal(f"`{whose[2]}'s opponent` names the other player where the report declares "
+                               f"exactly two players; it declares {len(context.players)}: write the name",
+                               whose[0] + 1)
+            other = next(p for p in context.players if p != whose[2])
+            found[found.index(whose)] = (whose[0], match.end(), other)
     return sorted(found)
 
 
