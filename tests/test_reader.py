@@ -220,3 +220,13 @@ def test_a_players_opponent_is_the_other_of_two_players():
 def test_a_players_opponent_among_three_players_is_refused_saying_why():
     error = refusal("Kim's opponent drew an extra card", header=HEADER + "player: Max\n")
     assert "exactly two players" in error.message and "declares 3" in error.message
+
+
+@pytest.mark.parametrize("said", ["no intent", "without intent", "no intention", "It wasn't deliberate"])
+def test_intent_denied_in_a_judges_words_is_read_as_not_on_purpose(said):
+    obs = read(f"Kim drew an extra card, {said}").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_intent_named_but_not_denied_is_refused_not_guessed():
+    assert "`intent`" in refusal("Kim drew an extra card, intent unclear").message
