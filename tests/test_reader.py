@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ppgcheck.errors import ReportError
 from ppgcheck.language.facts import build_facts
 from ppgcheck.language.printer import print_report
-from ppgcheck.language.report import parse_report
+from ppgcheck.language.report import parse_report, parse_reports
 
 HEADER = "policy: fab\nplayer: Kim\nplayer: Lee\n"
 
@@ -230,3 +230,30 @@ def test_intent_denied_in_a_judges_words_is_read_as_not_on_purpose(said):
 
 def test_intent_named_but_not_denied_is_refused_not_guessed():
     assert "`intent`" in refusal("Kim drew an extra card, intent unclear").message
+
+
+def test_a_line_of_two_statements_is_read_as_both_the_main_one_first():
+    report = read("Kim drew an extra card and Lee let it pass", "Lee was 3 minutes late")
+    assert [(o.subject, o.kind) for o in report.observations] == [
+        ("Kim", "drew_extra_cards"), ("Lee", "late"), ("Lee", "let_error_pass")]
+    first, _, second = report.observations
+    assert first.line == second.line == 4           # both said on the report's 4th line
+    assert (first.reading.written, second.reading.written) == ("Kim drew an extra card", "Lee let it pass")
+    printed = print_report(report)
+    assert facts(parse_report(printed)) == facts(report)
+
+
+def test_a_piece_of_modifiers_alone_adds_to_the_statement_before_it():
+    report = read("Kim drew an extra card and Lee let it pass. It came up two turns later")
+    assert report.observations[1].reading.read_as == "Lee let it pass, caught later"
+
+
+def test_a_line_with_a_piece_the_reader_cannot_read_stays_refused():
+    error = refusal("Kim drew an extra card and Lee let it pass, Kim juggled the dice")
+    assert error.line == 4
+
+
+def test_a_line_of_an_earlier_report_in_the_file_is_not_read_piece_by_piece():
+    text = HEADER + "Kim drew an extra card and Lee let it pass\n---\n" + HEADER + "Kim was 3 minutes late\n"
+    with pytest.raises(ReportError):
+        parse_reports(text, tolerant=True)
