@@ -24,7 +24,8 @@ from ppgcheck.server.batching import RulingBatcher
 from station import HEAD_TOKEN, JUDGE_TOKEN, client  # noqa: F401 (the fixture)
 
 ACME = Path(__file__).parent / "fixtures" / "packs" / "acme"
-SPILLED = "policy: acme\nplayer: Alice\nplayer: Bob\nAlice deliberately ate at the table, the food spilled on Bob's cards\n"
+SPILLED = ("policy: acme\nplayer: Alice\nplayer: Bob\n"
+           "Alice deliberately ate at the table, the food spilled on Bob's cards\n")
 LATE = "policy: snacks\nplayer: Carol\nCarol was 5 minutes late\n"
 
 
@@ -168,3 +169,23 @@ def test_serve_refuses_a_folder_that_holds_no_pack(tmp_path):
     result = CliRunner().invoke(cli, ["serve", "--rules", str(tmp_path), "--port", "0"])
     assert result.exit_code == 2 and "is not a rules folder" in result.output
     assert "--rules DIR" in CliRunner().invoke(cli, ["serve", "--help"]).output
+
+
+def test_a_pack_file_that_is_a_symlink_out_of_the_folder_is_refused_unread(tmp_path):
+    """The folder is untrusted as `rule --rules` takes it: a pack file that leads outside it
+    is refused by name, its content never reaches a ruling, and the station still starts."""
+    secret = tmp_path / "secret.lp"
+    secret.write_text('infraction(O, P, leaked_secret) :- observation(O, P, ate_food).\n')
+    root = tmp_path / "rules"
+    shutil.copytree(ACME, root / "acme", ignore=shutil.ignore_patterns("golden", "source"))
+    (root / "acme" / "z_secret.lp").symlink_to(secret)
+    station = Station(rules=root)
+    station.batcher.start()     # the pack is left for its requests, not a failed start
+    try:
+        with TestClient(create_app(station), raise_server_exceptions=False) as c:
+            for response in (c.post("/api/rule", json={"report": SPILLED}), c.get("/api/policies/acme")):
+                assert response.status_code == 500 and response.json()["error"]["kind"] == "policy"
+                assert "is a symlink to a file outside the rules folder" in response.text
+                assert "leaked_secret" not in response.text
+    finally:
+        station.close()
