@@ -46,7 +46,8 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     the pending ones when `pending` asks), its roster and time extensions.  (The event page
     lists every row and hides all but the pending ones itself, so its count stays that of
     the rows listed.)"""
-    store = _station(request).store()
+    station = _station(request)
+    store = station.store()
     everything = request.query_params.get("all") in ("1", "true")
     pending = pending_filter and request.query_params.get("pending") in ("1", "true")
     filters = _filters(request)
@@ -56,7 +57,7 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     replaced_by = {p.replaces: p.id for p in everyone if p.replaces}
 
     def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
-        why = api.not_recorded_why(p)
+        why = api.not_recorded_why(p, station.rules)
         # the replacement chain: the row this one replaced, the row that replaced it
         return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
                 "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
@@ -65,7 +66,7 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),
             # rulings a change since made wrong until ruled again (every page load: not only after the change)
-            "needs_ruling_again": api.stale_rulings(store),
+            "needs_ruling_again": api.stale_rulings(store, station.rules),
             "filters": {**filters, "all": everything, **({"pending": pending} if pending_filter else {})}}
 
 
@@ -77,7 +78,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
     station = _station(request)
     station.access.require(request, JUDGE)
     data = await read_json(request)
-    text, policy, source = report_fields(data)
+    text, policy, source = report_fields(data, station)
     judge = field_of(data, "judge", str)
     amend = field_of(data, "amend", bool, required=False, default=False)
     choices = field_of(data, "choices", dict, required=False, default={})
@@ -93,7 +94,8 @@ async def _submit(request: Request, questions_default: bool) -> list:
 
     def submit() -> list:
         api.check_judge(judge)
-        return writer.submit(prepared(text, policy, source, tolerant), judge, amend, choices, questions)
+        return writer.submit(prepared(text, policy, source, tolerant, station.rules), judge, amend, choices,
+                             questions)
     return await run_in_threadpool(submit)
 
 
@@ -159,9 +161,9 @@ async def api_amend(request: Request) -> Response:
     store = station.store()
 
     def amend() -> dict:
-        row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes)
+        row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes, station.rules)
         # another penalty changes what later rulings counted (or would count); other notes do not
-        counted = api.rulings_changed_by_amend(store, penalty_id, row) if penalty is not None else []
+        counted = api.rulings_changed_by_amend(store, penalty_id, row, station.rules) if penalty is not None else []
         return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": counted}
     return JSONResponse(await run_in_threadpool(amend))
 
@@ -173,7 +175,7 @@ async def api_rerule(request: Request) -> Response:
     report_id = _row_id(request, "report_id")
 
     def rerule() -> dict:
-        changes, counted = api.rerule_report(station.store(), report_id, reason, judge)
+        changes, counted = api.rerule_report(station.store(), report_id, reason, judge, station.rules)
         return {"report_id": report_id, "counted": [penalty_dict(p) for p in counted],
                 "amended": [{"old": penalty_dict(old), "new": penalty_dict(new)} for old, new in changes]}
     return JSONResponse(await run_in_threadpool(rerule))
@@ -189,8 +191,9 @@ async def api_export(request: Request) -> Response:
     fmt = request.query_params.get("format", "csv")
     if fmt not in ("csv", "json"):
         raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")
-    store = _station(request).store()
-    rows, _ = await run_in_threadpool(api.exported_penalties, store)     # (as `event export`)
+    station = _station(request)
+    store = station.store()
+    rows, _ = await run_in_threadpool(api.exported_penalties, store, station.rules)     # (as `event export`)
     name = f"{store.event_name()}-penalties.{fmt}".replace('"', "")
     body = to_csv(rows) if fmt == "csv" else to_json(rows)
     return Response(body, media_type="text/csv; charset=utf-8" if fmt == "csv" else "application/json",
