@@ -189,3 +189,15 @@ def test_a_pack_file_that_is_a_symlink_out_of_the_folder_is_refused_unread(tmp_p
                 assert "leaked_secret" not in response.text
     finally:
         station.close()
+
+
+def test_event_export_on_the_command_line_takes_the_folder_too(house, tmp_path):
+    """`event export --rules DIR` leaves out what the folder's guide does not record (snacks'
+    Warnings); without it the bundled packs know no `snacks` and export it."""
+    event, report = tmp_path / "e.db", tmp_path / "late.txt"
+    report.write_text(LATE)
+    runner = CliRunner()
+    ruled = runner.invoke(cli, ["rule", str(report), "--rules", str(house), "--event", str(event), "--judge", "Dana"])
+    assert ruled.exit_code == 0, ruled.output
+    kept = runner.invoke(cli, ["event", "export", "--event", str(event), "--rules", str(house)])
+    assert kept.exit_code == 0 and "Carol" not in kept.stdout and "does not record" in kept.stderr
