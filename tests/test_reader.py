@@ -257,3 +257,8 @@ def test_a_line_of_an_earlier_report_in_the_file_is_not_read_piece_by_piece():
     text = HEADER + "Kim drew an extra card and Lee let it pass\n---\n" + HEADER + "Kim was 3 minutes late\n"
     with pytest.raises(ReportError):
         parse_reports(text, tolerant=True)
+
+
+def test_a_negation_does_not_reach_past_the_end_of_its_sentence():
+    obs = read("Kim drew an extra card she couldn't hide; unintentional").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]

@@ -360,7 +360,7 @@ def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: lis
     negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
 
     def reaches(i: int, j: int) -> bool:
-        return 0 < j - i <= NEGATION_REACH or (j > i and _same_clause(sentence, words[i].end, words[j].start))
+        return _reaches(sentence, words, i, j)
     for i, word in enumerate(words):
         if not word.negation or i in taken:
             continue
@@ -384,9 +384,18 @@ def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: lis
 
 def _negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
     """An unread negation reaches the word at `at` (as _negations reads one)."""
-    return any(w.negation and i not in taken and (0 < at - i <= NEGATION_REACH
-                                                   or (at > i and _same_clause(sentence, w.end, words[at].start)))
-               for i, w in enumerate(words))
+    return any(w.negation and i not in taken and _reaches(sentence, words, i, at) for i, w in enumerate(words))
+
+
+def _reaches(sentence: str, words: list[Word], negation: int, at: int) -> bool:
+    """A negation reaches a word after it in its clause, or within NEGATION_REACH words
+    when only a comma is between (`not, deliberately`); never past a sentence's end
+    (`he couldn't pay; unintentional`: the `not` does not reach `unintentional`)."""
+    if at <= negation:
+        return False
+    between = sentence[words[negation].end:words[at].start]
+    return _same_clause(sentence, words[negation].end, words[at].start) or (
+        at - negation <= NEGATION_REACH and not re.search(r"[.;:!?]", between))
 
 
 def _same_clause(sentence: str, start: int, end: int) -> bool:
