@@ -22,6 +22,7 @@ SIGN = 2                # the points of a sign: enough on its own
 HINT = 1                # of a hint: ranks, and adds to a sign
 MAX_FILLERS = 2         # filler words a sign's words may have between them (`tapped a creature`)
 NUMBER_REACH = 2        # words from a count's number to its unit word (`3 more cards`)
+ARTICLES = ("a", "an")  # a number word of the language that is also an article
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,9 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
             continue
         place = unit_number(vocab, slot, words, read)
         if place is None:
-            if any(w.number is not None for i, w in enumerate(words) if i not in read):
-                return None      # a number the reading cannot place: not guessed (suggestions)
+            if any(w.number is not None and w.text not in ARTICLES for i, w in enumerate(words) if i not in read) \
+                    or any(w.forms & _units(vocab, slot) for w in words):
+                return None      # a number it cannot place, or a count said without one (`a few minutes`)
             continue            # a count the sentence leaves out is 1, as a reader phrase's
         numbers[slot] = words[place[0]].number
         read.update(place)
@@ -141,13 +143,19 @@ def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
                 taken: set[int] = frozenset()) -> tuple[int, int] | None:
     """Where the number of a count slot and its unit word stand: a number followed within
     NUMBER_REACH words by the slot's unit word (`3 cards`, `4 more minutes`)."""
-    units = {f for pair in vocab.units.get(slot, []) for w in pair for f in lemmas(w)}
+    units = _units(vocab, slot)
     for i, word in enumerate(words):
         if word.number is None or i in taken:
             continue
-        for j in range(i + 1, min(len(words), i + 1 + NUMBER_REACH)):
+        reach = 1 if word.text in ARTICLES else NUMBER_REACH     # `a minute`, never `a few minutes`
+        for j in range(i + 1, min(len(words), i + 1 + reach)):
             if words[j].forms & units:
                 return i, j
             if words[j].number is not None or words[j].person is not None:
                 break
     return None
+
+
+def _units(vocab: Vocabulary, slot: str) -> set[str]:
+    """The dictionary forms of a count slot's unit words (`card`, `cards`)."""
+    return {f for pair in vocab.units.get(slot, []) for w in pair for f in lemmas(w)}
