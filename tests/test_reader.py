@@ -262,3 +262,15 @@ def test_a_line_of_an_earlier_report_in_the_file_is_not_read_piece_by_piece():
 def test_a_negation_does_not_reach_past_the_end_of_its_sentence():
     obs = read("Kim drew an extra card she couldn't hide; unintentional").observations[0]
     assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_a_negation_does_not_reach_past_a_comma():
+    obs = read("Kim drew an extra card she did not want, honest mistake").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_an_owner_named_alone_is_the_subject_unless_it_was_done_to_her_things():
+    obs = read("All of Kim's cards are in sleeves in a pattern").observations[0]
+    assert obs.reading.read_as == "Kim has marked cards, with a pattern"
+    assert "Kim" not in " ".join(obs.reading.not_read) and "'s" not in " ".join(obs.reading.not_read)
+    assert "stole" not in " ".join(refusal("Kim's promo cards were stolen at the prize table").suggestions[:0] or [""])
