@@ -274,3 +274,13 @@ def test_an_owner_named_alone_is_the_subject_unless_it_was_done_to_her_things():
     assert obs.reading.read_as == "Kim has marked cards, with a pattern"
     assert "Kim" not in " ".join(obs.reading.not_read) and "'s" not in " ".join(obs.reading.not_read)
     assert "stole" not in " ".join(refusal("Kim's promo cards were stolen at the prize table").suggestions[:0] or [""])
+
+
+def test_a_sign_reading_takes_the_count_before_its_unit_and_no_table_number():
+    obs = read("At table 12 Kim came in 7 minutes into the round").observations[0]
+    assert (obs.kind, obs.counts) == ("late", {"minutes": 7})
+
+
+def test_a_sign_reading_with_a_count_said_without_a_number_is_refused():
+    error = refusal("Kim came in a few minutes into the round")
+    assert error.suggestions and error.suggestions[0].startswith("Kim was 1 minute late")

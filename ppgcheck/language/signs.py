@@ -142,7 +142,9 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
             continue
         place = unit_number(vocab, slot, words, read)
         if place is None:
-            if any(w.number is not None and w.text not in ARTICLES for i, w in enumerate(words) if i not in read) \
+            context = {args[0].lower() for args in vocab.reading.get("read_context", [])}
+            if any(w.number is not None and w.text not in ARTICLES and not (i and words[i - 1].text in context)
+                   for i, w in enumerate(words) if i not in read) \
                     or any(w.forms & _units(vocab, slot) for w in words):
                 return None      # a number it cannot place, or a count said without one (`a few minutes`)
             continue            # a count the sentence leaves out is 1, as a reader phrase's
