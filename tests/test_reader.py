@@ -284,3 +284,10 @@ def test_a_sign_reading_takes_the_count_before_its_unit_and_no_table_number():
 def test_a_sign_reading_with_a_count_said_without_a_number_is_refused():
     error = refusal("Kim came in a few minutes into the round")
     assert error.suggestions and error.suggestions[0].startswith("Kim was 1 minute late")
+
+
+def test_a_line_read_whole_with_a_statement_left_unread_is_read_piece_by_piece():
+    report = read("Kim drew an extra card, Lee saw it and let it pass")
+    assert [o.reading.read_as for o in report.observations] == ["Kim drew 1 extra card", "Lee let it pass"]
+    kept = read("Kim drew an extra card and Lee juggled the dice").observations     # no piece to read: as before
+    assert len(kept) == 1 and kept[0].reading.not_read == ["and Lee juggled the dice"]
