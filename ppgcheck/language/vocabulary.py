@@ -178,11 +178,14 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
     order = _text_order([core, *pack_files, *reading])
     vocab = Vocabulary(pack=pack)
     staged: list[tuple[int, str, str, str, str]] = []
+    described: set[str] = set()         # the kinds a pack's own signs and hints describe
     for sym in atoms:
         name, args = sym.name, sym.arguments
         if name.startswith("read_"):
             vocab.reading.setdefault(name, []).append([a.string if a.type == clingo.SymbolType.String
                                                        else str(a) for a in args])
+            if name in ("read_sign", "read_hint") and origin(sym) != "core":
+                described.add(str(args[0]))
         elif name == "person_modifier":
             vocab.person_modifiers.add(args[0].name)
         elif name == "counted_modifier":
@@ -236,7 +239,8 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
     for facts in vocab.reading.values():
         facts.sort(key=lambda args: [order.get(a, 0) for a in args])
     if pack_files:
-        vocab.policy_kinds = _kinds_named(vocab, pack_files)
+        named = set(_kinds_named(vocab, pack_files)) | described
+        vocab.policy_kinds = [kind for kind in vocab.observations if kind in named]
     check_vocabulary(vocab)
     return vocab
 
@@ -247,12 +251,15 @@ def _reading_file(core: Path) -> list[Path]:
     return [reading] if reading.is_file() else []
 
 
+_LANGUAGE_FACT = re.compile(r'\b(?:\w+_form|read_\w+)\((?:[^()"]|"(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))*\)\.')
+
+
 def _kinds_named(vocab: Vocabulary, pack_files: Sequence[Path]) -> list[str]:
-    """The observation kinds a pack's rules name outside its language facts: the forms of
-    its policy (a suggestion offers no form the policy's rules never read)."""
+    """The observation kinds a pack's rules name outside its language facts (each fact
+    whole, over as many lines as it takes): with the kinds its own signs and hints describe,
+    the forms of its policy (a suggestion offers no form the policy's pack never names)."""
     text = "\n".join(re.sub(r"%.*", "", path.read_text(encoding="utf-8")) for path in pack_files)
-    rules = "\n".join(line for line in text.splitlines()
-                      if not re.match(r"\s*(\w+_form|read_\w+)\(", line))
+    rules = _LANGUAGE_FACT.sub(" ", text)
     named = set(re.findall(r"[a-z_][a-z0-9_]*", rules))
     return [kind for kind in vocab.observations if kind in named]
 
