@@ -83,12 +83,12 @@ def _unrecorded(row: PenaltyRow, rules: Path | None = None) -> bool:
     return not_recorded_why(row, rules) is not None
 
 
-def exported_penalties(store: EventStore) -> tuple[list, list]:
-    """The penalties in force an export holds, and those it leaves out: the guide does not
-    record them."""
+def exported_penalties(store: EventStore, rules: Path | None = None) -> tuple[list, list]:
+    """The penalties in force an export holds, and those it leaves out: the guide (a pack of
+    `rules`, else the bundled one) does not record them."""
     kept, left_out = [], []
     for row in store.penalties(statuses=("in-force",)):
-        (left_out if _unrecorded(row) else kept).append(row)
+        (left_out if _unrecorded(row, rules) else kept).append(row)
     return kept, left_out
 
 
@@ -222,12 +222,11 @@ def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
 
 
 def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[str]]:
-    """For each observation kind, the modifiers the policy's rules about it read
-    (the modifiers a judge is asked about first)."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.language.vocabulary import vocabulary
-    read = relevance(engine(policy_id, rules))
-    return {kind: sorted(read(kind)) for kind in vocabulary().observations}
+    """For each observation kind (the core's and the pack's own), the modifiers the policy's
+    rules about it read (the modifiers a judge is asked about first)."""
+    policy_engine = engine(policy_id, rules)
+    read = relevance(policy_engine)
+    return {kind: sorted(read(kind)) for kind in policy_engine.vocabulary.observations}
 
 
 def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> dict:

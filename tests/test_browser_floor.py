@@ -107,6 +107,15 @@ def test_the_search_finds_by_the_modifiers_the_rules_read(station, phone):  # no
     assert "nothing found" in phone.inner_text("#b-obs-list")
 
 
+def test_the_search_finds_by_the_words_the_reader_takes(station, phone):  # noqa: F811
+    """`coached` (a reading cue of giving advice, rules/core/reading.lp) finds the observation
+    no form, infraction or section of which says it."""
+    fab_searched(phone, station)
+    phone.fill("#b-obs-search", "coached")
+    kinds = phone.locator("#b-obs-list button.pick").evaluate_all("bs => bs.map(b => b.dataset.kind)")
+    assert "gave_advice" in kinds and "late" not in kinds
+
+
 @needs_event
 def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone):  # noqa: F811
     """From a fresh page with the event's roster: the policy, the players, the observation,

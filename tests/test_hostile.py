@@ -509,3 +509,22 @@ def test_a_ruling_changed_inside_the_file_fails_its_checksum(tmp_path):
     result = invoke("event", "check", "--event", event)
     assert result.exit_code == 1, result.output
     assert "report #1: its stored ruling does not match the checksum written with it" in result.output
+
+
+def test_station_ids_past_sqlites_rowids_are_a_404_not_an_overflow(tmp_path):
+    """`/api/event/reports/2**63` reached SQLite and answered 500 (OverflowError)."""
+    event = formula_store(tmp_path)
+    with station_client(None, event) as client:
+        csrf = {"X-CSRF-Token": client.get("/api/session").json()["csrf"]}
+        for big in (2**63, 10**30):
+            for method, path in (("get", f"/api/event/reports/{big}"), ("get", f"/event/slip/{big}"),
+                                 ("post", f"/api/event/penalties/{big}/void"),
+                                 ("post", f"/api/event/penalties/{big}/amend"),
+                                 ("post", f"/api/event/reports/{big}/rerule"),
+                                 ("post", f"/api/event/reports/{big}/void")):
+                response = client.get(path) if method == "get" else \
+                    client.post(path, json={"reason": "typo", "judge": "Dana", "notes": "x"}, headers=csrf)
+                assert response.status_code == 404, (path, response.text)
+                error = response.json()["error"]
+                assert error["kind"] == "event" and f"#{big}" in error["message"]
+        assert client.get(f"/api/event/reports/{2**63 - 1}").status_code == 404     # the last id: a missing row

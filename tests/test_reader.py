@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ppgcheck.errors import ReportError
 from ppgcheck.language.facts import build_facts
 from ppgcheck.language.printer import print_report
-from ppgcheck.language.report import parse_report
+from ppgcheck.language.report import parse_report, parse_reports
 
 HEADER = "policy: fab\nplayer: Kim\nplayer: Lee\n"
 
@@ -160,9 +160,11 @@ def test_a_negation_past_a_clause_s_end_does_not_negate_a_later_modifier():
 
 
 def test_a_suggestion_never_says_what_the_sentence_denies():
+    # (`instead of` with no number: a count the reader cannot take, so refused)
     from ppgcheck.language.report import parse_report
     text = ("policy: fab\nplayer: Kim\nplayer: Lee\n"
-            "Kim drew two cards instead of one and both went into her hand. She did not do it on purpose.\n")
+            "Kim drew two cards instead of putting one back and both went into her hand. "
+            "She did not do it on purpose.\n")
     with pytest.raises(ReportError) as refused:
         parse_report(text, tolerant=True)
     assert refused.value.suggestions
@@ -174,3 +176,89 @@ def test_a_number_too_long_to_read_is_refused_not_left_out():
     """It was read as no number at all, so `drew 9999… extra cards` became `drew 1 extra card`."""
     error = refusal("In game 2 Kim drew 99999999999999999999999 extra cards")
     assert "out of range" in error.message and error.column == 20       # at the number
+
+
+@pytest.mark.parametrize("sentence, count", [
+    ("Kim drew three cards instead of two", 1),
+    ("Kim drew 4 cards at the start of her turn instead of just one", 3),
+])
+def test_a_count_written_as_instead_of_is_read_as_the_difference(sentence, count):
+    obs = read(sentence).observations[0]
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+    assert not any("instead" in text for text in obs.reading.not_read)
+
+
+def test_instead_of_a_larger_number_is_no_difference_and_refused():
+    # (one card instead of two says no extra card: `instead` stays an unread cue)
+    error = refusal("Kim drew 1 card instead of 2")
+    assert "instead" in error.message or error.suggestions
+
+
+def test_instead_of_with_no_number_is_no_count():
+    error = refusal("Kim drew two cards instead of putting them on the bottom")
+    assert "instead" in error.message
+
+
+def test_an_opponent_who_did_not_notice_is_offered_as_the_guide_asks_of_them():
+    error = refusal("Lee never noticed that Kim defended from arsenal")
+    assert "starts with what Lee did" in error.message
+    assert error.suggestions[:2] == ["Kim broke a game rule, by defending from arsenal, Lee had a fair chance to notice",
+                                     "Lee did not notice Kim's error"]
+
+
+def test_another_person_acting_first_is_not_offered_as_not_noticing():
+    error = refusal("Lee rushed through her turn so that Kim defended from arsenal")
+    assert "starts with what Lee did" in error.message
+    assert not any("notice" in line for line in error.suggestions)
+
+
+def test_a_players_opponent_is_the_other_of_two_players():
+    obs = read("In game 3 Kim's opponent drew an extra card").observations[0]
+    assert obs.subject == "Lee" and obs.reading.read_as == "Lee drew 1 extra card"
+
+
+def test_a_players_opponent_among_three_players_is_refused_saying_why():
+    error = refusal("Kim's opponent drew an extra card", header=HEADER + "player: Max\n")
+    assert "exactly two players" in error.message and "declares 3" in error.message
+
+
+@pytest.mark.parametrize("said", ["no intent", "without intent", "no intention", "It wasn't deliberate"])
+def test_intent_denied_in_a_judges_words_is_read_as_not_on_purpose(said):
+    obs = read(f"Kim drew an extra card, {said}").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_intent_named_but_not_denied_is_refused_not_guessed():
+    assert "`intent`" in refusal("Kim drew an extra card, intent unclear").message
+
+
+def test_a_line_of_two_statements_is_read_as_both_the_main_one_first():
+    report = read("Kim drew an extra card and Lee let it pass", "Lee was 3 minutes late")
+    assert [(o.subject, o.kind) for o in report.observations] == [
+        ("Kim", "drew_extra_cards"), ("Lee", "late"), ("Lee", "let_error_pass")]
+    first, _, second = report.observations
+    assert first.line == second.line == 4           # both said on the report's 4th line
+    assert (first.reading.written, second.reading.written) == ("Kim drew an extra card", "Lee let it pass")
+    printed = print_report(report)
+    assert facts(parse_report(printed)) == facts(report)
+
+
+def test_a_piece_of_modifiers_alone_adds_to_the_statement_before_it():
+    report = read("Kim drew an extra card and Lee let it pass. It came up two turns later")
+    assert report.observations[1].reading.read_as == "Lee let it pass, caught later"
+
+
+def test_a_line_with_a_piece_the_reader_cannot_read_stays_refused():
+    error = refusal("Kim drew an extra card and Lee let it pass, Kim juggled the dice")
+    assert error.line == 4
+
+
+def test_a_line_of_an_earlier_report_in_the_file_is_not_read_piece_by_piece():
+    text = HEADER + "Kim drew an extra card and Lee let it pass\n---\n" + HEADER + "Kim was 3 minutes late\n"
+    with pytest.raises(ReportError):
+        parse_reports(text, tolerant=True)
+
+
+def test_a_negation_does_not_reach_past_the_end_of_its_sentence():
+    obs = read("Kim drew an extra card she couldn't hide; unintentional").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]

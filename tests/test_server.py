@@ -161,6 +161,9 @@ def test_vocab_lists_every_form_the_cli_lists(client):
     mods = {m["kind"]: m for m in catalog["modifiers"]}
     assert mods["caught_before_next_action"]["person"] and mods["on_purpose"]["group"] == "intent"
     assert "player" in catalog["keywords"]
+    # the words the tolerant reader takes for a kind, for the builder's search (`stole`: theft)
+    words = {o["kind"]: o["words"] for o in catalog["observations"]}
+    assert "stole" in words["stole_material"] and "stole" not in words["late"]
 
 
 def test_policy_reference(client):

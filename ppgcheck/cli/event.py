@@ -334,8 +334,9 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
 @click.option("--results", is_flag=True,
               help="Export the match outcomes the rulings in force gave (a result, the penalty that ends the "
                    "match, the guide's next step) instead of the penalties.")
+@rules_option("The rules folder the event was ruled with (for the penalties its guides do not record).")
 @fails_cleanly
-def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
+def export(event: Path, fmt: str, output: Path | None, results: bool, rules: Path | None) -> None:
     """Export the penalties in force, in the fields tournament platforms import: player,
     round, table, infraction, penalty, judge, time, notes, time_extension (then policy,
     day and report, for `event import`).  Pending penalties are left out, and said; so are
@@ -357,7 +358,7 @@ def export(event: Path, fmt: str, output: Path | None, results: bool) -> None:
         outcomes = store.match_results()
         text = exports.results_to_csv(outcomes) if fmt == "csv" else exports.results_to_json(outcomes)
     else:
-        rows, unrecorded = api.exported_penalties(store)
+        rows, unrecorded = api.exported_penalties(store, rules)
         text = exports.to_csv(rows) if fmt == "csv" else exports.to_json(rows)
     if output:
         try:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ppgcheck.cli import cli
-from ppgcheck.cli.common import fails_cleanly
+from ppgcheck.cli.common import check_rules_folder, fails_cleanly, rules_option
 from ppgcheck.errors import UsageError
 
 
@@ -24,8 +24,12 @@ from ppgcheck.errors import UsageError
 @click.option("--workers", type=click.IntRange(0, 64), default=None,
               help="Processes that rule concurrent requests' batches (default: one per CPU beyond two, at most 4; "
                    "0, the default on two CPUs or fewer, rules in the server's own process).")
+@rules_option("Serve the packs under this rules folder (a `core/` and one folder per policy; without `core/`, "
+              "the bundled core), e.g. a pack being written or a house pack, instead of the bundled ones: the "
+              "page, every ruling and the event's submissions use them.")
 @fails_cleanly
-def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], workers: int | None) -> None:
+def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], workers: int | None,
+          rules: Path | None) -> None:
     """Serve the judge station: a phone-first page and a JSON API over the same library.
 
     Reading rulings needs no token.  Writing to the event needs the judge token,
@@ -36,7 +40,9 @@ def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], wo
     Example:
       ppgcheck serve --event saturday.db
       ppgcheck serve --event saturday.db --host 0.0.0.0 --port 8000
+      ppgcheck serve --rules house-rules --event saturday.db
     """
+    check_rules_folder(rules)
     # (when the command runs: the CLI loads only the command it runs)
     import os
 
@@ -53,7 +59,8 @@ def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], wo
     if workers is None:     # on two CPUs the server's own threads need one: measured, workers only cost there
         cpus = os.cpu_count() or 1
         workers = min(4, cpus - 1) if cpus > 2 else 0
-    station = Station(access=Access.for_host(host), event_path=event, batcher=RulingBatcher(workers=workers))
+    station = Station(access=Access.for_host(host), event_path=event, rules=rules,
+                      batcher=RulingBatcher(workers=workers, rules=rules))
     if event is not None:
         # (when the command runs: the CLI loads only the command it runs)
         from ppgcheck import api
@@ -65,7 +72,8 @@ def serve(event: Path | None, host: str, port: int, allowed: tuple[str, ...], wo
         raise UsageError(f"cannot listen on `{host}:{port}`: {exc.strerror or exc}") from None
     station.batcher.start()
     page = f"http://{_reachable(host)}:{port}/"
-    click.echo(f"ppgcheck judge station: {page}" + (f" (event `{event}`)" if event else ""))
+    click.echo(f"ppgcheck judge station: {page}" + (f" (event `{event}`)" if event else "")
+               + (f" (rules `{rules}`: {', '.join(station.policies())})" if rules else ""))
     if station.access.tokens_required:
         click.echo(f"  judge token:      {station.access.judge}")
         click.echo(f"  Head Judge token: {station.access.head_judge}")

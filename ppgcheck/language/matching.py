@@ -54,6 +54,7 @@ class Word:
     person: str | None = None
     number: int | None = None
     negation: bool = False
+    joined: tuple["Word", ...] = ()          # the words read with this one (`instead of M` of an `extra`)
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Patterns:
         known = {f for p in self.patterns for e in p.elements for f in e.forms}
         known |= {w for written, _ in self.synonyms for w in written}
         known |= {args[1].lower() for args in reading.get("read_cue", [])}
+        known |= {t.text for fact in ("read_sign", "read_hint") for _, text in reading.get(fact, [])
+                  for t in tokenize(text)}
         self.known = known
         self.numbers = {**vocab.numbers, **{word.lower(): int(n) for word, n in reading.get("read_number", [])}}
         self.speller = Speller(known | set(self.numbers))
@@ -167,7 +170,33 @@ class Patterns:
                 else numbers.get(fixed or token.text)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations))
-        return self.replace_synonyms(out)
+        return self.read_instead(self.replace_synonyms(out))
+
+    def read_instead(self, words: list[Word]) -> list[Word]:
+        """`N Unit ... instead of M` (M < N) read as `N-M Word Unit` where `read_instead(Unit,
+        Word)` says so (`drew 3 cards instead of two`: 1 extra card); the words `instead of M`
+        are read with it (a count the sentence states as a difference, not guessed)."""
+        rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
+        for i, word in enumerate(words):
+            if word.number is None or i + 1 >= len(words):
+                continue
+            unit = next((extra for forms, extra in rules.items() if set(forms) & words[i + 1].forms), None)
+            if unit is None:
+                continue
+            for j in range(i + 2, min(len(words) - 2, i + 12)):
+                if words[j].person is not None or words[j].number is not None:
+                    break
+                if words[j].text == "instead" and words[j + 1].text == "of":
+                    k = j + 2 + (j + 3 < len(words) and words[j + 2].text in ("just", "only"))
+                    said = words[k].number if k < len(words) else None
+                    if said is not None and said < word.number:
+                        word.number -= said
+                        joined = tuple(words[j:k + 1])
+                        words[k].number = None       # read with the difference, never as a count of its own
+                        words.insert(i + 1, Word("", words[i + 1].start, words[i + 1].start, lemmas(unit),
+                                                 joined=joined))
+                    break
+        return words
 
     def replace_synonyms(self, words: list[Word]) -> list[Word]:
         """Each run of words a `read_synonym` names, read as the words it means (the

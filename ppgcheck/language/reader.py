@@ -19,6 +19,7 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.matching import Found, Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
+from ppgcheck.language.signs import score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
@@ -57,18 +58,19 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if isinstance(mentions, Refusal):
         return mentions
     words = compiled.words(sentence, mentions)
-    too_long = next((w for w in words if w.text.isdigit() and w.number is None), None)
+    too_long = next((w for w in words if w.text.isdigit() and len(w.text) > 18), None)
     if too_long:        # (matching.py reads no number past 18 digits: never read as none at all)
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
                        "of the report language is that long", too_long.start + 1)
     found = _observation(compiled, words)
     if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
-        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) or found
+        found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) \
+            or _signed(compiled, words) or found
     if isinstance(found, (Refusal, Read)):
         return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
-    refused = _other_subject(words, found)
+    refused = _other_subject(words, found, vocab)
     if refused:
         return refused
     taken = set(found.read)
@@ -80,6 +82,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if refused:
         return refused
     line = _line(found, modifiers, vocab)
+    taken |= {i for i, w in enumerate(words) if any(w is j for t in list(taken) for j in words[t].joined)}
     refused = _cues(words, taken, found, modifiers, vocab, line)
     if refused:
         return refused
@@ -138,6 +141,17 @@ def _mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[
                 other.column = match.start() + 1
                 return other
             found.append((match.start(), match.end(), other))
+        # `Saki's opponent`: the other of two players, named where the name stands
+        for match in re.finditer(rf"(?:'|\u2019)s\s+(?:{opponents})\b", sentence, re.IGNORECASE):
+            whose = next((m for m in found if m[1] == match.start()), None)
+            if whose is None or whose[2] not in context.players:
+                continue
+            if len(context.players) != 2:
+                return Refusal(f"`{whose[2]}'s opponent` names the other player where the report declares "
+                               f"exactly two players; it declares {len(context.players)}: write the name",
+                               whose[0] + 1)
+            other = next(p for p in context.players if p != whose[2])
+            found[found.index(whose)] = (whose[0], match.end(), other)
     return sorted(found)
 
 
@@ -239,18 +253,35 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     return Found(pattern, tuple(read_at), persons, numbers)
 
 
+def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
+    """No form found: the one observation the pack's signs say (signs.py), or a refusal
+    naming the kinds they point to alike."""
+    found = signed(compiled, words)
+    if not isinstance(found, list):
+        return found
+    subject = next((w.person for w in words if w.person is not None), None)
+    lines = [_inferred_line(compiled.vocab, kind, subject, words) for kind in found] if subject else []
+    return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in found)}: write the one you mean",
+                   readings=[line for line in lines if line])
+
+
 def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]) -> str | None:
     form = vocab.canonical("observation", kind)
     if "Q" in form.slots:
         return None
-    numbers = [w.number for w in words if w.number is not None] or [1]
-    counts = {slot: numbers[0] for slot in form.slots if slot not in PERSON_SLOTS}
+    counts = {}
+    for slot in form.slots:
+        if slot not in PERSON_SLOTS:
+            place = unit_number(vocab, slot, words)
+            counts[slot] = words[place[0]].number if place else 1
     return print_observation(Observation(subject, kind, None, counts), vocab)
 
 
-def _other_subject(words: list[Word], found: Found) -> Refusal | None:
+def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
     """A sentence that starts with another person than the subject read (`Lee rushed so
-    that Kim would miss her trigger`) says what that person did: refused, not guessed."""
+    that Kim would miss her trigger`) says what that person did: refused, not guessed.  Where
+    what that person did is not noticing (`Lee never noticed that Kim ...`: a `read_hint` of
+    did_not_notice_error), the lines offered say so."""
     subject = found.persons.get("P")
     at = next((i for i in found.read if words[i].person == subject), None)
     for i, word in enumerate(words[:at] if at is not None else []):
@@ -260,8 +291,25 @@ def _other_subject(words: list[Word], found: Found) -> Refusal | None:
             continue            # `Lee's deck`: of Lee, not by Lee
         return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
-                       readings=[])
+                       readings=_not_noticed(words, words[i + 1:at], word.person, found, vocab))
     return None
+
+
+def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:
+    """The lines a sentence may mean whose first person did not notice the error read
+    after it: that error with `OTHER had a fair chance to notice` (the question the guide asks
+    of the opponent, FaB PPG 2.2, UPG 126), and `OTHER did not notice SUBJECT's error`."""
+    compiled = patterns(vocab)
+    if "did_not_notice_error" not in score(compiled, between, set()) or found.pattern.category != "observation":
+        return []
+    observation = _observation_of(found, _modifiers(compiled, words, set(found.read)), vocab)
+    lines = []
+    if "had_fair_chance" in vocab.modifiers and observation.other is None:
+        observation.modifiers.append(Modifier("had_fair_chance", other))
+        lines.append(print_observation(observation, vocab))
+    if "did_not_notice_error" in vocab.observations:
+        lines.append(print_observation(Observation(other, "did_not_notice_error", observation.subject, {}), vocab))
+    return lines
 
 
 def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:
@@ -312,7 +360,7 @@ def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: lis
     negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
 
     def reaches(i: int, j: int) -> bool:
-        return 0 < j - i <= NEGATION_REACH or (j > i and _same_clause(sentence, words[i].end, words[j].start))
+        return _reaches(sentence, words, i, j)
     for i, word in enumerate(words):
         if not word.negation or i in taken:
             continue
@@ -336,9 +384,18 @@ def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: lis
 
 def _negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
     """An unread negation reaches the word at `at` (as _negations reads one)."""
-    return any(w.negation and i not in taken and (0 < at - i <= NEGATION_REACH
-                                                   or (at > i and _same_clause(sentence, w.end, words[at].start)))
-               for i, w in enumerate(words))
+    return any(w.negation and i not in taken and _reaches(sentence, words, i, at) for i, w in enumerate(words))
+
+
+def _reaches(sentence: str, words: list[Word], negation: int, at: int) -> bool:
+    """A negation reaches a word after it in its clause, or within NEGATION_REACH words
+    when only a comma is between (`not, deliberately`); never past a sentence's end
+    (`he couldn't pay; unintentional`: the `not` does not reach `unintentional`)."""
+    if at <= negation:
+        return False
+    between = sentence[words[negation].end:words[at].start]
+    return _same_clause(sentence, words[negation].end, words[at].start) or (
+        at - negation <= NEGATION_REACH and not re.search(r"[.;:!?]", between))
 
 
 def _same_clause(sentence: str, start: int, end: int) -> bool:

@@ -9,10 +9,11 @@ import math
 from collections.abc import Callable
 from functools import cache
 
-from ppgcheck.language.matching import Patterns, patterns
+from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import Context, Refusal, modifiers_in
+from ppgcheck.language.signs import score, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -51,7 +52,6 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     mentions = _names_in(sentence, context)
     words = compiled.words(sentence, [])
     forms_in = set().union(*(w.forms for w in words)) if words else set()
-    numbers = [w.number for w in words if w.number is not None]
     subject = mentions[0] if mentions else context.previous or (context.players[0] if context.players else None)
     lines: list[str] = []
     if subject is None:
@@ -66,17 +66,20 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     for kind, cue in vocab.reading.get("read_cue", []):
         cues.setdefault(kind, set()).add(cue.lower())
     negated = any(w.negation for w in words)
+    signs = score(compiled, words, set())
     for kind in allowed:
         coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
                         if p.category == "observation" and p.kind == kind), default=(0.0, 0.0))
         cued = sum(idf.get(c, 1.0) for c in cues.get(kind, set()) & forms_in)
         # the meaning shared (IDF-weighted), more for a pattern the sentence holds more of
-        score = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0)
-        if score > 0:
-            scored.append((-score, kind))
+        # the pack's signs first (the guide's words for the situation), then what the forms share
+        points = signs[kind].points if kind in signs else 0
+        meaning = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0) + 1000 * points
+        if meaning > 0:
+            scored.append((-meaning, kind))
     candidates = list(refusal.readings)
     for _, kind in sorted(scored):
-        line = _filled(kind, subject, others, numbers, vocab, modifiers, refusal.extra)
+        line = _filled(kind, subject, others, words, vocab, modifiers, refusal.extra)
         if line:
             candidates.append(line)
     for line in candidates:
@@ -101,18 +104,19 @@ def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float])
     return (found / total if total else 0.0), found
 
 
-def _filled(kind: str, subject: str, others: list[str], numbers: list[int], vocab: Vocabulary,
+def _filled(kind: str, subject: str, others: list[str], words: list[Word], vocab: Vocabulary,
             modifiers: list[Modifier], extra: list[str]) -> str | None:
-    """The canonical line of a kind with the sentence's names and numbers (a number out of
-    its range, or missing, is its range's lowest above 0)."""
+    """The canonical line of a kind with the sentence's names and the numbers of its counts
+    (a count's number is the one before its unit word, `7 minutes`, never `table 12`; one
+    missing or out of its range is its range's lowest above 0)."""
     form = vocab.canonical("observation", kind)
     counts = {}
-    queue = list(numbers)
     for slot in form.slots:
         if slot in PERSON_SLOTS:
             continue
         low, high = vocab.count_ranges.get(slot, (1, 60))
-        value = queue.pop(0) if queue else max(low, 1)
+        place = unit_number(vocab, slot, words)
+        value = words[place[0]].number if place else max(low, 1)
         counts[slot] = value if low <= value <= high else max(low, 1)
     other = None
     if "Q" in form.slots:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ppgcheck.errors import ReportError
 from ppgcheck.language.model import Reading, Report
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Refusal, read_sentence
+from ppgcheck.language.sentences import read_pieces
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
 
@@ -32,19 +33,30 @@ _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]], list[Report]],
                      vocab_of_line: Callable[[int], Vocabulary]) -> list[Report]:
     """The reports of the lines, each line the strict parse refuses read by the reader."""
+    written = list(lines)
     lines = list(lines)
     readings: dict[int, Reading] = {}
-    for _ in range(len(lines) + 1):
+    origin: dict[int, int] = {}         # a statement appended past the end: the line it was read from
+    for _ in range(2 * len(lines) + 1):
         try:
             reports = parse(lines)
         except ReportError as exc:
             n = exc.line
             if n in readings or not 0 < n <= len(lines) or _HEADER_LIKE.match(lines[n - 1]) \
                     or not lines[n - 1].strip() or _STATED_WRONG.search(exc.message):
-                raise
+                raise _at_origin(exc, origin, written) from None
             vocab = vocab_of_line(n)
             context = _context(lines, n)
             result = read_sentence(lines[n - 1], context, vocab)
+            pieces = read_pieces(lines[n - 1], context, vocab) \
+                if isinstance(result, Refusal) and _last_report(lines, n) else None
+            if pieces:
+                # the main statement where it was written, the others after the report's last line
+                result, *others = pieces
+                for other in others:
+                    lines.append(other.line)
+                    readings[len(lines)] = other.reading
+                    origin[len(lines)] = n
             if isinstance(result, Refusal):
                 header = _header(lines, n)
                 offered = suggest(lines[n - 1], context, vocab, result,
@@ -62,8 +74,27 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
         for report in reports:
             for observation in report.observations:
                 observation.reading = readings.get(observation.line)
+                if observation.line in origin:
+                    observation.line = origin[observation.line]
+                    for modifier in observation.modifiers:
+                        modifier.line = observation.line
+            report.lines = report.lines[:len(written)] if origin else report.lines
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+def _last_report(lines: list[str], n: int) -> bool:
+    """Line n belongs to the file's last report (a statement appended after the file's last
+    line is still its own report's)."""
+    return not any(_SEPARATOR.match(line) for line in lines[n:])
+
+
+def _at_origin(error: ReportError, origin: dict[int, int], written: list[str]) -> ReportError:
+    """An error on a statement appended past the end, at the line it was read from."""
+    if error.line not in origin:
+        return error
+    line = origin[error.line]
+    return dataclasses.replace(error, line=line, line_text=written[line - 1], column=1)
 
 
 def _chunk(lines: list[str], n: int) -> list[str]:

@@ -259,14 +259,20 @@ def _kinds_named(vocab: Vocabulary, pack_files: Sequence[Path]) -> list[str]:
 
 def catalog(vocab: Vocabulary) -> dict:
     """The forms as a report builder offers them: each observation and modifier kind with
-    its canonical text (first) and its synonyms, the header values and ranges."""
+    its canonical text (first) and its synonyms (an observation also with the words the
+    tolerant reader takes for it: its signs, hints and cues), the header values and ranges."""
     def kinds(table: dict[str, list[Form]], **flags) -> list[dict]:
         return [{"kind": kind, "text": group[0].text, "slots": group[0].slots,
                  "synonyms": [f.text for f in group[1:]],
                  **{name: test(kind) for name, test in flags.items()}}
                 for kind, group in table.items()]
+    said: dict[str, set[str]] = {}        # the reader's words for each kind (a builder's search finds them)
+    for fact in ("read_sign", "read_hint", "read_cue"):
+        for kind, text in vocab.reading.get(fact, []):
+            said.setdefault(kind, set()).add(text)
     return {
-        "observations": kinds(vocab.observations, two_person=lambda k: k in vocab.two_person),
+        "observations": kinds(vocab.observations, two_person=lambda k: k in vocab.two_person,
+                              words=lambda k: sorted(said.get(k, ()))),
         "modifiers": kinds(vocab.modifiers, person=lambda k: k in vocab.person_modifiers,
                            group=lambda k: vocab.exclusive.get(k)),
         "states": kinds(vocab.states),

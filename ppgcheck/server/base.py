@@ -33,14 +33,35 @@ log = logging.getLogger("ppgcheck.server")
 
 @dataclass
 class Station:
-    """What one server holds: its tokens, the ruling queue and the event (if any)."""
+    """What one server holds: its tokens, the ruling queue, the event (if any) and the rules
+    folder whose packs it serves (`serve --rules DIR`; None: the bundled packs)."""
 
     access: Access = field(default_factory=Access)
     event_path: Path | None = None
     batcher: RulingBatcher = field(default_factory=RulingBatcher)
     event: object | None = None         # the open EventStore
+    rules: Path | None = None
     _writer: object | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        # the batches are ruled with the station's packs: a batcher made without a folder takes
+        # the station's; one made with another folder would rule with other packs than it reads
+        if self.batcher.rules is None:
+            self.batcher.rules = self.rules
+        elif self.batcher.rules != self.rules:
+            raise ValueError(f"the station serves `{self.rules}` but its batcher rules with `{self.batcher.rules}`")
+
+    def policies(self) -> list[str]:
+        """The policies the station serves."""
+        return policy_ids(self.rules)
+
+    def known_policy(self, policy: str, status: int, kind: str) -> str:
+        """`policy`, or a refusal (`status`, `kind`) naming the policies served."""
+        if policy not in self.policies():
+            raise RequestRefused(status, f"unknown policy `{policy}`: known policies are "
+                                 + ", ".join(f"`{p}`" for p in self.policies()), kind)
+        return policy
 
     def store(self):
         """The open event store, or a 404 for a station that keeps none."""
@@ -54,7 +75,7 @@ class Station:
         store = self.store()
         with self._lock:
             if self._writer is None:
-                self._writer = SubmissionQueue(store, self.batcher)
+                self._writer = SubmissionQueue(store, self.batcher, self.rules)
             return self._writer
 
     def close(self) -> None:
@@ -104,34 +125,40 @@ async def on_error(request: Request, exc: Exception) -> Response:
 
 # --- reading reports -------------------------------------------------------------------
 
-def prepared(text: str, policy: str | None, source: str, tolerant: bool = False):
-    """The reports of a request's text with their policies; `tolerant`: free sentences are read
-    by the tolerant reader (the page's), else canonical forms only."""
-    reports = parse_reports(text, source, tolerant=tolerant)
+def parsed(text: str, source: str, rules: Path | None, tolerant: bool = False) -> list:
+    """The reports of a request's text, each in its policy's language (a pack of `rules`);
+    `tolerant`: free sentences are read by the tolerant reader (the page's), else canonical
+    forms only."""
+    reports = parse_reports(text, source, rules=rules, tolerant=tolerant)
     if len(reports) > MAX_REPORTS:
         raise RequestRefused(413, f"{len(reports)} reports in one request: at most {MAX_REPORTS}", "size")
-    return api.prepare(reports, policy)
+    return reports
 
 
-def report_fields(data: dict) -> tuple[str, str | None, str]:
+def prepared(text: str, policy: str | None, source: str, tolerant: bool = False, rules: Path | None = None):
+    """The reports of a request's text with their policies (`parsed`), their ids checked."""
+    return api.prepare(parsed(text, source, rules, tolerant), policy, rules)
+
+
+def report_fields(data: dict, station: Station) -> tuple[str, str | None, str]:
     text = field_of(data, "report", str)
     policy = field_of(data, "policy", str, required=False)
-    if policy is not None and policy not in policy_ids():
-        raise RequestRefused(400, f"unknown policy `{policy}`: known policies are "
-                             + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
+    if policy is not None:
+        station.known_policy(policy, 400, "usage")
     source = field_of(data, "source", str, required=False) or "report"
     return text, policy, source[:200]
 
 
 async def rulings(request: Request, questions_default: bool = True) -> list[dict]:
     data = await read_json(request)
-    text, policy, source = report_fields(data)
+    station: Station = request.app.state.station
+    text, policy, source = report_fields(data, station)
     questions = field_of(data, "questions", bool, required=False, default=questions_default)
     tolerant = field_of(data, "tolerant", bool, required=False, default=False)
-    station: Station = request.app.state.station
 
     def rule() -> list[dict]:
-        return [ruling_dict(rs) for rs in station.batcher.rule(prepared(text, policy, source, tolerant), questions)]
+        return [ruling_dict(rs) for rs in station.batcher.rule(prepared(text, policy, source, tolerant, station.rules),
+                                                               questions)]
     return await run_in_threadpool(rule)
 
 

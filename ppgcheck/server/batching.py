@@ -19,6 +19,7 @@ own rulings, in order; where a batch fails, each request is ruled alone, so an e
 reaches only the request that caused it."""
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import queue
@@ -27,16 +28,19 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 
 from ppgcheck import api
 from ppgcheck.packs.isolation import can_fork
 from ppgcheck.packs.resident import Resident
 from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.errors import PpgError
 from ppgcheck.language.report import Report
 from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
 
 Prepared = list[tuple[Report, str]]
+log = logging.getLogger("ppgcheck.server")
 
 
 def gather(jobs: queue.SimpleQueue, first, size, limit: int, gap: float = 0.005, cap: float = 0.05):
@@ -122,27 +126,38 @@ class _Job:
 _worker_resident: Resident | None = None
 
 
-def rule_part(prepared: Prepared, questions: bool | list[bool], resident: Resident | None = None) -> list[RulingSet]:
-    """One part of a batch, in a worker process or in this one: a job in the resident child."""
-    return api.rule_prepared(prepared, questions=questions, resident=resident or _worker_resident)
+def rule_part(prepared: Prepared, questions: bool | list[bool], resident: Resident | None = None,
+              rules: Path | None = None) -> list[RulingSet]:
+    """One part of a batch, in a worker process or in this one: a job in the resident child
+    (the packs under `rules`, else the bundled ones)."""
+    return api.rule_prepared(prepared, rules, questions=questions, resident=resident or _worker_resident)
 
 
-def prepare_packs() -> None:
-    """Prepare every bundled pack (and the parser) before the first request needs them."""
-    for policy in policy_ids():
-        api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n")),
-                          questions=True)
+def prepare_packs(rules: Path | None = None) -> None:
+    """Prepare every pack served (those under `rules`, else the bundled ones) and the parser
+    before the first request needs them.  A pack of a `--rules` folder that cannot be
+    prepared (or whose own core reads no lateness) is left for the requests that name it:
+    they get its error, as `rule --rules` would, and the other packs are served."""
+    for policy in policy_ids(rules):
+        try:
+            api.rule_prepared(api.prepare(parse_reports(f"policy: {policy}\nplayer: A\nA was 2 minutes late\n",
+                                                        rules=rules), rules=rules),
+                              rules, questions=True)
+        except PpgError as exc:
+            if rules is None:       # a bundled pack that fails is a bug, not an author's draft
+                raise
+            log.warning("pack `%s` of `%s` not prepared: %s", policy, rules, exc)
 
 
-def _warm(parent: int) -> None:
-    """A worker leaves when the server does (even killed), and prepares every bundled pack
+def _warm(parent: int, rules: Path | None = None) -> None:
+    """A worker leaves when the server does (even killed), and prepares every pack served
     before its first batch, then starts its resident child (which inherits them)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1)
         os._exit(0)
     threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
-    prepare_packs()
+    prepare_packs(rules)
     global _worker_resident
     if can_fork():
         _worker_resident = Resident()
@@ -154,9 +169,10 @@ class RulingBatcher(BatchWorker):
 
     thread_name = "ppgcheck-rulings"
 
-    def __init__(self, max_reports: int = 128, workers: int = 0) -> None:
+    def __init__(self, max_reports: int = 128, workers: int = 0, rules: Path | None = None) -> None:
         super().__init__(max_reports)
         self.workers = workers
+        self.rules = rules          # the rules folder whose packs it rules with (None: the bundled packs)
         self._pool: ProcessPoolExecutor | None = None
         # without worker processes, each batch is a job in one resident child instead of a
         # child forked for it: a fresh child's page faults cost a third of a batch of 17
@@ -167,14 +183,14 @@ class RulingBatcher(BatchWorker):
         which inherits them), or in worker processes started now (spawned: the server's
         threads are not forked); else the first batches would wait for it."""
         if not self.workers:
-            prepare_packs()
+            prepare_packs(self.rules)
             if self._resident is not None:
                 self._resident.warm()
             return
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_warm, initargs=(os.getpid(),))
+                                                 initializer=_warm, initargs=(os.getpid(), self.rules))
                 for f in [self._pool.submit(time.sleep, 0) for _ in range(self.workers)]:
                     f.result()
 
@@ -208,7 +224,7 @@ class RulingBatcher(BatchWorker):
 
     def _rule_batch(self, prepared: Prepared, questions: list[bool]) -> list[RulingSet]:
         if self._pool is None:
-            return rule_part(prepared, questions, self._resident)
+            return rule_part(prepared, questions, self._resident, self.rules)
         parts = list(api.positions_by_policy(prepared).values())
         while len(parts) < self.workers and max(len(p) for p in parts) >= 8:
             largest = max(parts, key=len)       # two groundings at once beat one twice as large
@@ -217,7 +233,7 @@ class RulingBatcher(BatchWorker):
         rulings: list[RulingSet | None] = [None] * len(prepared)
         try:
             futures = [(positions, self._pool.submit(rule_part, [prepared[i] for i in positions],
-                                                     [questions[i] for i in positions]))
+                                                     [questions[i] for i in positions], None, self.rules))
                        for positions in parts]
             for positions, future in futures:
                 for position, rs in zip(positions, future.result()):
@@ -227,7 +243,7 @@ class RulingBatcher(BatchWorker):
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
             self.start()
-            return rule_part(prepared, questions)
+            return rule_part(prepared, questions, rules=self.rules)
         return rulings  # type: ignore[return-value]  (every position was filled)
 
     @staticmethod
@@ -244,6 +260,6 @@ class RulingBatcher(BatchWorker):
             return
         for job in jobs:
             try:
-                job.done.set_result(rule_part(job.prepared, job.questions, self._resident))
+                job.done.set_result(rule_part(job.prepared, job.questions, self._resident, self.rules))
             except Exception as own:
                 job.done.set_exception(own)

@@ -46,7 +46,8 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     the pending ones when `pending` asks), its roster and time extensions.  (The event page
     lists every row and hides all but the pending ones itself, so its count stays that of
     the rows listed.)"""
-    store = _station(request).store()
+    station = _station(request)
+    store = station.store()
     everything = request.query_params.get("all") in ("1", "true")
     pending = pending_filter and request.query_params.get("pending") in ("1", "true")
     filters = _filters(request)
@@ -56,7 +57,7 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     replaced_by = {p.replaces: p.id for p in everyone if p.replaces}
 
     def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
-        why = api.not_recorded_why(p)
+        why = api.not_recorded_why(p, station.rules)
         # the replacement chain: the row this one replaced, the row that replaced it
         return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
                 "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
@@ -65,7 +66,7 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),
             # rulings a change since made wrong until ruled again (every page load: not only after the change)
-            "needs_ruling_again": api.stale_rulings(store),
+            "needs_ruling_again": api.stale_rulings(store, station.rules),
             "filters": {**filters, "all": everything, **({"pending": pending} if pending_filter else {})}}
 
 
@@ -77,7 +78,7 @@ async def _submit(request: Request, questions_default: bool) -> list:
     station = _station(request)
     station.access.require(request, JUDGE)
     data = await read_json(request)
-    text, policy, source = report_fields(data)
+    text, policy, source = report_fields(data, station)
     judge = field_of(data, "judge", str)
     amend = field_of(data, "amend", bool, required=False, default=False)
     choices = field_of(data, "choices", dict, required=False, default={})
@@ -93,7 +94,8 @@ async def _submit(request: Request, questions_default: bool) -> list:
 
     def submit() -> list:
         api.check_judge(judge)
-        return writer.submit(prepared(text, policy, source, tolerant), judge, amend, choices, questions)
+        return writer.submit(prepared(text, policy, source, tolerant, station.rules), judge, amend, choices,
+                             questions)
     return await run_in_threadpool(submit)
 
 
@@ -123,7 +125,7 @@ async def _head_judge_change(request: Request, what: str) -> tuple[Station, str,
 
 async def api_void(request: Request) -> Response:
     station, reason, judge, _ = await _head_judge_change(request, "a void")
-    penalty_id = int(request.path_params["penalty_id"])
+    penalty_id = _row_id(request, "penalty_id")
     store = station.store()
 
     def void() -> dict:
@@ -136,7 +138,7 @@ async def api_void_report(request: Request) -> Response:
     """Void a whole report ruled by mistake and every live penalty of it (Head Judge): it
     stays in the record and stops counting."""
     station, reason, judge, _ = await _head_judge_change(request, "a void")
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
     store = station.store()
 
     def void() -> dict:
@@ -155,13 +157,13 @@ async def api_amend(request: Request) -> Response:
     notes = field_of(data, "notes", str, required=False)
     if penalty is None and notes is None:
         raise RequestRefused(400, "nothing to change: give `penalty` and/or `notes`", "json")
-    penalty_id = int(request.path_params["penalty_id"])
+    penalty_id = _row_id(request, "penalty_id")
     store = station.store()
 
     def amend() -> dict:
-        row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes)
+        row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes, station.rules)
         # another penalty changes what later rulings counted (or would count); other notes do not
-        counted = api.rulings_changed_by_amend(store, penalty_id, row) if penalty is not None else []
+        counted = api.rulings_changed_by_amend(store, penalty_id, row, station.rules) if penalty is not None else []
         return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": counted}
     return JSONResponse(await run_in_threadpool(amend))
 
@@ -170,10 +172,10 @@ async def api_rerule(request: Request) -> Response:
     """Rule a report again with the penalties in force now (Head Judge): after a void of a
     penalty its ruling counted (`counted_by_reports` of the void's answer)."""
     station, reason, judge, _ = await _head_judge_change(request, "ruling a report again")
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
 
     def rerule() -> dict:
-        changes, counted = api.rerule_report(station.store(), report_id, reason, judge)
+        changes, counted = api.rerule_report(station.store(), report_id, reason, judge, station.rules)
         return {"report_id": report_id, "counted": [penalty_dict(p) for p in counted],
                 "amended": [{"old": penalty_dict(old), "new": penalty_dict(new)} for old, new in changes]}
     return JSONResponse(await run_in_threadpool(rerule))
@@ -181,7 +183,7 @@ async def api_rerule(request: Request) -> Response:
 
 async def api_report(request: Request) -> Response:
     store = _station(request).store()
-    sub = await run_in_threadpool(store.report, int(request.path_params["report_id"]))
+    sub = await run_in_threadpool(store.report, _row_id(request, "report_id"))
     return JSONResponse({**sub.as_dict(), "ruling": sub.ruling})
 
 
@@ -189,8 +191,9 @@ async def api_export(request: Request) -> Response:
     fmt = request.query_params.get("format", "csv")
     if fmt not in ("csv", "json"):
         raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")
-    store = _station(request).store()
-    rows, _ = await run_in_threadpool(api.exported_penalties, store)     # (as `event export`)
+    station = _station(request)
+    store = station.store()
+    rows, _ = await run_in_threadpool(api.exported_penalties, store, station.rules)     # (as `event export`)
     name = f"{store.event_name()}-penalties.{fmt}".replace('"', "")
     body = to_csv(rows) if fmt == "csv" else to_json(rows)
     return Response(body, media_type="text/csv; charset=utf-8" if fmt == "csv" else "application/json",
@@ -204,10 +207,22 @@ async def page_event(request: Request) -> Response:
 
 async def page_slip(request: Request) -> Response:
     store = _station(request).store()
-    report_id = int(request.path_params["report_id"])
+    report_id = _row_id(request, "report_id")
     sub = await run_in_threadpool(store.report, report_id)
     changes = changes_of(await run_in_threadpool(store.audit, None, report_id))
     return html(request, "slip.html", sub=sub, card=card(sub.ruling), changes=changes)
+
+
+ROW_IDS = range(1, 2**63)       # SQLite's rowids: a larger number in a URL is no row, not an overflow
+
+
+def _row_id(request: Request, name: str) -> int:
+    """The report or penalty id of a URL; one past SQLite's rowids is a 404 as a missing one is."""
+    value = int(request.path_params[name])
+    if value not in ROW_IDS:
+        what = "report" if name == "report_id" else "penalty"
+        raise RequestRefused(404, f"no {what} #{value}: ids run from 1 to {ROW_IDS[-1]}", "event")
+    return value
 
 
 def routes() -> list[Route]:

@@ -87,10 +87,11 @@ def document(version: str) -> dict:
                                       "each sentence that is not a canonical form; a text it cannot read answers 200 with "
                                       "`error` (the parser's, with whole-line `suggestions`) and no reports",
                                       body=_report_body())},
-            "/api/compare": {"post": _op("rule a report's observations under every bundled guide",
+            "/api/compare": {"post": _op("rule a report's observations under every guide the station serves",
                                          body=_report_body())},
             "/api/vocab": {"get": _op("the report language's forms, for a report builder", errors=())},
-            "/api/policies": {"get": _op("the bundled policies", errors=())},
+            "/api/policies": {"get": _op("the policies the station serves (the bundled ones, or those of "
+                                         "`serve --rules`)", errors=())},
             "/api/policies/{policy}": {"get": _op("a policy's infractions, penalties, sections, and the modifiers "
                                                   "its rules read per observation", errors=(404,),
                                                   params=_path("policy", "string"))},

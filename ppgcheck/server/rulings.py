@@ -12,25 +12,28 @@ from ppgcheck import api
 from ppgcheck.errors import ReportError
 from ppgcheck.version import __version__
 from ppgcheck.engine.render import comparison_dict
-from ppgcheck.language.report import parse_reports
-from ppgcheck.resources import policy_ids
 from ppgcheck.server import openapi
-from ppgcheck.server.access import RequestRefused, read_json
-from ppgcheck.server.base import MAX_REPORTS, Station, error_body, html, prepared, report_fields, rulings
+from ppgcheck.server.access import read_json
+from ppgcheck.server.base import Station, error_body, html, parsed, prepared, report_fields, rulings
 from ppgcheck.server.card import card
 
 async def api_rule(request: Request) -> Response:
     return JSONResponse(await rulings(request))
 
 
+def _station(request: Request) -> Station:
+    return request.app.state.station
+
+
 async def api_parse(request: Request) -> Response:
     data = await read_json(request)
-    text, policy, source = report_fields(data)
+    station = _station(request)
+    text, policy, source = report_fields(data, station)
 
     def check() -> list[dict]:
         return [{"policy": policy_id, "persons": [name for name, _ in report.persons],
                  "observations": len(report.observations)}
-                for report, policy_id in prepared(text, policy, source)]
+                for report, policy_id in prepared(text, policy, source, rules=station.rules)]
     return JSONResponse({"reports": await run_in_threadpool(check)})
 
 
@@ -39,13 +42,14 @@ async def api_read(request: Request) -> Response:
     persons and observations, and the reading of each sentence that is not a canonical form
     (a text it cannot read is the parser's error, with its whole-line suggestions)."""
     data = await read_json(request)
-    text, policy, source = report_fields(data)
+    station = _station(request)
+    text, policy, source = report_fields(data, station)
 
     def read() -> dict:
         try:
             return {"reports": [{"policy": policy_id, "persons": [name for name, _ in report.persons],
                                  "observations": len(report.observations), "readings": api.readings(report)}
-                                for report, policy_id in prepared(text, policy, source, tolerant=True)]}
+                                for report, policy_id in prepared(text, policy, source, True, station.rules)]}
         except ReportError as exc:
             # a half-typed report is an answer here, not a failed request (the page asks as the
             # judge types; a browser logs every 4xx as an error)
@@ -55,50 +59,45 @@ async def api_read(request: Request) -> Response:
 
 async def api_compare(request: Request) -> Response:
     data = await read_json(request)
-    text, _, source = report_fields(data)
+    station = _station(request)
+    text, _, source = report_fields(data, station)
 
     def compare() -> list[dict]:
-        reports = parse_reports(text, source)
-        if len(reports) > MAX_REPORTS:
-            raise RequestRefused(413, f"{len(reports)} reports in one request: at most {MAX_REPORTS}", "size")
-        return [comparison_dict(api.compare_report(r)) for r in reports]
+        # under each guide the station serves
+        return [comparison_dict(api.compare_report(r, rules=station.rules))
+                for r in parsed(text, source, station.rules)]
     return JSONResponse(await run_in_threadpool(compare))
 
 
 async def api_vocab(request: Request) -> Response:
     """The forms a report builder offers: core's, plus a policy's own with `?policy=P`."""
     policy = request.query_params.get("policy") or None
-    if policy is not None and policy not in policy_ids():
-        raise RequestRefused(404, f"unknown policy `{policy}`: known policies are "
-                             + ", ".join(f"`{p}`" for p in policy_ids()), "policy")
-    return JSONResponse(await run_in_threadpool(api.vocabulary_catalog, policy))
+    station = _station(request)
+    if policy is not None:
+        station.known_policy(policy, 404, "policy")
+    return JSONResponse(await run_in_threadpool(api.vocabulary_catalog, policy, station.rules))
 
 
 async def api_policies(request: Request) -> Response:
-    return JSONResponse({"policies": policy_ids()})
+    return JSONResponse({"policies": _station(request).policies()})
 
 
 async def api_policy(request: Request) -> Response:
-    policy_id = request.path_params["policy"]
-    if policy_id not in policy_ids():
-        raise RequestRefused(404, f"unknown policy `{policy_id}`: known policies are "
-                             + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
+    station = _station(request)
+    policy_id = station.known_policy(request.path_params["policy"], 404, "usage")
 
     def describe() -> dict:
-        return {"id": policy_id, **api.policy_reference(policy_id),
-                "modifiers_read": api.modifiers_read(policy_id)}
+        return {"id": policy_id, **api.policy_reference(policy_id, station.rules),
+                "modifiers_read": api.modifiers_read(policy_id, station.rules)}
     return JSONResponse(await run_in_threadpool(describe))
 
 
 async def api_policy_search(request: Request) -> Response:
     """What the builder's observation search finds each observation by (api.observation_search)."""
-    policy_id = request.path_params["policy"]
-    if policy_id not in policy_ids():
-        raise RequestRefused(404, f"unknown policy `{policy_id}`: known policies are "
-                             + ", ".join(f"`{p}`" for p in policy_ids()), "usage")
-    station: Station = request.app.state.station
-    # (ruled by the batcher, in its resident child: the server's threads never fork)
-    found = await run_in_threadpool(api.observation_search, policy_id, None, station.batcher.rule)
+    station = _station(request)
+    policy_id = station.known_policy(request.path_params["policy"], 404, "usage")
+    # (ruled by the batcher, with the station's packs, in its resident child: the server's threads never fork)
+    found = await run_in_threadpool(api.observation_search, policy_id, station.rules, station.batcher.rule)
     return JSONResponse({"id": policy_id, "observations": found})
 
 
@@ -116,7 +115,7 @@ async def api_openapi(request: Request) -> Response:
 
 
 async def page_index(request: Request) -> Response:
-    return html(request, "index.html", policies=policy_ids())
+    return html(request, "index.html", policies=_station(request).policies())
 
 
 async def ui_card(request: Request) -> Response:

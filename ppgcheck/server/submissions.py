@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ppgcheck import api
 from ppgcheck.engine.ruling import RulingSet
@@ -64,9 +65,9 @@ class SubmissionQueue(BatchWorker):
 
     thread_name = "ppgcheck-event-writer"
 
-    def __init__(self, store, batcher: RulingBatcher, max_reports: int = 64) -> None:
+    def __init__(self, store, batcher: RulingBatcher, rules: Path | None = None, max_reports: int = 64) -> None:
         super().__init__(max_reports)
-        self.store, self.batcher = store, batcher
+        self.store, self.batcher, self.rules = store, batcher, rules      # rules: the station's folder
 
     def submit(self, prepared: list[tuple[Report, str]], judge: str, amend: bool = False,
                choices: dict[str, str] | None = None, questions: bool = True) -> list:
@@ -148,7 +149,7 @@ class SubmissionQueue(BatchWorker):
         def rule(report: Report) -> RulingSet:
             if report.history == item.history and report.event_day == item.event_day:
                 return ruled
-            return api.rule_prepared([(report, item.policy)], questions=item.job.questions)[0]
+            return api.rule_prepared([(report, item.policy)], self.rules, questions=item.job.questions)[0]
         try:
             item.result = self._call(item, rule)
         except Exception as exc:
@@ -156,7 +157,7 @@ class SubmissionQueue(BatchWorker):
 
     def _call(self, item: _Item, rule):
         job = item.job
-        return api.submit_prepared(self.store, item.report, item.policy, job.judge, amend=job.amend,
+        return api.submit_prepared(self.store, item.report, item.policy, job.judge, self.rules, amend=job.amend,
                                    choices=job.choices, rule=rule)
 
 

@@ -152,7 +152,7 @@ function defaultPerson(o, slot) {
 
 // a form's words, and what the pack rules it as: its infractions' words, initials and sections
 // (`hidden`, `HCE`, `2.5`); then the words of what one more modifier makes it and of the
-// modifiers its rules read (`mixed`)
+// modifiers its rules read (`mixed`), and the words the reader takes for it (`pocketed`)
 function searchWords(o) {
   const found = B.search[o.kind] || { infractions: [], with_more: [] };
   const named = (list) => list.flatMap((i) => [i.id, i.words, i.section, ...i.initials.map((x) => "#" + x)]);
@@ -160,7 +160,7 @@ function searchWords(o) {
   const mods = B.vocab.modifiers.filter((m) => read.includes(m.kind)).flatMap((m) => [m.text, ...m.synonyms]);
   return {
     first: [o.text, ...o.synonyms, o.kind.replaceAll("_", " "), ...named(found.infractions)].join(" ").toLowerCase(),
-    then: [...named(found.with_more), ...mods].join(" ").toLowerCase(),
+    then: [...named(found.with_more), ...mods, ...(o.words || [])].join(" ").toLowerCase(),
   };
 }
 function matches(words, query) {

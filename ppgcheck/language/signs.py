@@ -1,0 +1,161 @@
+"""Reading a sentence by the words a guide and its game use for a situation.
+
+A pack's `read_sign(Kind, Text)` says an observation's situation on its own (`pocketed`:
+theft), `read_hint(Kind, Text)` points to it (`mana`: a game rule).  A sentence in which no
+form or reader phrase of an observation is found is scored by them: SIGN points for each
+sign found, HINT for each hint (the longest texts first, a word counted once).  It is read
+as the top kind when that kind has at least SIGN points and every other kind less than half
+of it; refused, naming both, when two kinds score alike; else left to the suggestions,
+which rank by the same score.  The reading is shown as every reading is (`read as`, `not
+read`), and every refusal of the reader still applies to it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ppgcheck.language.matching import Found, Patterns, Word
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import lemmas, tokenize
+
+SIGN = 2                # the points of a sign: enough on its own
+HINT = 1                # of a hint: ranks, and adds to a sign
+MAX_FILLERS = 2         # filler words a sign's words may have between them (`tapped a creature`)
+NUMBER_REACH = 2        # words from a count's number to its unit word (`3 more cards`)
+ARTICLES = ("a", "an")  # a number word of the language that is also an article
+
+
+@dataclass(frozen=True)
+class Sign:
+    kind: str
+    words: tuple[frozenset[str], ...]     # each word's dictionary forms
+    points: int
+
+
+@dataclass
+class Score:
+    points: int = 0
+    read: set[int] | None = None
+
+
+@cache
+def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
+    """The pack's signs and hints, the longest first (a text is matched before its parts)."""
+    out = []
+    for fact, points in (("read_sign", SIGN), ("read_hint", HINT)):
+        for kind, text in compiled.vocab.reading.get(fact, []):
+            words = tuple(t.forms for t in tokenize(text))
+            if words:
+                out.append(Sign(kind, words, points))
+    return tuple(sorted(out, key=lambda s: (-len(s.words), -s.points)))
+
+
+def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, Score]:
+    """Each observation kind of the policy the sentence's signs and hints point to."""
+    vocab = compiled.vocab
+    allowed = set(vocab.policy_kinds) if vocab.policy_kinds is not None else set(vocab.observations)
+    used = set(taken)
+    scores: dict[str, Score] = {}
+    for sign in signs_of(compiled):
+        if sign.kind not in allowed:
+            continue
+        at = _find(sign, words, used, compiled.fillers)
+        if at is None:
+            continue
+        used.update(at)
+        held = scores.setdefault(sign.kind, Score(0, set()))
+        held.points += sign.points
+        held.read.update(at)
+    return scores
+
+
+def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> list[int] | None:
+    """Where the sign's words stand in order, only fillers between them (none of them used)."""
+    for start, word in enumerate(words):
+        if start in used or word.person is not None or not sign.words[0] & word.forms:
+            continue
+        at = [start]
+        j = start + 1
+        for want in sign.words[1:]:
+            skipped = 0
+            while j < len(words) and not (want & words[j].forms) and words[j].text in fillers \
+                    and skipped < MAX_FILLERS and j not in used:
+                j += 1
+                skipped += 1
+            if j >= len(words) or j in used or words[j].person is not None or not want & words[j].forms:
+                break
+            at.append(j)
+            j += 1
+        else:
+            return at
+    return None
+
+
+def top_kinds(scores: dict[str, Score]) -> list[str]:
+    """The kinds by their points, the highest first."""
+    return sorted(scores, key=lambda kind: (-scores[kind].points, kind))
+
+
+def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
+    """The one observation the sentence's signs say, as found (subject, count, the words read);
+    the kinds it could be when two score alike; None when no kind has a sign's points."""
+    vocab = compiled.vocab
+    taken = {i for i, w in enumerate(words) if w.person is not None}
+    scores = score(compiled, words, taken)
+    ranked = top_kinds(scores)
+    if not ranked or scores[ranked[0]].points < SIGN:
+        return None
+    best = scores[ranked[0]].points
+    rivals = [k for k in ranked[1:] if 2 * scores[k].points >= best]
+    if rivals:
+        return [ranked[0], *rivals]
+    kind = ranked[0]
+    form = vocab.canonical("observation", kind)
+    persons = [i for i, w in enumerate(words) if w.person is not None]
+    if not persons:
+        return None
+    subject = words[persons[0]].person
+    found_persons = {"P": subject}
+    read = {persons[0], *scores[kind].read}
+    if "Q" in form.slots:
+        other = next((i for i in persons if words[i].person != subject), None)
+        if other is None:
+            return None
+        found_persons["Q"] = words[other].person
+        read.add(other)
+    numbers: dict[str, int] = {}
+    for slot in form.slots:
+        if slot in PERSON_SLOTS:
+            continue
+        place = unit_number(vocab, slot, words, read)
+        if place is None:
+            if any(w.number is not None and w.text not in ARTICLES for i, w in enumerate(words) if i not in read) \
+                    or any(w.forms & _units(vocab, slot) for w in words):
+                return None      # a number it cannot place, or a count said without one (`a few minutes`)
+            continue            # a count the sentence leaves out is 1, as a reader phrase's
+        numbers[slot] = words[place[0]].number
+        read.update(place)
+    pattern = compiled.compile("observation", kind, form.text)
+    return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers)
+
+
+def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
+                taken: set[int] = frozenset()) -> tuple[int, int] | None:
+    """Where the number of a count slot and its unit word stand: a number followed within
+    NUMBER_REACH words by the slot's unit word (`3 cards`, `4 more minutes`)."""
+    units = _units(vocab, slot)
+    for i, word in enumerate(words):
+        if word.number is None or i in taken:
+            continue
+        reach = 1 if word.text in ARTICLES else NUMBER_REACH     # `a minute`, never `a few minutes`
+        for j in range(i + 1, min(len(words), i + 1 + reach)):
+            if words[j].forms & units:
+                return i, j
+            if words[j].number is not None or words[j].person is not None:
+                break
+    return None
+
+
+def _units(vocab: Vocabulary, slot: str) -> set[str]:
+    """The dictionary forms of a count slot's unit words (`card`, `cards`)."""
+    return {f for pair in vocab.units.get(slot, []) for w in pair for f in lemmas(w)}
