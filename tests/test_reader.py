@@ -262,3 +262,32 @@ def test_a_line_of_an_earlier_report_in_the_file_is_not_read_piece_by_piece():
 def test_a_negation_does_not_reach_past_the_end_of_its_sentence():
     obs = read("Kim drew an extra card she couldn't hide; unintentional").observations[0]
     assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_a_negation_does_not_reach_past_a_comma():
+    obs = read("Kim drew an extra card she did not want, honest mistake").observations[0]
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_an_owner_named_alone_is_the_subject_unless_it_was_done_to_her_things():
+    obs = read("All of Kim's cards are in sleeves in a pattern").observations[0]
+    assert obs.reading.read_as == "Kim has marked cards, with a pattern"
+    assert "Kim" not in " ".join(obs.reading.not_read) and "'s" not in " ".join(obs.reading.not_read)
+    assert "stole" not in " ".join(refusal("Kim's promo cards were stolen at the prize table").suggestions[:0] or [""])
+
+
+def test_a_sign_reading_takes_the_count_before_its_unit_and_no_table_number():
+    obs = read("At table 12 Kim came in 7 minutes into the round").observations[0]
+    assert (obs.kind, obs.counts) == ("late", {"minutes": 7})
+
+
+def test_a_sign_reading_with_a_count_said_without_a_number_is_refused():
+    error = refusal("Kim came in a few minutes into the round")
+    assert error.suggestions and error.suggestions[0].startswith("Kim was 1 minute late")
+
+
+def test_a_line_read_whole_with_a_statement_left_unread_is_read_piece_by_piece():
+    report = read("Kim drew an extra card, Lee saw it and let it pass")
+    assert [o.reading.read_as for o in report.observations] == ["Kim drew 1 extra card", "Lee let it pass"]
+    kept = read("Kim drew an extra card and Lee juggled the dice").observations     # no piece to read: as before
+    assert len(kept) == 1 and kept[0].reading.not_read == ["and Lee juggled the dice"]

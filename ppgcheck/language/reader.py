@@ -203,8 +203,9 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     one, a refusal when several kinds do.  (Cue words alone never make a reading: a word
     is too weak a sign of what happened.)"""
     vocab = compiled.vocab
-    mentions = [i for i, w in enumerate(words) if w.person is not None
-                and not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)]
+    named = [i for i, w in enumerate(words) if w.person is not None]
+    # a person named as doing something; else the owner (`All of Kim's lands are in sleeves ...`)
+    mentions = [i for i in named if not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)] or named
     if not mentions:
         return None
     taken = {i for i, w in enumerate(words) if w.person is not None}
@@ -230,7 +231,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     # the subject is the person named last before what the modifier says (`Lee said nothing
     # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
     before = [i for i in mentions if i < first_implying
-              and (i == 0 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
+              and (i == 0 or len(mentions) == 1 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
     if not before:
         return None
     subject_at = before[-1]
@@ -389,13 +390,13 @@ def _negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool
 
 def _reaches(sentence: str, words: list[Word], negation: int, at: int) -> bool:
     """A negation reaches a word after it in its clause, or within NEGATION_REACH words
-    when only a comma is between (`not, deliberately`); never past a sentence's end
-    (`he couldn't pay; unintentional`: the `not` does not reach `unintentional`)."""
+    past a joining word (`not knowingly or on purpose`); never past punctuation (`he couldn't
+    pay; unintentional`, `a card she did not want, honest mistake`: not negated)."""
     if at <= negation:
         return False
     between = sentence[words[negation].end:words[at].start]
-    return _same_clause(sentence, words[negation].end, words[at].start) or (
-        at - negation <= NEGATION_REACH and not re.search(r"[.;:!?]", between))
+    return not re.search(r"[.,;:!?]", between) and (
+        at - negation <= NEGATION_REACH or _same_clause(sentence, words[negation].end, words[at].start))
 
 
 def _same_clause(sentence: str, start: int, end: int) -> bool:
@@ -510,5 +511,7 @@ def _not_read(sentence: str, words: list[Word], taken: set[int], compiled: Patte
     for run in runs:
         if all(words[i].text in compiled.fillers or words[i].text == "'s" for i in run):
             continue
-        out.append(sentence[words[run[0]].start:words[run[-1]].end].strip(" ,;"))
+        first = run[0] + (words[run[0]].text == "'s")        # (`'s creature ...`: the owner was read)
+        if first <= run[-1]:
+            out.append(sentence[words[first].start:words[run[-1]].end].strip(" ,;"))
     return [text for text in out if text]

@@ -16,7 +16,7 @@ from functools import cache
 
 from ppgcheck.language.matching import Found, Patterns, Word
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import lemmas, tokenize
+from ppgcheck.language.wordforms import is_participle, lemmas, tokenize
 
 SIGN = 2                # the points of a sign: enough on its own
 HINT = 1                # of a hint: ranks, and adds to a sign
@@ -114,11 +114,24 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     persons = [i for i, w in enumerate(words) if w.person is not None]
     if not persons:
         return None
-    subject = words[persons[0]].person
+    # the subject is the person named last as doing something before what the signs say
+    # (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
+    # first named after it; else the owner named (`Arjun's creature sat there with 0
+    # toughness`), unless the signs say what was done to her things (`Ann's deck was stolen`)
+    acting = [i for i in persons if not (i + 1 < len(words) and words[i + 1].text == "'s")]
+    first_sign = min(scores[kind].read)
+    if acting:
+        before = [i for i in acting if i < first_sign]
+        subject_at = before[-1] if before else acting[0]
+    elif _passive(words) and not form.text.startswith("{P}'s"):
+        return None
+    else:
+        subject_at = persons[0]
+    subject = words[subject_at].person
     found_persons = {"P": subject}
-    read = {persons[0], *scores[kind].read}
+    read = {subject_at, *scores[kind].read}
     if "Q" in form.slots:
-        other = next((i for i in persons if words[i].person != subject), None)
+        other = next((i for i in persons if i > subject_at and words[i].person != subject), None)
         if other is None:
             return None
         found_persons["Q"] = words[other].person
@@ -129,7 +142,9 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
             continue
         place = unit_number(vocab, slot, words, read)
         if place is None:
-            if any(w.number is not None and w.text not in ARTICLES for i, w in enumerate(words) if i not in read) \
+            context = {args[0].lower() for args in vocab.reading.get("read_context", [])}
+            if any(w.number is not None and w.text not in ARTICLES and not (i and words[i - 1].text in context)
+                   for i, w in enumerate(words) if i not in read) \
                     or any(w.forms & _units(vocab, slot) for w in words):
                 return None      # a number it cannot place, or a count said without one (`a few minutes`)
             continue            # a count the sentence leaves out is 1, as a reader phrase's
@@ -159,3 +174,9 @@ def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
 def _units(vocab: Vocabulary, slot: str) -> set[str]:
     """The dictionary forms of a count slot's unit words (`card`, `cards`)."""
     return {f for pair in vocab.units.get(slot, []) for w in pair for f in lemmas(w)}
+
+
+def _passive(words: list[Word]) -> bool:
+    """The sentence says what was done (`were stolen`, `got marked`): a form of `be` or
+    `get` before a past participle."""
+    return any(words[i].forms & {"be", "get"} and is_participle(words[i + 1].text) for i in range(len(words) - 1))

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ppgcheck.errors import ReportError
 from ppgcheck.language.model import Reading, Report
-from ppgcheck.language.reader import NOTHING_FOUND, Context, Refusal, read_sentence
+from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
 from ppgcheck.language.sentences import read_pieces
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
@@ -49,8 +49,8 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             context = _context(lines, n)
             result = read_sentence(lines[n - 1], context, vocab)
             pieces = read_pieces(lines[n - 1], context, vocab) \
-                if isinstance(result, Refusal) and _last_report(lines, n) else None
-            if pieces:
+                if _says_more(result, context) and _last_report(lines, n) else None
+            if pieces and (isinstance(result, Refusal) or len(pieces) > 1):
                 # the main statement where it was written, the others after the report's last line
                 result, *others = pieces
                 for other in others:
@@ -81,6 +81,15 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             report.lines = report.lines[:len(written)] if origin else report.lines
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+def _says_more(result: Read | Refusal, context: Context) -> bool:
+    """A line to read piece by piece: refused whole, or read with words not read that
+    start with a person (`..., Lee let it pass`: a statement of its own)."""
+    if isinstance(result, Refusal):
+        return True
+    names = [name.lower() for name in context.names]
+    return any(text.lower().startswith(tuple(names)) for text in result.reading.not_read)
 
 
 def _last_report(lines: list[str], n: int) -> bool:

@@ -42,7 +42,9 @@ def tokenize(sentence: str) -> list[Token]:
         elif word.endswith("n't") and len(word) > 3:
             parts = (word[:-3], "not")
         elif word.endswith("'s") and len(word) > 2 and word != "'s":
-            parts = (word[:-2], "'s")
+            # each part where it stands: `Lee's` is a name, then the possessive after it
+            out.extend([Token(word[:-2], start, end - 2, lemmas(word[:-2])), Token("'s", end - 2, end, lemmas("'s"))])
+            continue
         else:
             parts = (word,)
         out.extend(Token(part, start, end, lemmas(part)) for part in parts)
@@ -86,3 +88,11 @@ class Speller:
 
     def __hash__(self) -> int:          # lru_cache on a method: one cache per speller
         return id(self)
+
+
+@lru_cache(maxsize=4096)
+def is_participle(word: str) -> bool:
+    """A verb's past participle (`stolen`, `marked`): after `was` it says what was done to
+    someone, not what they did."""
+    verbs = lemminflect.getAllLemmas(word.lower()).get("VERB", ())
+    return any(word.lower() in lemminflect.getInflection(verb, tag="VBN") for verb in verbs)
