@@ -45,6 +45,11 @@ def parse_notes(text: str) -> list[Note]:
 
 
 NOTES_LIST = parse_notes(NOTES.read_text(encoding="utf-8"))
+# the notes written per guide apart from the reader's words (its signs were then written from
+# the guides and measured on them): checked the same way
+NEW_NOTES = {path.name: parse_notes(path.read_text(encoding="utf-8"))
+             for path in sorted(NOTES.parent.glob("judge_notes_new_*.txt"))}
+ALL_NOTES = NOTES_LIST + [n for notes in NEW_NOTES.values() for n in notes]
 
 
 def ruled_as(ruling_set) -> str:
@@ -64,14 +69,20 @@ def test_the_file_holds_enough_notes_for_every_policy():
 
 
 def test_every_note_is_written_out_with_its_players_declared():
-    for n in NOTES_LIST:
+    for n in ALL_NOTES:
         assert n.note and any(h.startswith("player: ") for h in n.header), f"line {n.line}"
-    assert len({(n.policy, n.note) for n in NOTES_LIST}) == len(NOTES_LIST), "a note is listed twice"
+    assert len({(n.policy, n.note) for n in ALL_NOTES}) == len(ALL_NOTES), "a note is listed twice"
+
+
+def test_each_guide_has_its_notes_written_apart():
+    assert {name.removeprefix("judge_notes_new_").removesuffix(".txt") for name in NEW_NOTES} >= set(POLICIES) - {"yugioh"}
+    for name, notes in NEW_NOTES.items():
+        assert len(notes) >= 40 and len({n.policy for n in notes}) == 1, name
 
 
 def test_every_expected_infraction_is_one_of_its_policys_ids_or_a_gap():
     ids = {p: {i["id"] for i in policy_reference(p)["infractions"]} | {GAP} for p in POLICIES}
-    wrong = [(n.line, n.policy, n.expected) for n in NOTES_LIST if n.expected not in ids[n.policy]]
+    wrong = [(n.line, n.policy, n.expected) for n in ALL_NOTES if n.expected not in ids[n.policy]]
     assert not wrong
 
 
@@ -82,7 +93,7 @@ def test_the_notes_include_gaps_and_notes_the_language_cannot_say_yet():
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_every_canonical_statement_rules_to_the_expected_infraction(policy):
-    notes = [n for n in NOTES_LIST if n.policy == policy and n.canonical]
+    notes = [n for n in ALL_NOTES if n.policy == policy and n.canonical]
     ruled = rule_report("---\n".join(n.report() for n in notes), policy=policy, source="judge_notes.txt",
                         tolerant=False)
     assert len(ruled) == len(notes)
