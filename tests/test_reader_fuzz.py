@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ppgcheck.errors import ReportError
@@ -65,6 +65,7 @@ LINES = st.tuples(st.lists(PIECES, max_size=4), st.sampled_from(PHRASES), st.lis
 
 @SETTINGS
 @given(st.sampled_from(POLICIES), st.one_of(LINES, st.lists(PIECES, min_size=1, max_size=14).map(" ".join)))
+@example("fab", "Kim 0 life \u00b2")       # `²` is a digit to str.isdigit() and a ValueError to int()
 def test_a_judge_like_line_is_read_or_refused_cleanly_and_reads_back_strictly(policy, line):
     line = line.replace("\n", " ").replace("\r", " ")
     text = report(policy, line)

@@ -166,7 +166,7 @@ class Patterns:
             if fixed:
                 forms |= lemmas(fixed) | {fixed}
             # (a number past any range of the language is not read as one: int() refuses 4,301 digits)
-            value = (int(token.text) if len(token.text) <= 18 else None) if token.text.isdigit() \
+            value = (int(token.text) if len(token.text) <= 18 else None) if _is_number(token.text) \
                 else numbers.get(fixed or token.text)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations))
@@ -292,3 +292,8 @@ def patterns(vocab: Vocabulary) -> Patterns:
 def _names_someone(words: list[Word], i: int) -> bool:
     """Whether word i names a person who does something (not `Lee's` of `Lee's deck`)."""
     return words[i].person is not None and not (i + 1 < len(words) and words[i + 1].text == "'s")
+
+
+def _is_number(text: str) -> bool:
+    """Digits 0-9 only: `²` is a digit to str.isdigit() and no number to int()."""
+    return text.isascii() and text.isdigit()

@@ -58,7 +58,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if isinstance(mentions, Refusal):
         return mentions
     words = compiled.words(sentence, mentions)
-    too_long = next((w for w in words if w.text.isdigit() and len(w.text) > 18), None)
+    too_long = next((w for w in words if w.text.isascii() and w.text.isdigit() and len(w.text) > 18), None)
     if too_long:        # (matching.py reads no number past 18 digits: never read as none at all)
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
                        "of the report language is that long", too_long.start + 1)

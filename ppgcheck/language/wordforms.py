@@ -64,7 +64,7 @@ def lemmas(word: str) -> frozenset[str]:
 
 def number(token: Token, number_words: dict[str, int]) -> int | None:
     """The number a word states (digits or a number word), else None."""
-    if token.text.isdigit():
+    if token.text.isascii() and token.text.isdigit():
         return int(token.text)
     return number_words.get(token.text)
 
