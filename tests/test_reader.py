@@ -291,3 +291,13 @@ def test_a_line_read_whole_with_a_statement_left_unread_is_read_piece_by_piece()
     assert [o.reading.read_as for o in report.observations] == ["Kim drew 1 extra card", "Lee let it pass"]
     kept = read("Kim drew an extra card and Lee juggled the dice").observations     # no piece to read: as before
     assert len(kept) == 1 and kept[0].reading.not_read == ["and Lee juggled the dice"]
+
+
+def test_a_coin_flip_decides_a_winner_only_where_the_note_says_so():
+    assert read("Kim and Lee flipped a coin to see who wins").observations[0].kind == "decided_winner_randomly"
+    refusal("Kim and Lee flipped a coin to see who goes first")          # the rules' own coin flip
+
+
+def test_only_n_cards_for_the_opening_hand_is_too_few():
+    assert read("Kim drew only 4 cards for her opening hand").observations[0].kind == "drew_too_few_at_start"
+    assert read("Kim drew 9 cards for her opening hand").observations[0].kind == "drew_too_many_at_start"
