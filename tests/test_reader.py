@@ -301,3 +301,14 @@ def test_a_coin_flip_decides_a_winner_only_where_the_note_says_so():
 def test_only_n_cards_for_the_opening_hand_is_too_few():
     assert read("Kim drew only 4 cards for her opening hand").observations[0].kind == "drew_too_few_at_start"
     assert read("Kim drew 9 cards for her opening hand").observations[0].kind == "drew_too_many_at_start"
+
+
+@pytest.mark.parametrize("sentence", ["Kim wrote down her life total", "Kim passed her pack to Lee",
+                                      "Kim played an instant from her arsenal"])
+def test_ordinary_play_is_not_read_as_an_infraction(sentence):
+    refusal(sentence)
+
+
+def test_defending_from_arsenal_is_still_read_as_the_rule_it_breaks():
+    obs = read("Kim defended from her arsenal").observations[0]
+    assert (obs.kind, [m.kind for m in obs.modifiers]) == ("broke_game_rule", ["defending_from_arsenal"])

@@ -306,7 +306,8 @@ def _not_noticed(words: list[Word], between: list[Word], other: str, found: Foun
     observation = _observation_of(found, _modifiers(compiled, words, set(found.read)), vocab)
     lines = []
     if "had_fair_chance" in vocab.modifiers and observation.other is None:
-        observation.modifiers.append(Modifier("had_fair_chance", other))
+        if not any(m.kind == "had_fair_chance" for m in observation.modifiers):
+            observation.modifiers.append(Modifier("had_fair_chance", other))
         lines.append(print_observation(observation, vocab))
     if "did_not_notice_error" in vocab.observations:
         lines.append(print_observation(Observation(other, "did_not_notice_error", observation.subject, {}), vocab))
