@@ -312,3 +312,10 @@ def test_ordinary_play_is_not_read_as_an_infraction(sentence):
 def test_defending_from_arsenal_is_still_read_as_the_rule_it_breaks():
     obs = read("Kim defended from her arsenal").observations[0]
     assert (obs.kind, [m.kind for m in obs.modifiers]) == ("broke_game_rule", ["defending_from_arsenal"])
+
+
+def test_a_sign_of_a_two_person_kind_is_said_by_the_first_to_the_next_unless_reported():
+    obs = read("In game 2 Kim called Lee an idiot").observations[0]
+    assert (obs.kind, obs.subject, obs.other) == ("insulted", "Kim", "Lee")
+    refusal("Lee says Kim called her an idiot")             # Kim did it, as Lee reports: not Lee
+    refusal("Lee told me that Kim called her an idiot")

@@ -123,6 +123,8 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     if acting:
         before = [i for i in acting if i < first_sign]
         subject_at = before[-1] if before else acting[0]
+        if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
+            subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
     elif _passive(words) and not form.text.startswith("{P}'s"):
         return None
     else:
@@ -180,3 +182,13 @@ def _passive(words: list[Word]) -> bool:
     """The sentence says what was done (`were stolen`, `got marked`): a form of `be` or
     `get` before a past participle."""
     return any(words[i].forms & {"be", "get"} and is_participle(words[i + 1].text) for i in range(len(words) - 1))
+
+
+def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> bool:
+    """The words between two persons say the first reports what the second did (`Lee says
+    Kim ...`, `Lee told me Kim ...`: `read_reporting`), or hold a clause's end: then the
+    second is the one who did it."""
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    between = words[first + 1:second]
+    return not between or any(w.forms & verbs for w in between) or any(
+        w.text in ("that", "when", "because", "while", "and", "but", "so") for w in between)

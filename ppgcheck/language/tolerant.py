@@ -89,7 +89,8 @@ def _says_more(result: Read | Refusal, context: Context) -> bool:
     if isinstance(result, Refusal):
         return True
     names = [name.lower() for name in context.names]
-    return any(text.lower().startswith(tuple(names)) for text in result.reading.not_read)
+    return any(re.sub(r"^(?:and|but|then|while|so)\s+", "", text.lower()).startswith(tuple(names))
+               for text in result.reading.not_read)
 
 
 def _last_report(lines: list[str], n: int) -> bool:
