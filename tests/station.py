@@ -47,13 +47,28 @@ def running(station: Station) -> Iterator[str]:
         station.close()
 
 
-def with_tokens(event: Path | None = None) -> Station:
-    """A station as `serve --host 0.0.0.0` makes it (tokens required), with known tokens."""
-    station = Station(access=Access(JUDGE_TOKEN, HEAD_TOKEN), event_path=event)
+def with_tokens(event: Path | None = None, rules: Path | None = None) -> Station:
+    """A station as `serve --host 0.0.0.0 [--rules DIR]` makes it (tokens required), with known tokens."""
+    station = Station(access=Access(JUDGE_TOKEN, HEAD_TOKEN), event_path=event, rules=rules)
     if event is not None:
         from ppgcheck import api
         station.event = api.open_event(event, create=True)
     return station
+
+
+@contextlib.contextmanager
+def signed_in(station: Station) -> Iterator[TestClient]:
+    """The station in process, its client holding the page's CSRF token (`client.csrf`, for
+    `write`); the station is closed after."""
+    with TestClient(create_app(station), raise_server_exceptions=False) as client:
+        client.csrf = client.get("/api/session").json()["csrf"]
+        yield client
+    station.close()
+
+
+def write(client: TestClient, path: str, body: dict, token: str = JUDGE_TOKEN):
+    """A POST as the page sends it: the CSRF token and a judge's (or the Head Judge's) token."""
+    return client.post(path, json=body, headers={"X-CSRF-Token": client.csrf, "Authorization": f"Bearer {token}"})
 
 
 @pytest.fixture(scope="module")

@@ -17,11 +17,10 @@ from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.engine.render import ruling_dict
 from ppgcheck.language.report import parse_reports
-from ppgcheck.server.access import Access
 from ppgcheck.server.app import create_app
 from ppgcheck.server.base import Station
 from ppgcheck.server.batching import RulingBatcher
-from station import HEAD_TOKEN, JUDGE_TOKEN, client  # noqa: F401 (the fixture)
+from station import HEAD_TOKEN, JUDGE_TOKEN, client, signed_in, with_tokens, write  # noqa: F401 (the fixture)
 
 ACME = Path(__file__).parent / "fixtures" / "packs" / "acme"
 SPILLED = ("policy: acme\nplayer: Alice\nplayer: Bob\n"
@@ -44,17 +43,8 @@ def house(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(house, tmp_path_factory):
     """A station serving `house` with an event (tokens required), in process."""
-    station = Station(access=Access(JUDGE_TOKEN, HEAD_TOKEN), event_path=tmp_path_factory.mktemp("event") / "e.db",
-                      rules=house)
-    station.event = api.open_event(station.event_path, create=True)
-    with TestClient(create_app(station), raise_server_exceptions=False) as c:
-        c.csrf = c.get("/api/session").json()["csrf"]
+    with signed_in(with_tokens(tmp_path_factory.mktemp("event") / "e.db", rules=house)) as c:
         yield c
-    station.close()
-
-
-def write(c, path: str, body: dict, token: str = JUDGE_TOKEN):
-    return c.post(path, json=body, headers={"X-CSRF-Token": c.csrf, "Authorization": f"Bearer {token}"})
 
 
 def test_the_station_lists_the_folder_s_policies_and_the_page_offers_them(served):

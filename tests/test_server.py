@@ -406,16 +406,14 @@ def test_the_card_says_how_the_guide_stands_to_the_judges_call_and_why_a_questio
 @pytest.fixture
 def event_client(tmp_path):
     pytest.importorskip("ppgcheck.event.store", reason="the event store (issue 13) is not in this tree")
-    from station import with_tokens
-    station = with_tokens(tmp_path / "event.db")
-    with TestClient(create_app(station), raise_server_exceptions=False) as c:
-        c.csrf = c.get("/api/session").json()["csrf"]
+    from station import signed_in, with_tokens
+    with signed_in(with_tokens(tmp_path / "event.db")) as c:
         yield c
-    station.close()
 
 
 def _write(client, path: str, body: dict, token: str = JUDGE_TOKEN) -> dict:
-    response = client.post(path, json=body, headers={"X-CSRF-Token": client.csrf, "Authorization": f"Bearer {token}"})
+    from station import write
+    response = write(client, path, body, token)
     assert response.status_code == 200, response.text
     return response.json()
 

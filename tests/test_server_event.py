@@ -12,13 +12,11 @@ import pytest
 
 pytest.importorskip("ppgcheck.event.store", reason="the event store (issue 13) is not in this tree")
 
-from starlette.testclient import TestClient  # noqa: E402
 
 from ppgcheck import api  # noqa: E402
 from ppgcheck.language.report import parse_reports  # noqa: E402
-from ppgcheck.server.app import create_app  # noqa: E402
 from ppgcheck.server.submissions import SubmissionQueue, _Item, _Job  # noqa: E402
-from station import HEAD_TOKEN, JUDGE_TOKEN, with_tokens  # noqa: E402
+from station import HEAD_TOKEN, JUDGE_TOKEN, signed_in, with_tokens, write  # noqa: E402
 
 HIDDEN = ("policy: fab\nrel: competitive\nround: {round}\nday: 2\ntable: {table}\nplayer: {p}\nplayer: Bob\n"
           "{p} drew 5 cards with intellect 4, mixed into her hand, caught before Bob's next action, not on purpose\n")
@@ -26,15 +24,8 @@ HIDDEN = ("policy: fab\nrel: competitive\nround: {round}\nday: 2\ntable: {table}
 
 @pytest.fixture
 def station(tmp_path):
-    station = with_tokens(tmp_path / "event.db")
-    with TestClient(create_app(station), raise_server_exceptions=False) as client:
-        client.csrf = client.get("/api/session").json()["csrf"]
+    with signed_in(with_tokens(tmp_path / "event.db")) as client:
         yield client
-    station.close()
-
-
-def write(client, path: str, body: dict, token: str = JUDGE_TOKEN):
-    return client.post(path, json=body, headers={"X-CSRF-Token": client.csrf, "Authorization": f"Bearer {token}"})
 
 
 def submit(client, text: str, source: str, judge: str = "Dana") -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.grammar import tokens as form_tokens
 from ppgcheck.language.grammar import unit_positions
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
@@ -165,9 +166,7 @@ class Patterns:
             fixed = self.speller.correct(token.text)
             if fixed:
                 forms |= lemmas(fixed) | {fixed}
-            # (a number past any range of the language is not read as one: int() refuses 4,301 digits)
-            value = (int(token.text) if len(token.text) <= 18 else None) if _is_number(token.text) \
-                else numbers.get(fixed or token.text)
+            value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations))
         return self.read_instead(self.replace_synonyms(out))
@@ -259,11 +258,11 @@ class Patterns:
             if i and elements[i - 1].what == "number" and element.what == "word" and read:
                 end = min(end, at + 1)      # a number's unit follows it (`7 minutes`, not `40 seven minutes`)
             for j in range(at, end):
-                if read and j > at and _names_someone(words, j - 1):
+                if read and j > at and names_someone(words, j - 1):
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
-                if element.what == "person" and not _names_someone(words, j) and not (
+                if element.what == "person" and not names_someone(words, j) and not (
                         i + 1 < len(elements) and elements[i + 1].what == "possessive"):
                     continue        # `Lee's deck` is no subject, unless the form says `{P}'s`
                 slot_persons = {**persons, element.name: words[j].person} if element.what == "person" else persons
@@ -289,11 +288,19 @@ def patterns(vocab: Vocabulary) -> Patterns:
     return _COMPILED[key]
 
 
-def _names_someone(words: list[Word], i: int) -> bool:
+def names_someone(words: list[Word], i: int) -> bool:
     """Whether word i names a person who does something (not `Lee's` of `Lee's deck`)."""
     return words[i].person is not None and not (i + 1 < len(words) and words[i + 1].text == "'s")
 
 
-def _is_number(text: str) -> bool:
+def is_digits(text: str) -> bool:
     """Digits 0-9 only: `²` is a digit to str.isdigit() and no number to int()."""
     return text.isascii() and text.isdigit()
+
+
+def number_of(text: str, number_words: dict[str, int], corrected: str | None = None) -> int | None:
+    """The number a word states: its digits (none past MAX_DIGITS: past any range of the
+    language, and int() refuses 4,301 digits), else the number word it is or is a typo of."""
+    if is_digits(text):
+        return int(text) if len(text) <= MAX_DIGITS else None
+    return number_words.get(corrected or text)

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 
 from ppgcheck.language.grammar import language
-from ppgcheck.language.matching import Found, Patterns, Word, patterns
+from ppgcheck.language.build import MAX_DIGITS
+from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.signs import score, signed, unit_number
@@ -58,8 +59,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if isinstance(mentions, Refusal):
         return mentions
     words = compiled.words(sentence, mentions)
-    too_long = next((w for w in words if w.text.isascii() and w.text.isdigit() and len(w.text) > 18), None)
-    if too_long:        # (matching.py reads no number past 18 digits: never read as none at all)
+    too_long = next((w for w in words if is_digits(w.text) and len(w.text) > MAX_DIGITS), None)
+    if too_long:        # (matching.py reads no number past MAX_DIGITS: never read as none at all)
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
                        "of the report language is that long", too_long.start + 1)
     found = _observation(compiled, words)

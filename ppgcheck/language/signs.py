@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ppgcheck.language.matching import Found, Patterns, Word
+from ppgcheck.language.matching import Found, Patterns, Word, names_someone
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import is_participle, lemmas, tokenize
 
@@ -118,7 +118,7 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     # (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
     # first named after it; else the owner named (`Arjun's creature sat there with 0
     # toughness`), unless the signs say what was done to her things (`Ann's deck was stolen`)
-    acting = [i for i in persons if not (i + 1 < len(words) and words[i + 1].text == "'s")]
+    acting = [i for i in persons if names_someone(words, i)]
     first_sign = min(scores[kind].read)
     if acting:
         before = [i for i in acting if i < first_sign]
@@ -139,12 +139,12 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         found_persons["Q"] = words[other].person
         read.add(other)
     numbers: dict[str, int] = {}
+    context = {args[0].lower() for args in vocab.reading.get("read_context", [])}
     for slot in form.slots:
         if slot in PERSON_SLOTS:
             continue
         place = unit_number(vocab, slot, words, read)
         if place is None:
-            context = {args[0].lower() for args in vocab.reading.get("read_context", [])}
             if any(w.number is not None and w.text not in ARTICLES and not (i and words[i - 1].text in context)
                    for i, w in enumerate(words) if i not in read) \
                     or any(w.forms & _units(vocab, slot) for w in words):

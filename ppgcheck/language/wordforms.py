@@ -1,6 +1,7 @@
 """Words as the tolerant reader compares them: lowercase, without punctuation, each with
-its dictionary forms (drew, draws, had drawn -> draw, via lemminflect), numbers in digits
-or words, and a near-miss typo of a vocabulary word read as that word (via rapidfuzz).
+its dictionary forms (drew, draws, had drawn -> draw, via lemminflect), and a near-miss
+typo of a vocabulary word read as that word (via rapidfuzz); the numbers a word states are
+matching.py's `number_of`.
 
 lemminflect and rapidfuzz replace hand-written tables of inflections and typos: a form's
 word in any tense, and a misspelt long word, match without listing them.
@@ -60,13 +61,6 @@ def lemmas(word: str) -> frozenset[str]:
         for forms in lemminflect.getAllLemmas(word).values():
             found.update(f.lower() for f in forms)
     return frozenset(found)
-
-
-def number(token: Token, number_words: dict[str, int]) -> int | None:
-    """The number a word states (digits or a number word), else None."""
-    if token.text.isascii() and token.text.isdigit():
-        return int(token.text)
-    return number_words.get(token.text)
 
 
 class Speller:
