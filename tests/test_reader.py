@@ -67,6 +67,19 @@ def test_an_unread_cue_word_is_a_refusal_not_a_guess():
     assert "drew" in error.message
 
 
+def test_a_joined_verb_is_another_statement_only_with_what_its_form_needs_next():
+    # `kept` is the verb of `{P} kept notes`: `and kept notes` says more, `and kept it` does not
+    assert "took_illegal_notes" in refusal("Kim stalled and kept notes").message
+    obs = read("Kim stalled and kept it").observations[0]
+    assert (obs.kind, obs.reading.not_read) == ("stalled", ["and kept it"])
+
+
+def test_a_joined_clause_whose_signs_say_another_kind_is_refused():
+    error = refusal("Kim stalled and then pocketed a booster from the prize table")
+    assert "`pocketed`" in error.message and "stole_material" in error.message
+    assert "Kim stalled" in error.suggestions
+
+
 def test_two_readings_are_refused_listing_both():
     error = refusal("Kim drew 1 extra card on purpose, by accident")
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]

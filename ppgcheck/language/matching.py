@@ -21,6 +21,7 @@ from ppgcheck.language.wordforms import Speller, lemmas, tokenize
 MAX_GAP = 3              # other words allowed between two words of an observation's pattern
 MODIFIER_GAP = 1         # a modifier is written in one piece: one other word at most
 SUBJECT_GAP = 8          # words between the subject and its verb (`Kim, in game 2 at table 4, drew ...`)
+NUMBER: frozenset[str] = frozenset({"#number"})     # a form's count slot, where a verb needs one next
 MAX_STEPS = 4000         # search steps a pattern may take in one sentence (bounds the work)
 
 
@@ -103,18 +104,34 @@ class Patterns:
         self.speller = Speller(known | set(self.numbers))
 
     @cached_property
-    def verbs(self) -> dict[str, frozenset[str]]:
-        """Each observation kind's verbs: the first word after the subject in its patterns."""
-        verbs: dict[str, set[str]] = {}
+    def verbs(self) -> dict[str, tuple[tuple[frozenset[str], frozenset[str] | None], ...]]:
+        """Each observation kind's verbs: the first word after the subject in its patterns,
+        with the word its pattern needs next (`kept` of `kept notes`), None if none."""
+        verbs: dict[str, set[tuple[frozenset[str], frozenset[str] | None]]] = {}
         for pattern in self.patterns:
             elements = pattern.elements
             if pattern.category != "observation" or not elements or elements[0] != Element("person", "P"):
                 continue
-            after = next((e for e in elements[1:] if e.what == "word" and not e.optional
-                          and e.name not in self.fillers), None)
-            if after is not None:
-                verbs.setdefault(pattern.kind, set()).update(after.forms)
-        return {kind: frozenset(forms) for kind, forms in verbs.items()}
+            needed = [e for e in elements[1:] if (e.what == "word" and not e.optional and e.name not in self.fillers)
+                      or e.what == "number"]
+            if needed and needed[0].what == "word":
+                following = None if len(needed) < 2 else NUMBER if needed[1].what == "number" else needed[1].forms
+                verbs.setdefault(pattern.kind, set()).add((needed[0].forms, following))
+        return {kind: tuple(pairs) for kind, pairs in verbs.items()}
+
+    def verb_of(self, words: list[Word], i: int, said: set[str]) -> str | None:
+        """The observation kind (none of `said`) whose verb word i is, with the word its
+        pattern needs next within MAX_GAP words: `and kept notes`, never `and kept the pack`."""
+        for kind, pairs in self.verbs.items():
+            if kind in said:
+                continue
+            for verb, following in pairs:
+                if not verb & words[i].forms:
+                    continue
+                if following is None or any(w.number is not None if following is NUMBER else following & w.forms
+                                            for w in words[i + 1:i + 2 + MAX_GAP]):
+                    return kind
+        return None
 
     def compile(self, category: str, kind: str, text: str, strict_form: bool = False) -> Pattern:
         """A form's pattern.  A sentence may leave out the fillers of an observation's form

@@ -20,7 +20,7 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import score, signed, unit_number
+from ppgcheck.language.signs import SIGN, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
@@ -84,7 +84,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return refused
     line = _line(found, modifiers, vocab)
     taken |= {i for i, w in enumerate(words) if any(w is j for t in list(taken) for j in words[t].joined)}
-    refused = _cues(words, taken, found, modifiers, vocab, line)
+    refused = _cues(sentence, words, taken, found, modifiers, vocab, line)
     if refused:
         return refused
     reading = Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled))
@@ -425,19 +425,22 @@ def _exclusive(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refus
 _JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not context
 
 
-def _cues(words: list[Word], taken: set[int], found: Found, modifiers: list[Found], vocab: Vocabulary,
-          line: str) -> Refusal | None:
-    """A refusal when an unread word speaks of another observation or of a modifier not read."""
+def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modifiers: list[Found],
+          vocab: Vocabulary, line: str) -> Refusal | None:
+    """A refusal when an unread word speaks of another observation or of a modifier not read:
+    a cue word, the verb of another form joined on (`... and kept notes`), or a joined
+    clause whose signs say another kind (`... and then pocketed a booster`)."""
     said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
     cues = vocab.reading.get("read_cue", [])
-    verbs = patterns(vocab).verbs
+    compiled = patterns(vocab)
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue
-        joined = i > 0 and (words[i - 1].text in _JOINERS or (
+        joined = i > 0 and word.text not in _JOINERS and (words[i - 1].text in _JOINERS or (
             i > 1 and words[i - 2].text in _JOINERS and words[i - 1].person is not None))
-        other = next((kind for kind, forms in verbs.items() if kind not in said and forms & word.forms), None)
-        if joined and other:
+        other = (compiled.verb_of(words, i, said) or _signed_clause(sentence, words, i, said, compiled)) \
+            if joined else None
+        if other:
             return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
                            word.start + 1, readings=[line])
         for kind, cue in cues:
@@ -452,6 +455,20 @@ def _cues(words: list[Word], taken: set[int], found: Found, modifiers: list[Foun
             return Refusal(message, word.start + 1, readings=[*_with_cue(found, modifiers, kind, vocab), line],
                            extra=[kind] if kind in vocab.modifiers else [])
     return None
+
+
+def _signed_clause(sentence: str, words: list[Word], i: int, said: set[str], compiled: Patterns) -> str | None:
+    """The kind (none of `said`) the signs of the clause starting at word i say, with a
+    sign's points: the clause ends at punctuation or the next joining word."""
+    end = i + 1
+    while end < len(words) and not _clause_break(sentence, words[end - 1], words[end]):
+        end += 1
+    scores = score(compiled, words[i:end], set())
+    return next((kind for kind in sorted(scores) if kind not in said and scores[kind].points >= SIGN), None)
+
+
+def _clause_break(sentence: str, before: Word, word: Word) -> bool:
+    return bool(re.search(r"[.,;:!?]", sentence[before.end:word.start])) or word.text in _JOINERS | {"but", "so"}
 
 
 def _with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary) -> list[str]:
