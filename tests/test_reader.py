@@ -80,6 +80,17 @@ def test_a_joined_clause_whose_signs_say_another_kind_is_refused():
     assert "Kim stalled" in error.suggestions
 
 
+def test_the_person_a_sign_is_done_to_is_no_subject():
+    # `Lee hit Kim in the face`: Kim is followed by what an object is, not by a verb of hers
+    obs = read("Lee hit Kim in the face after the match").observations[0]
+    assert (obs.subject, obs.kind) == ("Lee", "started_fight")
+
+
+def test_reported_speech_suggests_what_the_reported_person_did_first():
+    error = refusal("Kim told me Lee drew an extra card")
+    assert error.suggestions[0] == "Lee drew 1 extra card"
+
+
 def test_two_readings_are_refused_listing_both():
     error = refusal("Kim drew 1 extra card on purpose, by accident")
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]

@@ -291,10 +291,22 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue
         if i + 1 < len(words) and words[i + 1].text == "'s":
             continue            # `Lee's deck`: of Lee, not by Lee
+        between = words[i + 1:at]
+        readings = _not_noticed(words, between, word.person, found, vocab)
+        if not readings and _reported(between, vocab) and found.pattern.category == "observation":
+            # `Kim says Lee hit her`: what Lee did is the line Kim reports
+            readings = [_line(found, _modifiers(patterns(vocab), words, set(found.read)), vocab)]
         return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
-                       readings=_not_noticed(words, words[i + 1:at], word.person, found, vocab))
+                       readings=readings)
     return None
+
+
+def _reported(between: list[Word], vocab: Vocabulary) -> bool:
+    """The words between a first person and the subject read say she reports it (`says`,
+    `told me`: `read_reporting`)."""
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    return any(w.forms & verbs for w in between)
 
 
 def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:

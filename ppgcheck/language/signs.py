@@ -118,7 +118,7 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     # (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
     # first named after it; else the owner named (`Arjun's creature sat there with 0
     # toughness`), unless the signs say what was done to her things (`Ann's deck was stolen`)
-    acting = [i for i in persons if names_someone(words, i)]
+    acting = [i for i in persons if names_someone(words, i) and not _object(words, i)]
     first_sign = min(scores[kind].read)
     if acting:
         before = [i for i in acting if i < first_sign]
@@ -182,6 +182,23 @@ def _passive(words: list[Word]) -> bool:
     """The sentence says what was done (`were stolen`, `got marked`): a form of `be` or
     `get` before a past participle."""
     return any(words[i].forms & {"be", "get"} and is_participle(words[i + 1].text) for i in range(len(words) - 1))
+
+
+# what follows a person who is the object of a verb (`Ben hit Ann in the face`, `told Kim to
+# block`, `called Lee an idiot`), never a subject's verb; and what a person after it is not
+# the object of (`after Lee attacked`, `says Kim yelled`)
+OBJECT_FOLLOWERS = frozenset("""a an the his her their its my he she they it him them this that these those
+    not to in on at into onto for with from about across during over by which what how where why
+    then and but when after before because so while until if as""".split())
+CLAUSE_STARTS = frozenset("that when because while and but so then if after before as since until".split())
+
+
+def _object(words: list[Word], i: int) -> bool:
+    """The person at i is the object of the word before it (`Hugo told Priya his ...`):
+    what follows is no verb of hers but a word a verb's object is followed by."""
+    if i == 0 or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
+        return False
+    return i + 1 == len(words) or words[i + 1].text in OBJECT_FOLLOWERS
 
 
 def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> bool:
