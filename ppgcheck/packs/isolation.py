@@ -88,7 +88,7 @@ def blame_until() -> float | None:
     return getattr(_blaming, "until", None)
 
 
-class _Blame:
+class Blame:
     """The search for the file to blame for a job past its limit (a locate function), held
     to the job's own deadline: the command stops within its limit, blame included.  Started
     beside the job, in a thread, once half its time is gone and it is still grounding; else
@@ -316,7 +316,7 @@ class Forked:
         self._answer: tuple = ()            # its answer frame, unpickled: (kind, value)
 
     def result(self, deadline: float | None = None, where: str = "", locate=None):
-        blame = _Blame(locate, deadline) if locate is not None and deadline is not None else None
+        blame = Blame(locate, deadline) if locate is not None and deadline is not None else None
         try:
             frame = self._last_frame(deadline if blame is None else blame.halfway)
             if frame is None and blame is not None and time.monotonic() < deadline:

@@ -173,13 +173,22 @@ class _Call:
     def result(self, deadline: float | None = None, where: str = "", locate=None):
         resident = self.resident
         frame = self._answer
+        # the file to blame is looked for as a forked job's is: beside the job once half its
+        # time is gone, and never past its deadline (the caller stops within its limit)
+        blame = isolation.Blame(locate, deadline) if frame is None and locate is not None \
+            and deadline is not None else None
         if frame is None:
-            frame = resident._next_frame(deadline, self._note)
+            frame = resident._next_frame(deadline if blame is None else blame.halfway, self._note)
+            if frame is None and blame is not None and time.monotonic() < deadline:
+                if self.phase == "grounding":
+                    blame.start()
+                frame = resident._next_frame(deadline, self._note)
         resident.busy = False
         if frame is None:               # past the deadline: the child is stopped
             resident._end()
-            found = locate() if locate is not None and self.phase == "grounding" else None
+            found = blame.found() if blame is not None and self.phase == "grounding" else None
             raise isolation.overrun("time", self.phase, self.limits, found or where)
+        locate = blame.found if blame is not None else locate
         if not frame:                   # it ended without an answer: killed, or a crash
             status = resident._end(kill=False) or 0
             if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
