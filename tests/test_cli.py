@@ -105,6 +105,18 @@ def test_vocab_lists_every_form_with_its_fact():
     assert "observation(O,P,drew_extra_cards), count(O,cards,CARDS)" in result.output
 
 
+def test_vocab_words_lists_what_the_reader_takes_for_each_observation_of_the_policy():
+    vocab = vocabulary("yugioh")
+    kinds = set(vocab.policy_kinds)
+    result = run("vocab", "--policy", "yugioh", "--words", "--format", "json")
+    listed = {(e["kind"], e["fact"], e["form"]) for e in json.loads(result.output) if e["category"] == "reader"}
+    expected = {(kind, fact, text) for fact in ("read_sign", "read_hint", "read_phrase")
+                for kind, text in vocab.reading.get(fact, []) if kind in kinds}
+    assert expected and expected <= listed
+    assert all(kind in kinds for kind, _, _ in listed)          # never another guide's kinds
+    assert "read_sign" not in run("vocab", "--policy", "yugioh").output
+
+
 def test_compare_rules_the_same_observations_under_every_guide():
     result = run("compare", str(ROOT / "examples" / "compare" / "extra-card.txt"), "--format", "json")
     [data] = json.loads(result.output)

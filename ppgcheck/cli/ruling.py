@@ -118,22 +118,37 @@ def event_submitter(event: Path | None, judge: str | None, amend: bool, choose: 
     return submit
 
 
+def reader_words(vocab_) -> list[tuple[str, str, str]]:
+    """(kind, fact, text) of each word the tolerant reader takes for an observation of this
+    vocabulary's policy, by kind (rules/*/reading.lp)."""
+    kinds = set(vocab_.policy_kinds if vocab_.policy_kinds is not None else vocab_.observations)
+    out = {(kind, fact, text) for fact in ("read_phrase", "read_sign", "read_hint", "read_cue")
+           for kind, text in vocab_.reading.get(fact, []) if kind in kinds}
+    order = {"read_phrase": 0, "read_sign": 1, "read_hint": 2, "read_cue": 3}
+    return sorted(out, key=lambda item: (item[0], order[item[1]], item[2]))
+
+
 @cli.command()
 @click.option("--policy", "-p", shell_complete=complete_policy,
               help="Add the forms this policy's pack declares to the core's.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--words", is_flag=True,
+              help="Also list the words the tolerant reader takes for each observation in a free note "
+                   "(its phrases, signs, hints and cues).")
 @rules_option("List the language of a pack under this rules folder (with --policy).")
 @fails_cleanly
-def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
+def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None:
     """List every form the report language accepts, with the fact it produces.
 
     P and Q stand for declared names, other {slots} for numbers (digits or a
     number word). Forms a pack adds are marked with the pack's name; the first
     form of a kind is the one `ppgcheck print` writes, the others are synonyms.
+    With --words, the words a free note is read by follow (docs/report-language.md).
 
     \b
     Example:
       ppgcheck vocab | grep drew
+      ppgcheck vocab --policy fab --words | grep pocket
       ppgcheck vocab --policy acme --rules my-rules
     """
     # (when the command runs: the CLI loads only the command it runs)
@@ -144,9 +159,12 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
     vocab_ = vocabulary(policy, rules)
     forms = vocab_.all_forms() + list(vocab_.when.values()) + vocab_.value_forms()
     origin = {"core": "core", "pack": vocab_.pack}
+    said = reader_words(vocab_) if words else []
     if fmt == "json":
         click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact,
-                                "origin": origin[f.origin]} for f in forms], indent=2, ensure_ascii=False))
+                                "origin": origin[f.origin]} for f in forms]
+                              + [{"category": "reader", "kind": kind, "form": text, "fact": fact,
+                                  "origin": "reading"} for kind, fact, text in said], indent=2, ensure_ascii=False))
         return
     mark = lambda f: f"  [{vocab_.pack}]" if f.origin == "pack" else ""      # noqa: E731
     for title, category in (("Headers", "header"), ("Observations", "observation"),
@@ -173,6 +191,12 @@ def vocab(policy: str | None, fmt: str, rules: Path | None) -> None:
     click.echo("  " + ", ".join(f"{w} = {n}" for w, n in vocab_.numbers.items()))
     click.echo("Units (agree with the number before them):")
     click.echo("  " + ", ".join(f"{{{key}}} {s}/{p}" for key, units in vocab_.units.items() for s, p in units))
+    if said:
+        click.echo()
+        click.echo("Words the tolerant reader takes for an observation (read_phrase: says it; read_sign: says it")
+        click.echo("on its own; read_hint: points to it; read_cue: makes a reading of another kind refused):")
+        for kind, fact, text in said:
+            click.echo(f"  {kind:<32} {fact:<12} {text}")
     click.echo("Words that stand for each other:")
     for name, words in vocab_.word_classes.items():
         click.echo(f"  {name}: " + ", ".join(words))
