@@ -218,6 +218,13 @@ def test_instead_of_a_larger_number_is_no_difference_and_refused():
     assert "instead" in error.message or error.suggestions
 
 
+def test_instead_of_doubts_only_a_count():
+    # `instead of putting them on the bottom` says how, and a reading with no count stands
+    obs = read("Kim shuffled her pitch zone cards into her deck instead of putting them on the bottom").observations[0]
+    assert obs.kind == "shuffled_ordered_set" and any("instead" in text for text in obs.reading.not_read)
+    assert "count" in refusal("Kim drew 1 extra card, instead of putting one back").message
+
+
 def test_instead_of_with_no_number_is_no_count():
     error = refusal("Kim drew two cards instead of putting them on the bottom")
     assert "instead" in error.message

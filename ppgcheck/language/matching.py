@@ -97,6 +97,7 @@ class Patterns:
         known = {f for p in self.patterns for e in p.elements for f in e.forms}
         known |= {w for written, _ in self.synonyms for w in written}
         known |= {args[1].lower() for args in reading.get("read_cue", [])}
+        known |= {args[0].lower() for args in reading.get("read_doubt", [])}
         known |= {t.text for fact in ("read_sign", "read_hint") for _, text in reading.get(fact, [])
                   for t in tokenize(text)}
         self.known = known

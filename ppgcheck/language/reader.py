@@ -444,19 +444,25 @@ def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modif
     clause whose signs say another kind (`... and then pocketed a booster`)."""
     said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
     cues = vocab.reading.get("read_cue", [])
+    doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
+    counted = found.pattern.category == "observation" and any(
+        slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
     compiled = patterns(vocab)
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue
         joined = i > 0 and word.text not in _JOINERS and (words[i - 1].text in _JOINERS or (
             i > 1 and words[i - 2].text in _JOINERS and words[i - 1].person is not None))
+        if counted and word.forms & doubts:
+            return Refusal(f"`{word.text}` makes the count unsure: write the count as it happened", word.start + 1,
+                           readings=[line])
         other = (compiled.verb_of(words, i, said) or _signed_clause(sentence, words, i, said, compiled)) \
             if joined else None
         if other:
             return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
                            word.start + 1, readings=[line])
         for kind, cue in cues:
-            if kind in said or cue not in word.forms:
+            if kind in said or cue not in word.forms or cue in doubts:
                 continue
             if kind in vocab.observations or kind in vocab.states:
                 message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
