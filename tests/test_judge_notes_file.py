@@ -46,9 +46,10 @@ def parse_notes(text: str) -> list[Note]:
 
 NOTES_LIST = parse_notes(NOTES.read_text(encoding="utf-8"))
 # the notes written per guide apart from the reader's words (its signs were then written from
-# the guides and measured on them): checked the same way
+# the guides and measured on them; judge_notes_r3_*: the third round's): checked the same way
 NEW_NOTES = {path.name: parse_notes(path.read_text(encoding="utf-8"))
-             for path in sorted(NOTES.parent.glob("judge_notes_new_*.txt"))}
+             for pattern in ("judge_notes_new_*.txt", "judge_notes_r3_*.txt")
+             for path in sorted(NOTES.parent.glob(pattern))}
 ALL_NOTES = NOTES_LIST + [n for notes in NEW_NOTES.values() for n in notes]
 
 
