@@ -91,6 +91,17 @@ def test_reported_speech_suggests_what_the_reported_person_did_first():
     assert error.suggestions[0] == "Lee drew 1 extra card"
 
 
+def test_a_sign_right_after_an_owner_says_what_the_owner_did():
+    obs = read("Kim's missed trigger was her own aura, Lee didn't create it").observations[0]
+    assert (obs.subject, obs.kind) == ("Kim", "missed_trigger")
+
+
+def test_a_suggestion_names_the_doer_the_signs_would_take():
+    # reported speech is refused, and its suggestion is what the reported person did to the
+    # reporter, not the reporter doing it
+    assert refusal("Lee says Kim called her an idiot").suggestions[0] == "Kim insulted Lee"
+
+
 def test_two_readings_are_refused_listing_both():
     error = refusal("Kim drew 1 extra card on purpose, by accident")
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]

@@ -327,12 +327,18 @@ def _not_noticed(words: list[Word], between: list[Word], other: str, found: Foun
     return lines
 
 
+def sentence_words(sentence: str, context: Context, vocab: Vocabulary) -> list[Word]:
+    """The sentence's words as the reader reads them, each declared name one person word
+    (none where the names cannot be read: `the opponent` of three players)."""
+    mentions = _mentions(sentence, context, vocab)
+    return patterns(vocab).words(sentence, [] if isinstance(mentions, Refusal) else mentions)
+
+
 def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:
     """The modifiers found anywhere in a sentence, one of each exclusive group (what a
     suggestion keeps of it)."""
     compiled = patterns(vocab)
-    mentions = _mentions(sentence, context, vocab)
-    words = compiled.words(sentence, [] if isinstance(mentions, Refusal) else mentions)
+    words = sentence_words(sentence, context, vocab)
     taken = {i for i, w in enumerate(words) if w.person is not None}
     out: list[Modifier] = []
     groups: set[str] = set()

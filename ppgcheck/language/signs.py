@@ -111,31 +111,13 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         return [ranked[0], *rivals]
     kind = ranked[0]
     form = vocab.canonical("observation", kind)
-    persons = [i for i, w in enumerate(words) if w.person is not None]
-    if not persons:
+    placed = doers(compiled, words, kind, scores[kind].read)
+    if placed is None:
         return None
-    # the subject is the person named last as doing something before what the signs say
-    # (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
-    # first named after it; else the owner named (`Arjun's creature sat there with 0
-    # toughness`), unless the signs say what was done to her things (`Ann's deck was stolen`)
-    acting = [i for i in persons if names_someone(words, i) and not _object(words, i)]
-    first_sign = min(scores[kind].read)
-    if acting:
-        before = [i for i in acting if i < first_sign]
-        subject_at = before[-1] if before else acting[0]
-        if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
-            subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
-    elif _passive(words) and not form.text.startswith("{P}'s"):
-        return None
-    else:
-        subject_at = persons[0]
-    subject = words[subject_at].person
-    found_persons = {"P": subject}
+    subject_at, other = placed
+    found_persons = {"P": words[subject_at].person}
     read = {subject_at, *scores[kind].read}
-    if "Q" in form.slots:
-        other = next((i for i in persons if i > subject_at and words[i].person != subject), None)
-        if other is None:
-            return None
+    if other is not None:
         found_persons["Q"] = words[other].person
         read.add(other)
     numbers: dict[str, int] = {}
@@ -154,6 +136,44 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         read.update(place)
     pattern = compiled.compile("observation", kind, form.text)
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers)
+
+
+def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
+          other_before: bool = False) -> tuple[int, int | None] | None:
+    """Where the subject of a sign reading of `kind` stands (its signs at `signs`), and its
+    {Q} where the form has one; None when the sentence names no one who can be.
+    The subject is the person named last as doing something before what the signs say
+    (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
+    owner named right before them (`Kim's missed trigger`); else the first named after it;
+    else the owner named (`Arjun's creature sat there with 0 toughness`), unless the signs
+    say what was done to her things (`Ann's deck was stolen`).  {Q} is the next other person
+    named after the subject (with `other_before`, else one named before it: a suggestion's)."""
+    vocab = compiled.vocab
+    form = vocab.canonical("observation", kind)
+    persons = [i for i, w in enumerate(words) if w.person is not None]
+    if not persons or not signs:
+        return None
+    acting = [i for i in persons if names_someone(words, i) and not _object(words, i)]
+    first_sign = min(signs)
+    owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
+        and words[first_sign - 2].person is not None else None
+    if acting:
+        before = [i for i in acting if i < first_sign]
+        subject_at = before[-1] if before else owner if owner is not None and not _passive(words) \
+            else acting[0]
+        if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
+            subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
+    elif _passive(words) and not form.text.startswith("{P}'s"):
+        return None
+    else:
+        subject_at = persons[0]
+    if "Q" not in form.slots:
+        return subject_at, None
+    subject = words[subject_at].person
+    other = next((i for i in persons if i > subject_at and words[i].person != subject), None)
+    if other is None and other_before:
+        other = next((i for i in reversed(persons) if i < subject_at and words[i].person != subject), None)
+    return None if other is None else (subject_at, other)
 
 
 def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
@@ -188,6 +208,7 @@ def _passive(words: list[Word]) -> bool:
 # block`, `called Lee an idiot`), never a subject's verb; and what a person after it is not
 # the object of (`after Lee attacked`, `says Kim yelled`)
 OBJECT_FOLLOWERS = frozenset("""a an the his her their its my he she they it him them this that these those
+    you your i me we
     not to in on at into onto for with from about across during over by which what how where why
     then and but when after before because so while until if as""".split())
 CLAUSE_STARTS = frozenset("that when because while and but so then if after before as since until".split())

@@ -12,8 +12,8 @@ from functools import cache
 from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
-from ppgcheck.language.reader import Context, Refusal, modifiers_in
-from ppgcheck.language.signs import score, unit_number
+from ppgcheck.language.reader import Context, Refusal, modifiers_in, sentence_words
+from ppgcheck.language.signs import doers, score, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -66,7 +66,8 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     for kind, cue in vocab.reading.get("read_cue", []):
         cues.setdefault(kind, set()).add(cue.lower())
     negated = any(w.negation for w in words)
-    signs = score(compiled, words, set())
+    named = sentence_words(sentence, context, vocab)
+    signs = score(compiled, named, {i for i, w in enumerate(named) if w.person is not None})
     for kind in allowed:
         coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
                         if p.category == "observation" and p.kind == kind), default=(0.0, 0.0))
@@ -79,7 +80,12 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
             scored.append((-meaning, kind))
     candidates = list(refusal.readings)
     for _, kind in sorted(scored):
-        line = _filled(kind, subject, others, words, vocab, modifiers, refusal.extra)
+        # a kind the signs say is said by the one the signs' reading would take as its doer
+        placed = doers(compiled, named, kind, signs[kind].read, other_before=True) if kind in signs else None
+        doer = named[placed[0]].person if placed else subject
+        done_to = [named[placed[1]].person] if placed and placed[1] is not None else \
+            [m for m in mentions if m != doer] + [p for p in context.players if p != doer]
+        line = _filled(kind, doer, done_to, words, vocab, modifiers, refusal.extra)
         if line:
             candidates.append(line)
     for line in candidates:
