@@ -102,6 +102,28 @@ def test_a_suggestion_names_the_doer_the_signs_would_take():
     assert refusal("Lee says Kim called her an idiot").suggestions[0] == "Kim insulted Lee"
 
 
+def test_a_quoted_insult_after_told_is_said_by_the_teller():
+    obs = read('Kim told Lee "go back to school, you clown" after the attack').observations[0]
+    assert (obs.subject, obs.other, obs.kind) == ("Kim", "Lee", "insulted")
+
+
+DCI = "policy: dci\nplayer: Ann\nplayer: Ben\n"
+
+
+def test_a_statement_of_another_person_that_cannot_be_read_is_refused_not_left_out():
+    error = refusal("Ann attacked with a creature that had summoning sickness. Ben didn't notice at all, "
+                    "it came up three turns later", header=DCI)
+    assert "`Ben didn't notice at all" in error.message
+    assert "Ben did not notice Ann's error, caught later" in error.suggestions
+
+
+def test_a_hint_of_another_kind_does_not_block_a_sign():
+    # (`noticed` hints at an opponent who did not notice: no rival to a sign on its own)
+    obs = read("Ann forgot to sacrifice her creature at the end of her turn, it was noticed during Ben's turn",
+               header=DCI).observations[0]
+    assert (obs.subject, obs.kind) == ("Ann", "missed_trigger")
+
+
 def test_two_readings_are_refused_listing_both():
     error = refusal("Kim drew 1 extra card on purpose, by accident")
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]

@@ -9,6 +9,8 @@ pattern are not read again.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -57,6 +59,7 @@ class Word:
     number: int | None = None
     negation: bool = False
     joined: tuple["Word", ...] = ()          # the words read with this one (`instead of M` of an `extra`)
+    pause: bool = False                      # punctuation or a quote mark before it (`told Lee "you ...`)
 
 
 @dataclass
@@ -172,13 +175,16 @@ class Patterns:
         reader) one word, synonyms replaced by the words they mean, typos corrected."""
         out: list[Word] = []
         numbers = self.numbers
+        previous_end = 0
         for token in tokenize(sentence):
+            pause = bool(_PAUSE.search(sentence, previous_end, token.start)) if out else False
+            previous_end = token.end
             mention = next((m for m in mentions if m[0] <= token.start < m[1]), None)
             if mention is not None:
                 if out and out[-1].person is not None and out[-1].start == mention[0]:
                     continue            # the rest of a multiword name
                 out.append(Word(sentence[mention[0]:mention[1]], mention[0], mention[1], frozenset(),
-                                person=mention[2]))
+                                person=mention[2], pause=pause))
                 continue
             forms = set(token.forms)
             fixed = self.speller.correct(token.text)
@@ -186,7 +192,7 @@ class Patterns:
                 forms |= lemmas(fixed) | {fixed}
             value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
-                            negation=token.text in self.negations))
+                            negation=token.text in self.negations, pause=pause))
         return self.read_instead(self.replace_synonyms(out))
 
     def read_instead(self, words: list[Word]) -> list[Word]:
@@ -296,6 +302,7 @@ class Patterns:
 
 
 _COMPILED: dict[tuple[str, str | None], Patterns] = {}
+_PAUSE = re.compile(r"[.,;:!?\"\u201c\u201d()\u2013\u2014]|\s-\s")
 
 
 def patterns(vocab: Vocabulary) -> Patterns:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
-from ppgcheck.language.reader import Context, Read, Refusal, read_sentence
+from ppgcheck.language.reader import Context, Read, Refusal, read_sentence, sentence_words
+from ppgcheck.language.signs import score
 from ppgcheck.language.vocabulary import Vocabulary
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
@@ -62,3 +64,17 @@ def split(sentence: str, context: Context) -> list[str]:
     for part in _SENTENCE_END.split(sentence):
         pieces.extend(p for p in clause.split(part) if p and p.strip(" ,.;"))
     return [p.strip() for p in pieces]
+
+
+def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | None:
+    """A run of words the reading left unread that starts with another declared person and
+    holds a sign or hint of the policy's kinds (`... Ben didn't notice at all`): a statement
+    of its own that could not be read, never left out silently; None when there is none."""
+    for text in read.reading.not_read:
+        words = sentence_words(text, context, vocab)
+        start = 1 if words and words[0].text in ("and", "but", "then", "while", "so") else 0
+        if len(words) <= start or words[start].person in (None, read.subject):
+            continue
+        if score(patterns(vocab), words, {i for i, w in enumerate(words) if w.person is not None}):
+            return text
+    return None

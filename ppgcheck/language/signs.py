@@ -106,7 +106,7 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     if not ranked or scores[ranked[0]].points < SIGN:
         return None
     best = scores[ranked[0]].points
-    rivals = [k for k in ranked[1:] if 2 * scores[k].points >= best]
+    rivals = [k for k in ranked[1:] if 2 * scores[k].points >= best and scores[k].points >= SIGN]
     if rivals:
         return [ranked[0], *rivals]
     kind = ranked[0]
@@ -219,7 +219,7 @@ def _object(words: list[Word], i: int) -> bool:
     what follows is no verb of hers but a word a verb's object is followed by."""
     if i == 0 or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
         return False
-    return i + 1 == len(words) or words[i + 1].text in OBJECT_FOLLOWERS
+    return i + 1 == len(words) or words[i + 1].pause or words[i + 1].text in OBJECT_FOLLOWERS
 
 
 def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ppgcheck.errors import ReportError
 from ppgcheck.language.model import Reading, Report
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
-from ppgcheck.language.sentences import read_pieces
+from ppgcheck.language.sentences import read_pieces, unread_statement
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
 
@@ -50,6 +50,10 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             result = read_sentence(lines[n - 1], context, vocab)
             pieces = read_pieces(lines[n - 1], context, vocab) \
                 if _says_more(result, context) and _last_report(lines, n) else None
+            unread = unread_statement(result, context, vocab) if isinstance(result, Read) and not pieces else None
+            if unread:
+                result = Refusal(f"`{unread}` says what else happened, and it cannot be read: write it as a line "
+                                 "of its own", lines[n - 1].find(unread) + 1, readings=[result.line])
             if pieces and (isinstance(result, Refusal) or len(pieces) > 1):
                 # the main statement where it was written, the others after the report's last line
                 result, *others = pieces
