@@ -364,7 +364,9 @@ def test_a_coin_flip_decides_a_winner_only_where_the_note_says_so():
 
 def test_only_n_cards_for_the_opening_hand_is_too_few():
     assert read("Kim drew only 4 cards for her opening hand").observations[0].kind == "drew_too_few_at_start"
-    assert read("Kim drew 9 cards for her opening hand").observations[0].kind == "drew_too_many_at_start"
+    assert read("Kim drew too many cards for her opening hand").observations[0].kind == "drew_too_many_at_start"
+    # (a number alone says nothing of too many: seven is an opening hand, so not read as one)
+    refusal("Kim drew 9 cards for her opening hand")
 
 
 @pytest.mark.parametrize("sentence", ["Kim wrote down her life total", "Kim passed her pack to Lee",
@@ -383,3 +385,35 @@ def test_a_sign_of_a_two_person_kind_is_said_by_the_first_to_the_next_unless_rep
     assert (obs.kind, obs.subject, obs.other) == ("insulted", "Kim", "Lee")
     refusal("Lee says Kim called her an idiot")             # Kim did it, as Lee reports: not Lee
     refusal("Lee told me that Kim called her an idiot")
+
+
+# ordinary play that core phrases, synonyms and fillers once read as an infraction (found by
+# probing each game's legal play): refused or read as no infraction, never ruled as one
+ORDINARY_PLAY = [
+    ("fab", "Kim took a note of her sideboard plan during the start of game procedure"),
+    ("fab", "Lee asked the judge whether he could take notes of life totals"),
+    ("fab", "Kim opted the top card to the bottom"),
+    ("fab", "Lee looked at the top card of his deck with an opt effect"),
+    ("fab", "Kim flipped over the top card of her deck with her hero ability"),
+    ("fab", "Kim did not show her opponent her hand"),
+    ("fab", "Kim swears she did not see it"),
+    ("dci", "Kim drew seven cards for her opening hand"),
+    ("dci", "Lee cursed his luck after the game"),
+    ("dci", "Lee swore he had not seen the card"),
+    ("dci", "Kim looked at the top card with her scry"),
+    ("dci", "Kim, a spectator, pointed out Lee's missed trigger"),
+    ("dci", "Kim drew one more card with her card's effect"),
+    ("dci", "Kim was slow to sit down but the round had not started"),
+    ("yugioh", "Kim asked the judge whether her card could be activated"),
+]
+
+
+@pytest.mark.parametrize("policy, sentence", ORDINARY_PLAY)
+def test_ordinary_play_is_never_ruled_as_an_infraction(policy, sentence):
+    from ppgcheck.api import rule_report
+    try:
+        [ruling_set] = rule_report(f"policy: {policy}\nplayer: Kim\nplayer: Lee\n{sentence}\n", tolerant=True,
+                                   questions=False)
+    except ReportError:
+        return                                  # refused: never a misreading
+    assert not ruling_set.rulings, [r.infraction for r in ruling_set.rulings]

@@ -286,6 +286,9 @@ class Patterns:
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
+                if i == 1 and elements[0].what == "person" and j >= 2 and words[j - 1].text == "'s" \
+                        and words[j - 2].person is not None:
+                    continue        # `pointed out Lee's missed trigger`: Lee's trigger, not Kim's verb
                 if element.what == "person" and not names_someone(words, j) and not (
                         i + 1 < len(elements) and elements[i + 1].what == "possessive"):
                     continue        # `Lee's deck` is no subject, unless the form says `{P}'s`

@@ -22,6 +22,7 @@ from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.signs import SIGN, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import tokenize
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
 NOTHING_FOUND = "no statement of the report language found in the sentence"
@@ -454,6 +455,10 @@ def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modif
     counted = found.pattern.category == "observation" and any(
         slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
     compiled = patterns(vocab)
+    allowed = _allowed(words, taken, found, vocab)
+    if allowed is not None:
+        return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
+                       "wrong in the report language", words[allowed].start + 1, readings=[line])
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue
@@ -478,6 +483,23 @@ def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modif
                 continue
             return Refusal(message, word.start + 1, readings=[*_with_cue(found, modifiers, kind, vocab), line],
                            extra=[kind] if kind in vocab.modifiers else [])
+    return None
+
+
+def _allowed(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> int | None:
+    """Where unread words say the action was allowed (`read_allowed`: `with her scry`), in a
+    reading a reader phrase or the signs made (a form says what was wrong itself); None if nowhere."""
+    category = found.pattern.category
+    table = vocab.observations if category == "observation" else vocab.states if category == "state" else {}
+    if any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
+        return None
+    for (text,) in vocab.reading.get("read_allowed", []):
+        want = [t.forms for t in tokenize(text)]
+        for i in range(len(words) - len(want) + 1):
+            run = range(i, i + len(want))
+            if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
+                    and not (i and words[i - 1].negation):
+                return i
     return None
 
 
