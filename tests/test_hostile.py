@@ -528,3 +528,22 @@ def test_station_ids_past_sqlites_rowids_are_a_404_not_an_overflow(tmp_path):
                 error = response.json()["error"]
                 assert error["kind"] == "event" and f"#{big}" in error["message"]
         assert client.get(f"/api/event/reports/{2**63 - 1}").status_code == 404     # the last id: a missing row
+
+
+@pytest.mark.parametrize("name, said", [
+    ("K x" * 10_000, "K y" * 10_000),               # a 10,000-word name: a pattern compiled per prefix
+    ("K" * 30_000, "Q" * 30_000),                   # a 30,000-character name: difflib against it
+])
+@pytest.mark.parametrize("tolerant", [False, True])
+def test_a_huge_undeclared_name_is_refused_without_quadratic_work(name, said, tolerant):
+    """Found by bench/fuzz's 100,000-input run: such a report took minutes to refuse (the
+    station would have been held as long).  Refused with the usual error; a generous bound,
+    not a timing: it was 600 s and more."""
+    import time
+
+    from ppgcheck.errors import ReportError
+    from ppgcheck.language.report import parse_reports
+    started = time.monotonic()
+    with pytest.raises(ReportError, match="not declared|more than 200 words"):
+        parse_reports(f"policy: fab\nplayer: {name}\nplayer: Lee\n{said} drew 1 extra card\n", tolerant=tolerant)
+    assert time.monotonic() - started < 20

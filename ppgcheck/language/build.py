@@ -397,8 +397,8 @@ class ReportBuilder(Transformer):
         for name in uses:
             if name.value not in declared:
                 # (only to suggest a close match)
-                import difflib
-                close = difflib.get_close_matches(name.value, declared, n=3)
+                from ppgcheck.language.diagnostics import close_names
+                close = close_names(name.value, declared)
                 raise self._fail(f"`{name.value}` is not declared: add a `player: {name.value}` or "
                                 f"`spectator: {name.value}` line", name.token.line, name.token.column,
                                 suggestions=close)

@@ -19,6 +19,28 @@ from ppgcheck.language.grammar import Language
 from ppgcheck.language.vocabulary import Vocabulary, value_text
 
 MAX_EXPECTED = 8
+# text compared by difflib (quadratic in its length) is cut to this many characters: a
+# 30,000-character name or line took minutes to match against the names and forms
+FUZZY_AT_MOST = 120
+
+
+# the words of a declared name tried as the start of an undeclared one (`Player B`): a
+# 10,000-word name compiled a pattern for each prefix, minutes in all
+NAME_WORDS_AT_MOST = 8
+
+
+def _fuzzy(text: str) -> str:
+    return text[:FUZZY_AT_MOST]
+
+
+def close_names(name: str, names: list[str]) -> list[str]:
+    """Up to 3 declared names like a name (as difflib finds them, on their first characters)."""
+    cut = {_fuzzy(n): n for n in names}
+    return [cut[n] for n in difflib.get_close_matches(_fuzzy(name), list(cut), n=3)]
+
+
+def _similarity(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, _fuzzy(a), _fuzzy(b)).ratio()
 _TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "OPPONENT": "`the opponent`",
                    "PRONOUN": "`she`, `he` or `they`", "INT": "a number",
                    "ID": "an id like `hidden-card-error`", "_NL": "end of line",
@@ -73,7 +95,7 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
         start, phrase = undeclared
         return ReportError(f"`{phrase}` is not declared (declared: {', '.join(f'`{n}`' for n in names)}): add a "
                            f"`player: {phrase}` or `spectator: {phrase}` line", source, line, start, line_text,
-                           suggestions=difflib.get_close_matches(phrase, list(names), n=3),
+                           suggestions=close_names(phrase, list(names)),
                            suggesting="declared names like it")
     declared = _DECLARATION.match(line_text)
     if declared and column > declared.start(2):
@@ -88,7 +110,7 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
     if header and header.group(1).lower() not in header_keys(vocab) and column >= header.end() \
             and header.group(1) not in names:
         keys = sorted(header_keys(vocab))
-        close = difflib.get_close_matches(header.group(1).lower(), keys, n=3, cutoff=0.5)
+        close = difflib.get_close_matches(_fuzzy(header.group(1).lower()), keys, n=3, cutoff=0.5)
         return ReportError(f"unknown header `{header.group(1)}`", source, line, 1, line_text,
                            expected=[f"`{k}:`" for k in keys],
                            suggestions=[c for k in close for c in header_lines(vocab, k)][:3])
@@ -96,7 +118,7 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
     expected = sorted({_describe(lang, t) for t in terminals})
     if len(expected) > MAX_EXPECTED:
         word = found_text.lower()
-        closest = sorted(expected, key=lambda e: -difflib.SequenceMatcher(None, word, e.strip("`")).ratio())
+        closest = sorted(expected, key=lambda e: -_similarity(word, e.strip("`")))
         expected = closest[:MAX_EXPECTED] + [f"... {len(expected) - MAX_EXPECTED} more (`ppgcheck vocab` lists "
                                               "every form)"]
     message = f"unexpected {found}"
@@ -112,7 +134,7 @@ def _undeclared_words(line_text: str, column: int, found: str, names: dict) -> t
     before = line_text[:column - 1]
     for name in names:
         words = name.split()
-        for count in range(len(words) - 1, 0, -1):
+        for count in range(min(len(words) - 1, NAME_WORDS_AT_MOST), 0, -1):
             opening = re.search(r"(?<![\w'.\-])" + r"[ \t]+".join(map(re.escape, words[:count])) + r"[ \t]+\Z",
                                 before, re.IGNORECASE)
             if opening and found and found.lower() != words[count].lower():
@@ -192,7 +214,7 @@ def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3
     if header and header.group(1).lower() in header_keys(vocab):
         candidates = header_lines(vocab, header.group(1).lower())
         shaped = line_text.strip().lower()
-        return sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, shaped, c).ratio())[:limit]
+        return sorted(candidates, key=lambda c: -_similarity(shaped, c))[:limit]
     start = line_text.rfind(",", 0, max(column - 1, 0))
     if start >= 0:  # the error sits in a modifier
         segment = line_text[start + 1:].split(",")[0]
@@ -212,7 +234,7 @@ def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3
             shaped = _shape(line_text)
 
     def score(text: str) -> float:
-        return difflib.SequenceMatcher(None, shaped, template(text).lower()).ratio()
+        return _similarity(shaped, template(text).lower())
     # one form of each kind, the one nearest the text (the canonical one on a tie)
     best = [max(texts, key=lambda t: (score(t), -texts.index(t))) for texts in kinds]
     return [template(c) for c in sorted(best, key=lambda t: -score(t))[:limit]]

@@ -24,6 +24,7 @@ from ppgcheck.language.signs import SIGN, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
+MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
 NOTHING_FOUND = "no statement of the report language found in the sentence"
 
@@ -59,6 +60,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     mentions = _mentions(sentence, context, vocab)
     if isinstance(mentions, Refusal):
         return mentions
+    if len(sentence.split()) > MAX_WORDS:
+        return Refusal(f"the sentence has more than {MAX_WORDS} words: write one statement a line")
     words = compiled.words(sentence, mentions)
     too_long = next((w for w in words if is_digits(w.text) and len(w.text) > MAX_DIGITS), None)
     if too_long:        # (matching.py reads no number past MAX_DIGITS: never read as none at all)

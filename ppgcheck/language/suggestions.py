@@ -12,7 +12,7 @@ from functools import cache
 from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
-from ppgcheck.language.reader import Context, Refusal, modifiers_in, sentence_words
+from ppgcheck.language.reader import MAX_WORDS, Context, Refusal, modifiers_in, sentence_words
 from ppgcheck.language.signs import doers, score, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
@@ -48,6 +48,8 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
             parses: Callable[[str], bool]) -> list[str]:
     """Up to MAX_SUGGESTIONS whole lines for a refused sentence, each one `parses` accepts:
     the readings the refusal names first, then the policy's forms ranked by meaning."""
+    if len(sentence.split()) > MAX_WORDS:
+        return []           # (refused for its length: nothing to rank)
     compiled = patterns(vocab)
     mentions = _names_in(sentence, context)
     words = compiled.words(sentence, [])
