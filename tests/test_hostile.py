@@ -421,8 +421,24 @@ def test_json_csv_and_static_responses_say_nosniff(tmp_path):
 
 # --- 9. the file to blame is found within the job's own time -----------------------------------------
 
+def _in_a_forked_job(work, locate, limits):
+    from ppgcheck.packs import isolation
+    return isolation.call_bounded(work, "the pack", locate, limits=limits)
+
+
+def _in_the_resident_child(work, locate, limits):        # (a station's batches)
+    from ppgcheck.packs.resident import Resident
+    worker = Resident()
+    try:
+        return worker.start(work, "the pack", locate, limits=limits).result()
+    finally:
+        worker.close()
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-def test_the_search_for_the_file_to_blame_ends_with_the_jobs_deadline():
+@pytest.mark.parametrize("run_job", [_in_a_forked_job, _in_the_resident_child])
+def test_the_search_for_the_file_to_blame_ends_with_the_jobs_deadline(run_job):
+    import functools
     import time
 
     from ppgcheck.errors import LimitExceeded
@@ -435,7 +451,7 @@ def test_the_search_for_the_file_to_blame_ends_with_the_jobs_deadline():
         return "late.lp"
     started = time.monotonic()
     with pytest.raises(LimitExceeded, match="grounding exceeded 2 s in the pack$"):
-        isolation.call_bounded(lambda: time.sleep(60), "the pack", slow_locate, limits=isolation.Limits(2, 300))
+        run_job(functools.partial(time.sleep, 60), slow_locate, isolation.Limits(2, 300))
     assert time.monotonic() - started < 2 + isolation.GRACE + 0.9
     assert asked and asked[0] is not None       # started beside the job, told its deadline
 

@@ -114,21 +114,6 @@ def test_a_job_past_its_time_is_stopped_and_named_and_the_next_one_runs(resident
     assert run(resident, functools.partial(pid_and, "next"))[1] == "next"
 
 
-def test_the_search_for_the_file_to_blame_ends_with_the_jobs_deadline(resident: Resident) -> None:
-    asked = []
-
-    def slow_locate() -> str:       # a blame search that would run long past the job's limit
-        asked.append(isolation.blame_until())
-        time.sleep(20)
-        return "late.lp"
-    started = time.monotonic()
-    with pytest.raises(LimitExceeded, match=r"^grounding exceeded 2 s in the pack$"):
-        run(resident, functools.partial(sleep_in, "grounding"), locate=slow_locate, limits=isolation.Limits(2, 2048))
-    assert time.monotonic() - started < 2 + isolation.GRACE + 0.9
-    assert asked and asked[0] is not None       # started beside the job, told its deadline
-    assert run(resident, functools.partial(pid_and, "next"))[1] == "next"
-
-
 def test_a_job_past_its_memory_is_named_and_the_next_job_gets_a_new_child(resident: Resident) -> None:
     pid = run(resident, functools.partial(pid_and, 0))[0]
     with pytest.raises(LimitExceeded, match=r"^grounding exceeded 300 MB in the pack$"):
