@@ -124,6 +124,16 @@ def test_a_hint_of_another_kind_does_not_block_a_sign():
     assert (obs.subject, obs.kind) == ("Ann", "missed_trigger")
 
 
+@pytest.mark.parametrize("sentence, modifier", [
+    ("Kim drew an extra card, nobody noticed until two turns later", "caught_later"),
+    ("Kim drew an extra card, it was not noticed until her next turn", "caught_later"),
+    ("Kim drew 3 cards instead of 2 and shuffled them into her hand", "mixed_into_hand"),
+])
+def test_a_judges_idiom_for_a_modifier_is_read_as_it(sentence, modifier):
+    obs = read(sentence).observations[0]
+    assert modifier in {m.kind for m in obs.modifiers}
+
+
 def test_two_readings_are_refused_listing_both():
     error = refusal("Kim drew 1 extra card on purpose, by accident")
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card, not on purpose"]
