@@ -563,3 +563,14 @@ def test_a_huge_undeclared_name_is_refused_without_quadratic_work(name, said, to
     with pytest.raises(ReportError, match="not declared|more than 200 words"):
         parse_reports(f"policy: fab\nplayer: {name}\nplayer: Lee\n{said} drew 1 extra card\n", tolerant=tolerant)
     assert time.monotonic() - started < 20
+
+
+def test_a_rule_that_does_not_ground_is_named_by_its_file_and_line(tmp_path):
+    """clingo 5.8 names a program added as text `<block>`: `rule`, `check` and `diff` said
+    `<block>:963` where the pack's file and line were meant (found by bench/fuzz_packs)."""
+    rules = pack_with(tmp_path, "c_unsafe.lp", "% a rule with unsafe variables\n\ncommitted(O, P, foo) :- not nothing.\n")
+    for args in (("rule", HOSTILE / "late.txt", "--rules", rules), ("check", rules / "evil")):
+        result = run(tmp_path, *args)
+        assert result.returncode == 2, result.stderr
+        assert "c_unsafe.lp:3:" in result.stderr and "<block>" not in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr

@@ -104,7 +104,7 @@ class CheckProgram:
 
 
 # where clingo's messages place what it read from a string: `<string>:LINE:COLUMN...:`
-_IN_TEXT = re.compile(r"<string>:(\d+):[\d:-]*")
+_IN_TEXT = re.compile(r"<(?:string|block)>:(\d+):[\d:-]*")   # (clingo 5.8 says <block>)
 
 
 def as_text(program: Program) -> tuple[str, list[tuple[int, str, int]]]:
