@@ -29,7 +29,7 @@ from clingo.ast import ASTType
 
 from ppgcheck.packs import confine
 from ppgcheck.packs.closure import reachable    # noqa: F401 (the analyses import it from here)
-from ppgcheck.errors import ConfinementError, ProgramError
+from ppgcheck.errors import ConfinementError, PolicyError, ProgramError
 
 Term = tuple
 Signature = tuple[str, int]
@@ -525,13 +525,21 @@ class Rename(ast.Transformer):
 def ground_facts(program: Program | Iterable[ast.AST]) -> dict[Signature, list[clingo.Symbol]]:
     """Ground only a program's facts (rules without a body, with a plain head) and
     its constants: helper tables like `grv_observation(broke_game_rule; left_state_illegal)`."""
-    ctl = clingo.Control(["--warn=none"])
+    messages: list[str] = []
+
+    def logger(code: clingo.MessageCode, message: str) -> None:
+        if code is clingo.MessageCode.RuntimeError:
+            messages.append(" ".join(message.split()))
+    ctl = clingo.Control(["--warn=none"], logger=logger)
     with ast.ProgramBuilder(ctl) as builder:
         for node in as_program(program).nodes:
             if (node.ast_type is ASTType.Rule and not node.body and node.head.ast_type is ASTType.Literal) \
                     or node.ast_type is ASTType.Definition:
                 builder.add(node)
-    ctl.ground([("base", [])])
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError:        # (a fact with a variable, `committed(O, P, x).`: unsafe)
+        raise PolicyError("the pack's facts do not ground: " + "; ".join(messages)) from None
     out: dict[Signature, list[clingo.Symbol]] = {}
     for a in ctl.symbolic_atoms:
         if a.is_fact:
