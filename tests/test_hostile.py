@@ -236,6 +236,19 @@ def test_a_job_ended_by_the_c_library_is_an_error_naming_the_limit():
         isolation.call_bounded(lambda: os._exit(127), "the pack", limits=isolation.Limits(30, 300))
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_what_the_c_library_says_as_it_ends_a_job_never_reaches_the_terminal(capfd):
+    from ppgcheck.errors import PolicyError
+    from ppgcheck.packs import isolation
+
+    def dying_as_glibc_does() -> None:
+        os.write(2, b"cannot allocate memory for thread-local data: ABORT\n")
+        os._exit(127)
+    with pytest.raises(PolicyError, match="past the 300 MB memory limit"):
+        isolation.call_bounded(dying_as_glibc_does, "the pack", limits=isolation.Limits(30, 300))
+    assert "ABORT" not in capfd.readouterr().err      # (bench/fuzz_packs printed it beside the clean error)
+
+
 # --- 3. a pack that gives some report two answer sets ---------------------------------------------
 
 NEGATION_LOOP = ("% two answer sets whenever a player is more than 5 minutes late\n"

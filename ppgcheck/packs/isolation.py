@@ -421,6 +421,12 @@ def enter_job(bound: Limits, channel: int, started: float, grace: float, where: 
     # (only in a bounded child)
     import resource
     os.setpgid(0, 0)
+    # its answer and any error cross the channel: what the C library says on its own as it
+    # ends the child past the memory cap (glibc's "cannot allocate memory for thread-local
+    # data: ABORT") would reach the user's terminal beside the clean error
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 2)
+    os.close(quiet)
     _State.deadline, _State.channel, _State.job_limits = started + bound.seconds, channel, bound
     _State.where, _State.phase, _State.kept_beside = where, "grounding", []
     cap = bound.megabytes * 2**20
