@@ -26,6 +26,7 @@ import clingo
 
 from ppgcheck.cache import cached_json, is_cached
 from ppgcheck.packs import isolation
+from ppgcheck.packs.messages import error_logger
 from ppgcheck.packs.pack import Pack, load_pack
 from ppgcheck.engine.reach import Reach, shown_slice, usable_text
 from ppgcheck.errors import PolicyError
@@ -255,12 +256,7 @@ class PolicyEngine:
         """A control with the program and each report's facts (under its index, for the
         rewrite), grounded unless asked not to (bench/inproc.py times the two steps apart)."""
         messages: list[str] = []
-
-        def logger(code: clingo.MessageCode, message: str) -> None:
-            if code is clingo.MessageCode.RuntimeError:
-                messages.append(" ".join(message.split()))
-
-        ctl = clingo.Control(["--warn=none", "--models=2"], logger=logger)
+        ctl = clingo.Control(["--warn=none", "--models=2"], logger=error_logger(messages))
         try:
             ctl.add("base", [], text)
             with ctl.backend() as backend:
@@ -284,13 +280,9 @@ class PolicyEngine:
         if not any("<block>:" in m for m in messages):
             return messages
         located: list[str] = []
-
-        def logger(code: clingo.MessageCode, message: str) -> None:
-            if code is clingo.MessageCode.RuntimeError:
-                located.append(" ".join(message.split()))
         # (only on a failure: a ruling never parses the pack's ASTs here)
         from clingo import ast
-        ctl = clingo.Control(["--warn=none"], logger=logger)
+        ctl = clingo.Control(["--warn=none"], logger=error_logger(located))
         try:
             with ast.ProgramBuilder(ctl) as builder:
                 for node in self.pack.parsed(self.files, order="files", keep=False).nodes:

@@ -22,8 +22,6 @@ MAX_EXPECTED = 8
 # text compared by difflib (quadratic in its length) is cut to this many characters: a
 # 30,000-character name or line took minutes to match against the names and forms
 FUZZY_AT_MOST = 120
-
-
 # the words of a declared name tried as the start of an undeclared one (`Player B`): a
 # 10,000-word name compiled a pattern for each prefix, minutes in all
 NAME_WORDS_AT_MOST = 8
@@ -41,6 +39,8 @@ def close_names(name: str, names: list[str]) -> list[str]:
 
 def _similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, _fuzzy(a), _fuzzy(b)).ratio()
+
+
 _TERMINAL_WORDS = {"NAME": "a name", "QNAME": "a quoted name", "OPPONENT": "`the opponent`",
                    "PRONOUN": "`she`, `he` or `they`", "INT": "a number",
                    "ID": "an id like `hidden-card-error`", "_NL": "end of line",

@@ -10,7 +10,6 @@ pattern are not read again.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from functools import cached_property
 

@@ -20,7 +20,7 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import SIGN, score, signed, unit_number
+from ppgcheck.language.signs import SIGN, reports, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
@@ -297,20 +297,13 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue            # `Lee's deck`: of Lee, not by Lee
         between = words[i + 1:at]
         readings = _not_noticed(words, between, word.person, found, vocab)
-        if not readings and _reported(between, vocab) and found.pattern.category == "observation":
+        if not readings and reports(between, vocab) and found.pattern.category == "observation":
             # `Kim says Lee hit her`: what Lee did is the line Kim reports
             readings = [_line(found, _modifiers(patterns(vocab), words, set(found.read)), vocab)]
         return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
-
-
-def _reported(between: list[Word], vocab: Vocabulary) -> bool:
-    """The words between a first person and the subject read say she reports it (`says`,
-    `told me`: `read_reporting`)."""
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
-    return any(w.forms & verbs for w in between)
 
 
 def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:

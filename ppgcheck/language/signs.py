@@ -147,7 +147,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     owner named right before them (`Kim's missed trigger`); else the first named after it;
     else the owner named (`Arjun's creature sat there with 0 toughness`), unless the signs
     say what was done to her things (`Ann's deck was stolen`).  {Q} is the next other person
-    named after the subject (with `other_before`, else one named before it: a suggestion's)."""
+    named after the subject; with `other_before` (a suggestion's), else the last one before it."""
     vocab = compiled.vocab
     form = vocab.canonical("observation", kind)
     persons = [i for i, w in enumerate(words) if w.person is not None]
@@ -226,7 +226,13 @@ def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> b
     """The words between two persons say the first reports what the second did (`Lee says
     Kim ...`, `Lee told me Kim ...`: `read_reporting`), or hold a clause's end: then the
     second is the one who did it."""
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
     between = words[first + 1:second]
-    return not between or any(w.forms & verbs for w in between) or any(
+    return not between or reports(between, vocab) or any(
         w.text in ("that", "when", "because", "while", "and", "but", "so") for w in between)
+
+
+def reports(words: list[Word], vocab: Vocabulary) -> bool:
+    """Some of the words is a verb by which one person reports what another did (`says`,
+    `told me`: `read_reporting`)."""
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    return any(w.forms & verbs for w in words)

@@ -28,6 +28,7 @@ from clingo import ast
 from clingo.ast import ASTType
 
 from ppgcheck.packs import confine
+from ppgcheck.packs.messages import error_logger
 from ppgcheck.packs.closure import reachable    # noqa: F401 (the analyses import it from here)
 from ppgcheck.errors import ConfinementError, PolicyError, ProgramError
 
@@ -526,11 +527,7 @@ def ground_facts(program: Program | Iterable[ast.AST]) -> dict[Signature, list[c
     """Ground only a program's facts (rules without a body, with a plain head) and
     its constants: helper tables like `grv_observation(broke_game_rule; left_state_illegal)`."""
     messages: list[str] = []
-
-    def logger(code: clingo.MessageCode, message: str) -> None:
-        if code is clingo.MessageCode.RuntimeError:
-            messages.append(" ".join(message.split()))
-    ctl = clingo.Control(["--warn=none"], logger=logger)
+    ctl = clingo.Control(["--warn=none"], logger=error_logger(messages))
     with ast.ProgramBuilder(ctl) as builder:
         for node in as_program(program).nodes:
             if (node.ast_type is ASTType.Rule and not node.body and node.head.ast_type is ASTType.Literal) \
