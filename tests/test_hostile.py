@@ -289,6 +289,23 @@ def test_diff_to_a_version_with_two_answer_sets_cannot_rule_exit_2(tmp_path):
     assert "no change" not in output and "minutes late" in output
 
 
+
+def test_a_pack_no_report_gets_an_answer_set_of_is_one_error_at_its_loop(tmp_path):
+    # `rule` refuses every report of such a pack; check said "0 models", 166 dead rules, exit 0
+    rules = pack_with(tmp_path, "c_odd.lp", "% no answer set at all\nodd :- not odd.\n")
+    result = invoke("check", rules / "evil", "--format", "json")
+    assert result.exit_code == 1, result.output
+    [pack] = json.loads(result.output)
+    assert [f["kind"] for f in pack["findings"]] == ["no-answer-set"], result.output
+    assert pack["findings"][0]["locations"] == [{"file": "rules/evil/c_odd.lp", "line": 2}], result.output
+
+
+def test_an_odd_loop_that_never_fires_leaves_the_pack_its_answer_sets(tmp_path):
+    rules = pack_with(tmp_path, "c_odd.lp", "odd :- observation(O, P, late), count(O, minutes, N), N > 500, not odd.\n")
+    result = invoke("check", rules / "evil", "--format", "json")
+    [pack] = json.loads(result.output)
+    assert "no-answer-set" not in {f["kind"] for f in pack["findings"]}, result.output
+
 # --- 5. a damaged store --------------------------------------------------------------------------
 
 def test_a_truncated_store_is_refused_naming_event_check(tmp_path):

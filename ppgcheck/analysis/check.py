@@ -36,7 +36,7 @@ import clingo
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.dead_rules import dead_rules_beside
-from ppgcheck.analysis.determinism import nondeterminism
+from ppgcheck.analysis.determinism import no_answer_set, nondeterminism
 from ppgcheck.analysis.findings import (LEVELS, CheckFinding, CheckResult, Citation, Location, Misquote,
                                         VocabularyGap, render_text, result_dict)
 from ppgcheck.analysis.holes import other_holes
@@ -123,6 +123,12 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
     say(f"{pack.id}: searching every one-observation scenario")
     held_in, result.complete = _brave_pass(ctx, space)
     found = set().union(*held_in)
+    if result.complete and ctx.budget.models == 0:
+        # every rule would be dead, every search empty: the one finding that says why
+        result.findings.append(no_answer_set(ctx))
+        if child:
+            child.stop()
+        return _finished(result, ctx, space, started)
     if not found and result.complete:
         result.notes.append("the scenario space is empty: the pack reads no observation kind")
     # the two-observation search for dead rules needs nothing the witnesses find: a forked
@@ -141,6 +147,10 @@ def check_pack(pack: Pack, *, observations: int = 2, timeout: float = 60.0, max_
         result.findings.extend(_monotonicity_pass(ctx, child, result.notes))
     elif child:
         child.stop()
+    return _finished(result, ctx, space, started)
+
+
+def _finished(result: CheckResult, ctx: Context, space: Space, started: float) -> CheckResult:
     if ctx.budget.hit:
         result.complete = False
         result.notes.append(ctx.budget.hit)

@@ -21,7 +21,7 @@ import clingo
 
 from ppgcheck.analysis import tuning
 from ppgcheck.analysis.context import Context
-from ppgcheck.analysis.findings import Location, Nondeterminism
+from ppgcheck.analysis.findings import Location, NoAnswerSet, Nondeterminism
 from ppgcheck.analysis.programs import PREFIX, cached_for_pack, check_program
 from ppgcheck.analysis.scenarios import scenario_report
 from ppgcheck.analysis.search import configured, last_model, scenario_atoms
@@ -220,3 +220,18 @@ def nondeterminism(ctx: Context, notes: list[str] | None = None) -> list[Nondete
     return [Nondeterminism.two_answer_sets(shown, locations=[Location(shown_path(file, ctx.root), line)
                                                                for file, line in places[:5]],
                                            witness=witness, witness_text=print_report(witness))]
+
+
+def no_answer_set(ctx: Context) -> NoAnswerSet:
+    """The error for a pack no scenario gets a model of, placed at its statements whose head
+    the body reads under `not` (`a :- not a.`), or else at its constraints."""
+    pack = ctx.pack
+    places = {(st.file, st.line) for st in pack.program.statements if _reads_itself_negated(st)} or \
+        {(st.file, st.line) for st in pack.program.statements if st.head_form == "constraint"}
+    return NoAnswerSet.for_every_report(locations=[Location(shown_path(file, ctx.root), line)
+                                                   for file, line in sorted(places)[:5]])
+
+
+def _reads_itself_negated(statement) -> bool:
+    heads = {(h.name, len(h.args)) for h in statement.heads}
+    return any(not read.positive and (read.atom.name, len(read.atom.args)) in heads for read in statement.reads)

@@ -158,6 +158,19 @@ class Nondeterminism(CheckFinding):
 
 
 @dataclass
+class NoAnswerSet(CheckFinding):
+    KIND = register("no-answer-set", "check", "error",
+                    "No report gets an answer set of the pack: `rule` refuses every report.")
+
+    @classmethod
+    def for_every_report(cls, **where) -> "NoAnswerSet":
+        """No scenario of the space gets an answer set (a constraint or an odd loop through `not`)."""
+        return cls(cls.KIND.level, "no report gets an answer set of the pack (it must derive exactly one per "
+                   "report; `rule` refuses every report): a constraint that always holds, or a rule on a "
+                   "loop through `not` (`a :- not a.`), leaves no model", **where)
+
+
+@dataclass
 class DeadRule(CheckFinding):
     KIND = register("dead-rule", "check", "warning", "No scenario fires this rule.")
 
