@@ -45,11 +45,11 @@ def parse_notes(text: str) -> list[Note]:
 
 
 NOTES_LIST = parse_notes(NOTES.read_text(encoding="utf-8"))
-# the notes written per guide apart from the reader's words (its signs were then written from
-# the guides and measured on them; judge_notes_r3_*: the third round's): checked the same way
+# the notes written per guide apart from the reader's words, a round each (its signs were then
+# written from the guides and measured on them; judge_notes_ROUND_POLICY.txt): checked the same way
 NEW_NOTES = {path.name: parse_notes(path.read_text(encoding="utf-8"))
-             for pattern in ("judge_notes_new_*.txt", "judge_notes_r3_*.txt")
-             for path in sorted(NOTES.parent.glob(pattern))}
+             for path in sorted(NOTES.parent.glob("judge_notes_*_*.txt"))}
+ROUNDS = sorted({name.split("_")[2] for name in NEW_NOTES})
 ALL_NOTES = NOTES_LIST + [n for notes in NEW_NOTES.values() for n in notes]
 
 
@@ -76,7 +76,8 @@ def test_every_note_is_written_out_with_its_players_declared():
 
 
 def test_each_guide_has_its_notes_written_apart():
-    for round_ in ("new", "r3"):
+    assert {"new", "r3"} <= set(ROUNDS), ROUNDS
+    for round_ in ROUNDS:
         names = {name for name in NEW_NOTES if name.startswith(f"judge_notes_{round_}_")}
         assert {name.removeprefix(f"judge_notes_{round_}_").removesuffix(".txt") for name in names} == set(POLICIES)
     for name, notes in NEW_NOTES.items():
