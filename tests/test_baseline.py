@@ -48,3 +48,18 @@ def test_the_bundled_baseline_gives_every_entry_a_reason():
     from ppgcheck.ci.baseline import load_baseline
     entries = load_baseline(ROOT / "rules" / "known-findings.toml")
     assert entries and all(len(e.reason) > 20 for e in entries)
+
+
+def test_every_verified_dead_rule_names_a_rule_of_its_pack_and_the_golden_case_that_fires_it():
+    """A dead rule in the baseline is verified: the line it names still starts a rule (an edit
+    that moves it makes the entry stale), and the golden case a reason names exists."""
+    import re
+    from ppgcheck.ci.baseline import load_baseline
+    dead = [e for e in load_baseline(ROOT / "rules" / "known-findings.toml") if e.kind == "dead-rule"]
+    assert dead
+    for entry in dead:
+        path, _, line = entry.message.rpartition(" at ")[2].partition(":")
+        text = (ROOT / path).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        assert text.strip() and not text.lstrip().startswith("%"), (entry.message, text)
+        for case in re.findall(r"tests/golden/[\w/.-]+", entry.reason):
+            assert (ROOT / f"{case}.txt").is_file() or (ROOT / case).is_file(), case

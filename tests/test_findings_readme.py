@@ -27,6 +27,11 @@ latest one of the report); two outcomes for one report, and an outcome that
 gives the match to a player whose penalty in the same report ends it (or a draw
 when one does), are conflicts of level error.
 
+A rule no scenario fires is a `dead-rule` warning. Each one the bundled packs
+have is listed too, verified: either no report of these sources can reach it
+(the reason says why), or a golden case fires it through a history the check's
+scenarios do not generate.
+
 """
 
 

@@ -84,9 +84,12 @@ def render_markdown(known: list[KnownFinding]) -> str:
         mine = [k for k in known if k.policy == policy]
         # the baseline's holes, not `check`'s counts (it also prints each hole once per witness)
         counts = ", ".join(f"{sum(1 for k in mine if k.kind == kind)} {kind}s" for kind in ("conflict", "gap"))
+        dead = sum(1 for k in mine if k.kind == "dead-rule")
+        counts += f"; {dead} dead rules verified" if dead else ""
         out += ["", f"### {GUIDE_TITLES.get(policy, policy)} (`{policy}`): known holes, {counts}", ""]
         for kind in ("conflict", "gap"):
             out += [f"- **{kind}** — {k.reason}." if not k.reason.endswith(".") else f"- **{kind}** — {k.reason}"
                     for k in mine if k.kind == kind]
-        out += [f"- **{k.kind}** — {k.reason}" for k in mine if k.kind not in ("conflict", "gap")]
+        out += [f"- **{k.kind}** `{k.message.rpartition(' at ')[2]}` — {k.reason}" if k.kind == "dead-rule"
+                else f"- **{k.kind}** — {k.reason}" for k in mine if k.kind not in ("conflict", "gap")]
     return "\n".join(out).lstrip("\n") + "\n"
