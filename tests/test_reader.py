@@ -427,3 +427,13 @@ def test_ordinary_play_is_never_ruled_as_an_infraction(policy, sentence):
     except ReportError:
         return                                  # refused: never a misreading
     assert not ruling_set.rulings, [r.infraction for r in ruling_set.rulings]
+
+
+@pytest.mark.parametrize("header", [DCI, HEADER])
+def test_stalling_signs_beside_slow_play_signs_read_as_stalling(header):
+    """`read_over(stalled, played_slowly)`: slow play's words with stalling's say slow play on purpose."""
+    who = "Ann" if header == DCI else "Kim"
+    [obs] = read(f"{who} was taking ages on every shuffle to eat the clock", header=header).observations
+    assert obs.kind == "stalled"
+    [obs] = read(f"{who} was taking ages on every shuffle", header=header).observations
+    assert obs.kind == "played_slowly"

@@ -107,9 +107,10 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         return None
     best = scores[ranked[0]].points
     rivals = [k for k in ranked[1:] if 2 * scores[k].points >= best and scores[k].points >= SIGN]
-    if rivals:
-        return [ranked[0], *rivals]
-    kind = ranked[0]
+    alike = _over(vocab, [ranked[0], *rivals])
+    if len(alike) > 1:
+        return alike
+    kind = alike[0]
     form = vocab.canonical("observation", kind)
     placed = doers(compiled, words, kind, scores[kind].read)
     if placed is None:
@@ -136,6 +137,13 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         read.update(place)
     pattern = compiled.compile("observation", kind, form.text)
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers)
+
+
+def _over(vocab, kinds: list[str]) -> list[str]:
+    """The kinds left when each one another of them is read over (`read_over`: stalling's
+    signs beside slow play's say slow play on purpose) is dropped."""
+    over = {(a.lower(), b.lower()) for a, b in vocab.reading.get("read_over", [])}
+    return [k for k in kinds if not any((other, k) in over for other in kinds if other != k)]
 
 
 def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
