@@ -249,6 +249,22 @@ def test_what_the_c_library_says_as_it_ends_a_job_never_reaches_the_terminal(cap
     assert "ABORT" not in capfd.readouterr().err      # (bench/fuzz_packs printed it beside the clean error)
 
 
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_job_clingo_aborts_is_an_error_naming_the_limit(capfd):
+    """clingo ends the process (std::terminate, SIGABRT) when a Python exception escapes one
+    of its callbacks, a MemoryError under the address-space cap say: bench/fuzz_packs saw
+    `error in SolveEventHandler::on_statistics going to terminate` from a job child once."""
+    from ppgcheck.errors import PolicyError
+    from ppgcheck.packs import isolation
+
+    def terminated_as_clingo_does() -> None:
+        os.write(2, b"error in SolveEventHandler::on_statistics going to terminate\n")
+        os.abort()
+    with pytest.raises(PolicyError, match=r"ended abnormally \(killed by signal 6\): past the 300 MB memory limit"):
+        isolation.call_bounded(terminated_as_clingo_does, "the pack", limits=isolation.Limits(30, 300))
+    assert "SolveEventHandler" not in capfd.readouterr().err
+
 # --- 3. a pack that gives some report two answer sets ---------------------------------------------
 
 NEGATION_LOOP = ("% two answer sets whenever a player is more than 5 minutes late\n"
