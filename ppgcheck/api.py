@@ -187,6 +187,13 @@ def set_event_settings(event: Path | EventStore, judge: str, changes: dict, rule
     return _store(event).set_settings(changes, judge, rules)
 
 
+def event_setting_choices(policy: str | None = None, rules: Path | None = None) -> dict:
+    """The values an event's settings may take under a policy (a settings form's options)."""
+    # (the event record, its sqlite3 and the catalogs only when asked for)
+    from ppgcheck.event.settings import setting_choices
+    return setting_choices(policy, rules)
+
+
 MAX_REASON = 500        # a change's reason (kept in the event's history)
 MAX_NOTES = 2000        # a penalty's notes
 

@@ -118,3 +118,6 @@ def test_the_station_shows_the_settings_and_only_the_head_judge_changes_them(tmp
         assert odd.status_code == 400 and "`table`" in odd.json()["error"]["message"]
         unset = write(station, "/api/event/settings", {"judge": "Hana", "round": None}, token=HEAD_TOKEN)
         assert unset.json()["settings"]["round"] is None and unset.json()["settings"]["round_kind"] is None
+        page = station.get("/event").text
+        assert 'id="event-settings-form"' in page and "<b>policy fab · REL competitive · day 2</b>" in page
+        assert '<option value="competitive" selected>' in page

@@ -66,6 +66,15 @@ def check_settings(settings: EventSettings, rules: Path | None = None) -> None:
             raise UsageError(f"{key} {value} is out of range: a {key} is a number from {low} to {high}")
 
 
+def setting_choices(policy: str | None = None, rules: Path | None = None) -> dict:
+    """What a settings form offers: the policies, and the policy's (core's) REL values, round
+    kinds and day and round ranges."""
+    vocab = vocabulary(policy, rules)
+    return {"policies": policy_ids(rules), "rel": vocab.values.get("rel", []),
+            "round_kind": [k for k in vocab.values.get("round_kind", []) if k != "draft"],
+            "day": vocab.header_ranges.get("day", (1, 1)), "round": vocab.header_ranges.get("round", (1, 1))}
+
+
 class SettingsRecord:
     """The event's settings, read and changed (EventStore's: self._read, _write, _audit)."""
 

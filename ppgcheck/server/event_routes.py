@@ -230,7 +230,9 @@ async def api_export(request: Request) -> Response:
 
 async def page_event(request: Request) -> Response:
     record = await run_in_threadpool(_record, request)
-    return html(request, "event.html", record=record)
+    station = _station(request)
+    choices = await run_in_threadpool(api.event_setting_choices, record["settings"]["policy"], station.rules)
+    return html(request, "event.html", record=record, choices=choices)
 
 
 async def page_slip(request: Request) -> Response:
