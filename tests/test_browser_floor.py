@@ -192,6 +192,12 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     phone.select_option("#b-policy", "dci")
     phone.wait_for_selector("#b-policy-note:not([hidden])")
     assert "the event's policy is fab" in phone.inner_text("#b-policy-note")
+    # changed for one report: a new report starts from the event's settings again
+    phone.select_option("#b-rel", "regular")
+    phone.locator("#new-report").tap()
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'fab'")
+    phone.wait_for_function("() => document.querySelector('#report').value.includes('rel: competitive')")
+    assert phone.locator("#b-policy-note").is_hidden()
 
 
 @needs_event
@@ -270,6 +276,12 @@ def test_the_parse_error_speaks_to_a_judge_and_the_policy_follows_the_report(sta
     phone.wait_for_function("() => document.querySelector('#parse-status .message')?.textContent.includes('juggled')")
     expected = phone.inner_text("#parse-status .expected")
     assert "more" in expected and "ppgcheck" not in expected        # no pointer to a command line
+    phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
+    # a report that cannot be read yet names its policy too: the select follows it
+    phone.fill("#report", "policy: dci\nplayer: Alice\nAlice juggled her cards\n")
+    phone.wait_for_selector("#parse-status.bad")
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'dci'")
     phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
     phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
     phone.wait_for_timeout(300)

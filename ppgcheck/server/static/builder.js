@@ -497,10 +497,16 @@ function build() {
 // changed them: the next round)
 export async function resetBuilder() {
   B.event = await eventSettings();
-  prefill();
   B.observations = [];
   B.states = [];
   B.tallies = [];
+  prefill();
+  const policy = B.event.policy;
+  if (policy && policy !== $("#b-policy").value && hasOption($("#b-policy"), policy)) {
+    $("#b-policy").value = policy;
+    await loadPolicy(true);         // (its forms; it writes the report)
+    return;
+  }
   renderObservations();
   renderStates();
   build();
