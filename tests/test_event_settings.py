@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from ppgcheck.cli import cli
 from ppgcheck.event import schema
-from station import HEAD_TOKEN, signed_in, with_tokens, write
+from station import HEAD_TOKEN, client, signed_in, with_tokens, write  # noqa: F401 (client: a fixture)
 
 README = ["--policy", "fab", "--rel", "competitive", "--day", "2", "--round", "5,swiss"]
 NO_HEADERS = "policy: fab\nplayer: Alice\nplayer: Bob\nAlice drew 5 cards with intellect 4, mixed into her hand\n"
@@ -52,7 +52,9 @@ def test_the_head_judge_sets_the_settings_and_the_history_says_so(event):
     history = invoke("event", "history", "--event", event).stdout.splitlines()
     changes = [line for line in history if ": settings" in line]
     assert len(changes) == 3 and all("Hana: settings" in line for line in changes)
-    assert "round: [5, 6]" in changes[1] and "rel: ['competitive', None]" in changes[2]
+    assert "(policy none → fab, rel none → competitive, day none → 2, round none → 5, round kind none → swiss)" \
+        in changes[0]
+    assert changes[1].endswith("(round 5 → 6)") and changes[2].endswith("(rel competitive → none)")
 
 
 @pytest.mark.parametrize("options, words", [
@@ -121,3 +123,8 @@ def test_the_station_shows_the_settings_and_only_the_head_judge_changes_them(tmp
         page = station.get("/event").text
         assert 'id="event-settings-form"' in page and "<b>policy fab · REL competitive · day 2</b>" in page
         assert '<option value="competitive" selected>' in page
+
+
+def test_a_station_without_an_event_has_no_settings(client):  # noqa: F811
+    missing = client.get("/api/event/settings")
+    assert missing.status_code == 404 and "keeps no event" in missing.json()["error"]["message"]

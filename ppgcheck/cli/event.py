@@ -323,7 +323,11 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
         target = " ".join(f"{kind} #{value}" for kind, value in (("report", r.report_id), ("penalty", r.penalty_id),
                                                                  ("import", r.import_id)) if value is not None)
         detail = ", ".join(f"{k}: {v}" for k, v in r.detail.items())
-        click.echo(f"{r.at}  {r.judge}: {r.action} {target}" + (f" — {r.reason}" if r.reason else "")
+        if r.action == "settings":      # each setting changed: [before, after], None where unset
+            detail = ", ".join(f"{k.replace('_', ' ')} {'none' if v[0] is None else v[0]} → "
+                               f"{'none' if v[1] is None else v[1]}" for k, v in r.detail.items())
+        click.echo(f"{r.at}  {r.judge}: {r.action}" + (f" {target}" if target else "")
+                   + (f" — {r.reason}" if r.reason else "")
                    + (f" ({detail})" if detail else ""))
 
 
@@ -446,7 +450,8 @@ def settings_text(event: Path, settings) -> str:
 @click.option("--policy", metavar="POLICY", help="The event's policy (`none` unsets it).")
 @click.option("--rel", metavar="REL", help="Its REL, one the policy's report language knows (`none` unsets it).")
 @click.option("--day", metavar="N", help="The day now (`none` unsets it).")
-@click.option("--round", "round_", metavar="N[,KIND]", help="The round now, and its kind: `5,swiss` (`5` keeps the kind, `5,none` unsets it, `none` both).")
+@click.option("--round", "round_", metavar="N[,KIND]",
+              help="The round now, and its kind: `5,swiss` (`5` keeps the kind, `5,none` unsets it, `none` both).")
 @click.option("--judge", envvar="PPGCHECK_JUDGE", metavar="NAME",
               help="Who changes them, the Head Judge (or $PPGCHECK_JUDGE); needed to change them.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -54,7 +54,8 @@ function notePolicy() {
   const note = $("#b-policy-note");
   const other = B.event.policy && $("#b-policy").value !== B.event.policy;
   note.hidden = !other;
-  note.textContent = other ? `This report is ruled under ${$("#b-policy").value}; the event's policy is ${B.event.policy}.` : "";
+  note.textContent = other
+    ? `This report is ruled under ${$("#b-policy").value}; the event's policy is ${B.event.policy}.` : "";
 }
 
 export async function initBuilder() {

@@ -89,7 +89,8 @@ function showReading(result, text) {
 function followPolicy(text) {
   if (/^\s*---\s*$/m.test(text)) return;                 // (several reports: no one policy)
   const named = text.match(/^\s*policy\s*:\s*([\w-]+)\s*$/im);
-  if (named) document.dispatchEvent(new CustomEvent("report-policy", { detail: { policy: named[1].toLowerCase(), text } }));
+  if (!named) return;
+  document.dispatchEvent(new CustomEvent("report-policy", { detail: { policy: named[1].toLowerCase(), text } }));
 }
 
 async function check() {
