@@ -95,11 +95,12 @@ class SettingsRecord:
         unknown = sorted(set(changes) - set(FIELDS))
         if unknown:
             raise UsageError(f"unknown event settings {', '.join(unknown)}: the settings are {', '.join(FIELDS)}")
+        # checked first outside the write lock (a pack's vocabulary may be loaded: judges'
+        # rulings are not kept waiting), then again on what the transaction reads
+        check_settings(_changed(self.settings(), changes), rules)
         with self._write() as db:
             before = self._settings_of(db)
-            after = replace(before, **changes)
-            if after.round is None and "round_kind" not in changes:
-                after = replace(after, round_kind=None)     # (a kind goes with its round)
+            after = _changed(before, changes)
             check_settings(after, rules)
             if after == before:
                 return before, after
@@ -109,3 +110,10 @@ class SettingsRecord:
                 key: [getattr(before, key), getattr(after, key)] for key in FIELDS
                 if getattr(before, key) != getattr(after, key)})
             return before, after
+
+
+def _changed(settings: EventSettings, changes: Mapping[str, object]) -> EventSettings:
+    after = replace(settings, **changes)
+    if after.round is None and "round_kind" not in changes:
+        after = replace(after, round_kind=None)     # (a kind goes with its round)
+    return after
