@@ -73,6 +73,12 @@ def test_every_state_is_accessible_with_44px_targets(event_station, phone, brows
     check_state(head, "event")
     head.click("#event-settings-change")
     check_state(head, "event-settings")
+    for select, value in (("#es-policy", "fab"), ("#es-rel", "competitive"), ("#es-day", "2"), ("#es-round", "5"),
+                          ("#es-round-kind", "swiss")):
+        head.select_option(select, value)
+    with head.expect_navigation():                  # saved, the view shown again
+        head.click("#event-settings-form button[type=submit]")
+    assert "policy fab · REL competitive · day 2 · round 5, swiss" in head.inner_text("#event-settings-line")
     head.goto(event_station + "/event/slip/2")
     check_state(head, "slip")
     head.context.close()
