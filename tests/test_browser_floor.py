@@ -207,6 +207,15 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
 
 
 @needs_event
+def test_a_policys_own_round_kind_is_prefilled(event_station, phone):  # noqa: F811
+    """Yu-Gi-Oh's `top` is its pack's round kind, not core's: the builder offers and prefills it."""
+    set_event_settings(event_station, {"policy": "yugioh", "round": 3, "round_kind": "top", "day": 1})
+    phone.goto(f"{event_station}/")
+    phone.wait_for_function("() => document.querySelector('#report').value.includes('round: 3, top')")
+    assert phone.input_value("#b-policy") == "yugioh" and "day: 1" in phone.input_value("#report")
+
+
+@needs_event
 def test_submit_refuses_in_a_judges_words_even_right_after_typing(event_station, phone):  # noqa: F811
     """Tapped at once after the last keystroke (before the live check), a submission without
     a token is refused beside the button, and the live check does not hide it; nothing is recorded."""

@@ -61,7 +61,8 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
         # the replacement chain: the row this one replaced, the row that replaced it
         return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
                 "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
-    return {"event": store.event_name(), "settings": store.settings().as_dict(), "penalties": [shown(p) for p in rows],
+    return {"event": store.event_name(), "settings": store.settings().as_dict(),
+            "penalties": [shown(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),

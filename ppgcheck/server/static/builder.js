@@ -122,6 +122,10 @@ async function loadPolicy(byUser) {
   B.policy = reference;
   B.vocab = vocab;
   B.keywords = new Set(B.vocab.keywords);
+  // the policy's own round kinds (Yu-Gi-Oh's `top`): the kind chosen is kept, else the event's
+  const kind = $("#b-round-kind").value || B.event.round_kind || "";
+  options($("#b-round-kind"), B.vocab.values.round_kind || [], "–");
+  if (hasOption($("#b-round-kind"), kind)) $("#b-round-kind").value = kind;
   options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
   options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
   listObservations();
