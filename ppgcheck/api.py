@@ -178,6 +178,22 @@ def rerule_report(event: Path | EventStore, report_id: int, reason: str, judge: 
                         rules_version(policy_id, rules), engine(policy_id, rules).not_recorded)
 
 
+def set_event_settings(event: Path | EventStore, judge: str, changes: dict, rules: Path | None = None):
+    """Change the event's own settings (policy, rel, day, round, round_kind; None unsets one),
+    checked as the report language checks a report's headers, and recorded in its history.
+    Returns (before, after).  A report submitted later is not given them: a report builder
+    prefills its lines from them (the report's text is what is recorded and ruled)."""
+    check_judge(judge)
+    return _store(event).set_settings(changes, judge, rules)
+
+
+def event_setting_choices(policy: str | None = None, rules: Path | None = None) -> dict:
+    """The values an event's settings may take under a policy (a settings form's options)."""
+    # (the event record, its sqlite3 and the catalogs only when asked for)
+    from ppgcheck.event.settings import setting_choices
+    return setting_choices(policy, rules)
+
+
 MAX_REASON = 500        # a change's reason (kept in the event's history)
 MAX_NOTES = 2000        # a penalty's notes
 
@@ -269,4 +285,4 @@ __all__ = ["Comparison", "positions_by_policy", "questions_each", "relevance", "
            "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
            "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
            "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty",
-           "observation_search", "readings"]
+           "observation_search", "readings", "set_event_settings"]

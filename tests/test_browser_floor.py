@@ -71,6 +71,14 @@ def test_every_state_is_accessible_with_44px_targets(event_station, phone, brows
     open_as(head, event_station, HEAD_TOKEN, judge="Hana")
     head.goto(event_station + "/event")
     check_state(head, "event")
+    head.click("#event-settings-change")
+    check_state(head, "event-settings")
+    for select, value in (("#es-policy", "fab"), ("#es-rel", "competitive"), ("#es-day", "2"), ("#es-round", "5"),
+                          ("#es-round-kind", "swiss")):
+        head.select_option(select, value)
+    with head.expect_navigation():                  # saved, the view shown again
+        head.click("#event-settings-form button[type=submit]")
+    assert "policy fab · REL competitive · day 2 · round 5, swiss" in head.inner_text("#event-settings-line")
     head.goto(event_station + "/event/slip/2")
     check_state(head, "slip")
     head.context.close()
@@ -116,13 +124,25 @@ def test_the_search_finds_by_the_words_the_reader_takes(station, phone):  # noqa
     assert "gave_advice" in kinds and "late" not in kinds
 
 
+def set_event_settings(base: str, settings: dict) -> None:
+    """The event's own settings, set by the Head Judge Hana over the API."""
+    import httpx2
+    csrf = httpx2.get(base + "/api/session").json()["csrf"]
+    done = httpx2.post(base + "/api/event/settings", json={"judge": "Hana", **settings},
+                       headers={"X-CSRF-Token": csrf, "Authorization": f"Bearer {HEAD_TOKEN}"})
+    assert done.status_code == 200, done.text
+
+
 @needs_event
 def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone):  # noqa: F811
-    """From a fresh page with the event's roster: the policy, the players, the observation,
-    its numbers and three modifiers, Submit; the only characters typed are the judge's name
-    (today 23 taps and 23 characters).  A select counts as one tap."""
+    """From a fresh page with the event's roster and settings (the Head Judge's policy, REL,
+    round and day, prefilled): the players, the observation, its numbers and three modifiers,
+    when it happened, Submit; the only characters typed are the judge's name (today 23 taps
+    and 23 characters).  A select counts as one tap."""
     submit_over_api(event_station, ["policy: fab\nplayer: Alice\nplayer: Bob\nBob was 4 minutes late\n"
                                     "Alice was 3 minutes late\n"])
+    set_event_settings(event_station, {"policy": "fab", "rel": "competitive", "round": 5, "round_kind": "swiss",
+                                       "day": 2})
     phone.goto(f"{event_station}/?token={JUDGE_TOKEN}")
     phone.wait_for_selector('#b-roster button[data-name="Bob"]')
     phone.wait_for_function("() => document.querySelector('#b-obs-list .leads-to')")
@@ -135,8 +155,7 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     def choose(selector: str, value: str) -> None:
         taps.append(selector)
         phone.select_option(selector, value)
-    if phone.input_value("#b-policy") != "fab":
-        choose("#b-policy", "fab")
+    assert phone.input_value("#b-policy") == "fab"         # the event's: no tap
     tap('#b-roster button[data-name="Alice"]')
     tap('#b-roster button[data-name="Bob"]')
     tap('#b-obs-list button[data-kind="drew_above_intellect"]')
@@ -146,6 +165,7 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     tap(".obs details.more-mods > summary")
     tap('.obs button[data-modifier="mixed_into_hand"]')
     choose('.obs select[data-group="discovery"]', "caught_before_next_action")
+    choose("#b-when", "during_game")                # (game 1: the game select's first)
     # the observation with every choice it took, "more" open, fits two phone screens
     assert phone.locator(".obs").bounding_box()["height"] <= 2 * PHONE["height"]
     OUTPUT.mkdir(exist_ok=True)
@@ -159,7 +179,11 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     phone.dispatch_event("#judge-name", "change")
     tap("#submit")
     phone.wait_for_selector("#result .submission[data-outcome='recorded']")
-    assert "Alice drew 5 cards with intellect 4" in phone.input_value("#report")
+    built = phone.input_value("#report")
+    assert "Alice drew 5 cards with intellect 4" in built
+    # the header lines the event's settings give, prefilled; the one a judge states per report
+    for line in ("policy: fab", "rel: competitive", "round: 5, swiss", "day: 2", "when: during game 1"):
+        assert line in built.splitlines(), (line, built)
     ruling = phone.locator("#result .card .ruling").first
     assert ruling.locator(".infraction").inner_text() == "hidden-card-error"
     assert len(taps) <= 12, taps
@@ -169,6 +193,26 @@ def test_the_readme_hidden_card_error_takes_at_most_12_taps(event_station, phone
     phone.evaluate("() => window.scrollTo(0, 0)")
     OUTPUT.mkdir(exist_ok=True)
     phone.screenshot(path=str(OUTPUT / "floor-builder-readme.png"), full_page=True)
+    # a report under another policy than the event's: the builder says so
+    assert phone.locator("#b-policy-note").is_hidden()
+    phone.select_option("#b-policy", "dci")
+    phone.wait_for_selector("#b-policy-note:not([hidden])")
+    assert "the event's policy is fab" in phone.inner_text("#b-policy-note")
+    # changed for one report: a new report starts from the event's settings again
+    phone.select_option("#b-rel", "regular")
+    phone.locator("#new-report").tap()
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'fab'")
+    phone.wait_for_function("() => document.querySelector('#report').value.includes('rel: competitive')")
+    assert phone.locator("#b-policy-note").is_hidden()
+
+
+@needs_event
+def test_a_policys_own_round_kind_is_prefilled(event_station, phone):  # noqa: F811
+    """Yu-Gi-Oh's `top` is its pack's round kind, not core's: the builder offers and prefills it."""
+    set_event_settings(event_station, {"policy": "yugioh", "round": 3, "round_kind": "top", "day": 1})
+    phone.goto(f"{event_station}/")
+    phone.wait_for_function("() => document.querySelector('#report').value.includes('round: 3, top')")
+    assert phone.input_value("#b-policy") == "yugioh" and "day: 1" in phone.input_value("#report")
 
 
 @needs_event
@@ -247,6 +291,12 @@ def test_the_parse_error_speaks_to_a_judge_and_the_policy_follows_the_report(sta
     phone.wait_for_function("() => document.querySelector('#parse-status .message')?.textContent.includes('juggled')")
     expected = phone.inner_text("#parse-status .expected")
     assert "more" in expected and "ppgcheck" not in expected        # no pointer to a command line
+    phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
+    # a report that cannot be read yet names its policy too: the select follows it
+    phone.fill("#report", "policy: dci\nplayer: Alice\nAlice juggled her cards\n")
+    phone.wait_for_selector("#parse-status.bad")
+    phone.wait_for_function("() => document.querySelector('#b-policy').value === 'dci'")
     phone.fill("#report", "policy: yugioh\nplayer: Alice\nAlice was 3 minutes late\n")
     phone.wait_for_function("() => document.querySelector('#b-policy').value === 'yugioh'")
     phone.wait_for_timeout(300)

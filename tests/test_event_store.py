@@ -817,7 +817,7 @@ def test_a_version_1_store_gains_the_match_results_table(tmp_path):
     shown = invoke("event", "show", "--results", "--event", event)
     assert shown.exit_code == 0 and "0 match results" in shown.stdout
     with sqlite3.connect(event) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
         assert db.execute("SELECT COUNT(*) FROM penalties").fetchone()[0] == 1
 
 
@@ -948,7 +948,7 @@ def test_a_version_2_store_keeps_its_history_and_takes_a_rerule_entry(tmp_path):
     history = invoke("event", "history", "--event", event).stdout
     assert "Ann: submit report #1" in history and "Bea: rerule report #1 — looked again" in history
     with sqlite3.connect(event) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
 
 
 def test_an_infraction_the_guide_gives_no_penalty_is_pending_in_the_record(tmp_path):

@@ -323,7 +323,11 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
         target = " ".join(f"{kind} #{value}" for kind, value in (("report", r.report_id), ("penalty", r.penalty_id),
                                                                  ("import", r.import_id)) if value is not None)
         detail = ", ".join(f"{k}: {v}" for k, v in r.detail.items())
-        click.echo(f"{r.at}  {r.judge}: {r.action} {target}" + (f" — {r.reason}" if r.reason else "")
+        if r.action == "settings":      # each setting changed: [before, after], None where unset
+            detail = ", ".join(f"{k.replace('_', ' ')} {'none' if v[0] is None else v[0]} → "
+                               f"{'none' if v[1] is None else v[1]}" for k, v in r.detail.items())
+        click.echo(f"{r.at}  {r.judge}: {r.action}" + (f" {target}" if target else "")
+                   + (f" — {r.reason}" if r.reason else "")
                    + (f" ({detail})" if detail else ""))
 
 
@@ -399,6 +403,88 @@ def import_command(file: Path, judge: str, event: Path, rules: Path | None) -> N
                    f"(import #{import_id})")
     else:
         click.echo(f"{file} was already imported (import #{import_id}): nothing written")
+
+
+UNSET = "none"      # an option's value that unsets the setting
+
+
+def _setting(value: str | None, name: str, number: bool = False):
+    """One option's value: absent (not changed), `none` (unset), or the value (a whole number
+    for `number`)."""
+    if value is None or value.strip().lower() == UNSET:
+        return value if value is None else UNSET
+    value = value.strip()
+    if number:
+        if not value.isdigit():
+            raise UsageError(f"--{name} is a whole number (or `{UNSET}` to unset it), not `{value}`")
+        return int(value)
+    return value.lower()
+
+
+def _settings_changes(policy: str | None, rel: str | None, day: str | None, round_: str | None) -> dict:
+    """The settings the options change (None: unset), `--round N[,KIND]` split in two."""
+    changes = {}
+    for key, value, number in (("policy", policy, False), ("rel", rel, False), ("day", day, True)):
+        value = _setting(value, key, number)
+        if value is not None:
+            changes[key] = None if value == UNSET else value
+    if round_ is not None:
+        number, _, kind = round_.partition(",")
+        value = _setting(number, "round", number=True)
+        changes["round"] = None if value == UNSET else value
+        if value == UNSET:
+            changes["round_kind"] = None
+        elif kind.strip():          # (without a kind, the round's kind stays: the next Swiss round)
+            kind = _setting(kind, "round")
+            changes["round_kind"] = None if kind == UNSET else kind
+    return changes
+
+
+def settings_text(event: Path, settings) -> str:
+    shown = [f"  {key.replace('_', ' ')}: {value}" for key, value in settings.as_dict().items() if value is not None]
+    return f"{event}: the event's settings" + (":\n" + "\n".join(shown) if shown else ": none set")
+
+
+@event_group.command("settings")
+@event_option
+@click.option("--policy", metavar="POLICY", help="The event's policy (`none` unsets it).")
+@click.option("--rel", metavar="REL", help="Its REL, one the policy's report language knows (`none` unsets it).")
+@click.option("--day", metavar="N", help="The day now (`none` unsets it).")
+@click.option("--round", "round_", metavar="N[,KIND]",
+              help="The round now, and its kind: `5,swiss` (`5` keeps the kind, `5,none` unsets it, `none` both).")
+@click.option("--judge", envvar="PPGCHECK_JUDGE", metavar="NAME",
+              help="Who changes them, the Head Judge (or $PPGCHECK_JUDGE); needed to change them.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@rules_option("Check the values against the packs under this rules folder instead of the bundled ones.")
+@fails_cleanly
+def settings(event: Path, policy: str | None, rel: str | None, day: str | None, round_: str | None,
+             judge: str | None, fmt: str, rules: Path | None) -> None:
+    """Show or set the event's own settings: its policy, REL, day, round and round kind, set
+    by the Head Judge (per day, per round).  The judge station's report builder prefills a new
+    report with them; a report submitted without `rel:`, `round:` or `day:` lines is not given
+    them (the report's text is what is recorded and ruled).  Each change is in `event history`.
+
+    \b
+    Example:
+      ppgcheck event settings --event event.db --policy fab --rel competitive --day 2 --round 5,swiss --judge Hana
+      ppgcheck event settings --event event.db --round 6 --judge Hana
+      ppgcheck event settings --event event.db
+    """
+    # (when the command runs: the CLI loads only the command it runs)
+    from ppgcheck import api
+    changes = _settings_changes(policy, rel, day, round_)
+    store = api.open_event(event)
+    if changes:
+        if judge is None:
+            raise UsageError("changing the event's settings needs `--judge NAME` (or $PPGCHECK_JUDGE)")
+        before, after = api.set_event_settings(store, judge, changes, rules)
+        if before == after:
+            click.echo(f"{event}: the event's settings are already these: nothing written")
+    current = store.settings()
+    if fmt == "json":
+        click.echo(json.dumps(current.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(settings_text(event, current))
 
 
 @event_group.command("check")

@@ -166,8 +166,35 @@ SCHEMA_V4 = """
 ALTER TABLE rulings ADD COLUMN checksum TEXT;
 """
 
+# v5 (issue 39): the event's own settings, set by the Head Judge (event/settings.py): the policy,
+# REL, day, round and round kind a report builder prefills (NULL: not set); their changes are
+# in the history (action `settings`).  The audit table is made again for its CHECK, as in v3.
+SCHEMA_V5 = """
+ALTER TABLE event ADD COLUMN policy TEXT;
+ALTER TABLE event ADD COLUMN rel TEXT;
+ALTER TABLE event ADD COLUMN day INTEGER;
+ALTER TABLE event ADD COLUMN round INTEGER;
+ALTER TABLE event ADD COLUMN round_kind TEXT;
+CREATE TABLE audit_v5 (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    judge TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('submit', 'amend-report', 'void', 'void-report', 'amend', 'import',
+                                           'rerule', 'settings')),
+    report_id INTEGER REFERENCES reports(id),
+    penalty_id INTEGER REFERENCES penalties(id),
+    import_id INTEGER REFERENCES imports(id),
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+INSERT INTO audit_v5 (id, at, judge, action, report_id, penalty_id, import_id, reason, detail)
+    SELECT id, at, judge, action, report_id, penalty_id, import_id, reason, detail FROM audit;
+DROP TABLE audit;
+ALTER TABLE audit_v5 RENAME TO audit;
+"""
+
 # MIGRATIONS[n]: version n -> n + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 TABLES = frozenset({"event", "persons", "reports", "rulings", "imports", "penalties", "counted", "audit",

@@ -35,6 +35,7 @@ from ppgcheck.event import schema
 from ppgcheck.event.changes import RecordChanges
 from ppgcheck.event.records import AuditRow, Choice, ImportRow, MatchResultRow, PenaltyRow, Submission
 from ppgcheck.event.rows import IN_FORCE, LIVE, PENALTIES, PENDING, RESULTS, penalty_row, result_row
+from ppgcheck.event.settings import SettingsRecord
 from ppgcheck.language.report import HistoryEntry, Report, print_report
 
 def now() -> str:
@@ -63,7 +64,7 @@ def _would_permit(rs: RulingSet, r: PlayerRuling, penalty: str) -> str:
     return ""
 
 
-class EventStore(RecordChanges):
+class EventStore(RecordChanges, SettingsRecord):
     """One event's store file: its path and one connection per thread that uses it."""
 
     def __init__(self, path: Path, create: bool = False, busy_timeout: float | None = None) -> None:

@@ -61,7 +61,8 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
         # the replacement chain: the row this one replaced, the row that replaced it
         return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
                 "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
-    return {"event": store.event_name(), "penalties": [shown(p) for p in rows],
+    return {"event": store.event_name(), "settings": store.settings().as_dict(),
+            "penalties": [shown(p) for p in rows],
             "roster": sorted({p.player for p in everyone}, key=str.casefold),
             "days": sorted({p.day for p in everyone if p.day}),
             "time_extensions": store.time_extensions(),
@@ -181,6 +182,34 @@ async def api_rerule(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(rerule))
 
 
+SETTINGS = {"policy": str, "rel": str, "day": int, "round": int, "round_kind": str}
+
+
+async def api_settings(request: Request) -> Response:
+    """The event's settings (GET), or a change of those the body names (POST, Head Judge):
+    `null` unsets one, one not named stays.  A report builder prefills a new report with them."""
+    station = _station(request)
+    store = station.store()
+    if request.method == "GET":
+        return JSONResponse({"settings": (await run_in_threadpool(store.settings)).as_dict()})
+    station.access.require(request, HEAD_JUDGE)
+    data = await read_json(request)
+    judge = field_of(data, "judge", str)
+    unknown = sorted(set(data) - set(SETTINGS) - {"judge"})
+    if unknown:
+        raise RequestRefused(400, f"unknown fields {', '.join(f'`{k}`' for k in unknown)}: the settings are "
+                             + ", ".join(f"`{k}`" for k in SETTINGS), "json")
+    changes = {}
+    for key, kind in SETTINGS.items():
+        if key in data:
+            changes[key] = field_of(data, key, kind, required=False)
+
+    def change() -> dict:
+        before, after = api.set_event_settings(store, judge, changes, station.rules)
+        return {"settings": after.as_dict(), "changed": before != after}
+    return JSONResponse(await run_in_threadpool(change))
+
+
 async def api_report(request: Request) -> Response:
     store = _station(request).store()
     sub = await run_in_threadpool(store.report, _row_id(request, "report_id"))
@@ -202,7 +231,9 @@ async def api_export(request: Request) -> Response:
 
 async def page_event(request: Request) -> Response:
     record = await run_in_threadpool(_record, request)
-    return html(request, "event.html", record=record)
+    station = _station(request)
+    choices = await run_in_threadpool(api.event_setting_choices, record["settings"]["policy"], station.rules)
+    return html(request, "event.html", record=record, choices=choices)
 
 
 async def page_slip(request: Request) -> Response:
@@ -238,4 +269,5 @@ def routes() -> list[Route]:
         Route("/api/event/reports/{report_id:int}/rerule", api_rerule, methods=["POST"]),
         Route("/api/event/reports/{report_id:int}/void", api_void_report, methods=["POST"]),
         Route("/api/event/export", api_export),
+        Route("/api/event/settings", api_settings, methods=["GET", "POST"]),
     ]

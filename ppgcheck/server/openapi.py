@@ -20,6 +20,13 @@ _AMEND_BODY = {"required": True, "content": {"application/json": {"schema": {
                    "judge": {"type": "string", "maxLength": 100}},
     "anyOf": [{"required": ["penalty"]}, {"required": ["notes"]}]}}}}
 
+_SETTINGS_BODY = {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["judge"], "additionalProperties": False,
+    "properties": {"judge": {"type": "string", "maxLength": 100},
+                   "policy": {"type": ["string", "null"]}, "rel": {"type": ["string", "null"]},
+                   "day": {"type": ["integer", "null"]}, "round": {"type": ["integer", "null"]},
+                   "round_kind": {"type": ["string", "null"], "description": "swiss, playoff, ...: with a round"}}}}}}
+
 
 def _report_body(*extra: str) -> dict:
     props = {"report": {"type": "string", "description": "report text (several reports `---` apart)"},
@@ -130,6 +137,12 @@ def document(version: str) -> dict:
                 "void a whole report ruled by mistake and every live penalty of it: they stay in the record "
                 "and stop counting", auth="the Head Judge token", body=_REASON_BODY,
                 errors=(400, 404, 409, 413, 415), params=_path("report_id"))},
+            "/api/event/settings": {
+                "get": _op("the event's own settings (policy, rel, day, round, round_kind; null: not set), "
+                           "which a report builder prefills a new report with", errors=(404,)),
+                "post": _op("change the event's settings the body names (null unsets one), checked as a "
+                            "report's headers are; a report submitted later is not given them",
+                            auth="the Head Judge token", body=_SETTINGS_BODY, errors=(400, 404, 409, 413, 415))},
             "/api/event/export": {"get": _op("the penalties in force in the fields tournament platforms import "
                                              "(those the guide does not record left out: FaB's Cautions)",
                                              ok="text/csv", errors=(400, 404), params=_query("format"))},

@@ -4,7 +4,7 @@ import { $, el, getJSON, meta, saved } from "./common.js";
 import { onText } from "./report-text.js";
 
 const B = { vocab: null, policy: null, search: {}, searching: null, loads: 0, players: [], spectators: [],
-  observations: [], states: [], tallies: [], keywords: new Set(), built: "" };
+  observations: [], states: [], tallies: [], keywords: new Set(), built: "", event: {} };
 // the persons an observation may name: the players, then the spectators (`Q gave P advice`)
 const persons = () => [...B.players, ...B.spectators];
 
@@ -33,8 +33,35 @@ function options(select, values, blankText) {
   for (const v of values) select.append(el("option", { value: v, text: v }));
 }
 
+// the event's own settings (the Head Judge's: policy, REL, day, round and its kind); none
+// without an event, or where it cannot be read
+async function eventSettings() {
+  if (!meta("event")) return {};
+  try { return (await getJSON("/api/event/settings")).settings || {}; } catch (e) { return {}; }
+}
+const hasOption = (select, value) => [...select.options].some((o) => o.value === String(value));
+// a new report's header lines from the event's settings (the judge may change each for this
+// report); a value the select does not offer is left as it is
+function prefill() {
+  const e = B.event;
+  for (const [id, value] of [["#b-rel", e.rel], ["#b-round", e.round], ["#b-round-kind", e.round_kind],
+    ["#b-day", e.day]]) {
+    if (value !== null && value !== undefined && hasOption($(id), value)) $(id).value = String(value);
+  }
+}
+// where the report's policy is not the event's, the builder says so
+function notePolicy() {
+  const note = $("#b-policy-note");
+  const other = B.event.policy && $("#b-policy").value !== B.event.policy;
+  note.hidden = !other;
+  note.textContent = other
+    ? `This report is ruled under ${$("#b-policy").value}; the event's policy is ${B.event.policy}.` : "";
+}
+
 export async function initBuilder() {
-  const v = B.vocab = await getJSON("/api/vocab");
+  const [v, settings] = await Promise.all([getJSON("/api/vocab"), eventSettings()]);
+  B.vocab = v;
+  B.event = settings;
   B.keywords = new Set(v.keywords);
   options($("#b-rel"), v.values.rel, "(not given)");
   options($("#b-round-kind"), v.values.round_kind, "–");
@@ -46,9 +73,10 @@ export async function initBuilder() {
   for (const w of v.when) when.append(el("option", { value: w.kind, text: w.text.replace(/\{\w+\}/, "N") }));
   for (const id of ["#b-rel", "#b-round", "#b-round-kind", "#b-day", "#b-when", "#b-when-n", "#b-minutes",
     "#b-call-infraction", "#b-call-penalty"]) $(id).addEventListener("change", build);
-  if (saved.get("policy") && [...$("#b-policy").options].some((o) => o.value === saved.get("policy"))) {
-    $("#b-policy").value = saved.get("policy");
-  }
+  // a fresh page: the event's policy, else the one this judge chose last
+  const policy = B.event.policy || saved.get("policy");
+  if (policy && hasOption($("#b-policy"), policy)) $("#b-policy").value = policy;
+  prefill();
   $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
   // a report typed or edited under another policy: the builder's select shows it, and its
   // forms are that policy's (what the judge typed is kept: loadPolicy writes only its own text)
@@ -58,6 +86,7 @@ export async function initBuilder() {
     if (text !== $("#report").value || text === B.built) return;
     if (!policy || policy === $("#b-policy").value || ![...$("#b-policy").options].some((o) => o.value === policy)) return;
     $("#b-policy").value = policy;
+    notePolicy();
     loadPolicy(false);
   });
   $("#b-player-add").addEventListener("click", () => addPlayer($("#b-player-name").value));
@@ -93,6 +122,10 @@ async function loadPolicy(byUser) {
   B.policy = reference;
   B.vocab = vocab;
   B.keywords = new Set(B.vocab.keywords);
+  // the policy's own round kinds (Yu-Gi-Oh's `top`): the kind chosen is kept, else the event's
+  const kind = $("#b-round-kind").value || B.event.round_kind || "";
+  options($("#b-round-kind"), B.vocab.values.round_kind || [], "–");
+  if (hasOption($("#b-round-kind"), kind)) $("#b-round-kind").value = kind;
   options($("#b-call-infraction"), B.policy.infractions.map((i) => i.id), "(none)");
   options($("#b-call-penalty"), B.policy.penalties.filter((p) => p !== "none"), "–");
   listObservations();
@@ -437,6 +470,7 @@ function observationText(o) {
 
 function build() {
   if (!B.vocab) return;
+  notePolicy();
   const lines = [`policy: ${$("#b-policy").value}`];
   const val = (id) => $(id).value;
   if (val("#b-rel")) lines.push(`rel: ${val("#b-rel")}`);
@@ -463,12 +497,21 @@ function build() {
   onText();
 }
 
-// a new report: the builder's observations and match state cleared, the players, the day and
-// the table kept
-export function resetBuilder() {
+// a new report: the builder's observations and match state cleared, the players and the table
+// kept, the header lines the event's settings give prefilled again (the Head Judge may have
+// changed them: the next round)
+export async function resetBuilder() {
+  B.event = await eventSettings();
   B.observations = [];
   B.states = [];
   B.tallies = [];
+  prefill();
+  const policy = B.event.policy;
+  if (policy && policy !== $("#b-policy").value && hasOption($("#b-policy"), policy)) {
+    $("#b-policy").value = policy;
+    await loadPolicy(true);         // (its forms; it writes the report)
+    return;
+  }
   renderObservations();
   renderStates();
   build();

@@ -87,7 +87,24 @@ function initPlayerFilter() {
   });
 }
 
+// the event's own settings (Head Judge): a new report's builder starts from them
+function initSettingsForm() {
+  const form = $("#event-settings-form");
+  if (!form) return;
+  $("#event-settings-change").addEventListener("click", () => { form.hidden = false; $("#es-policy").focus(); });
+  $("#event-settings-cancel").addEventListener("click", () => { form.hidden = true; });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const value = (id) => $(id).value || null;
+    const number = (id) => ($(id).value ? Number($(id).value) : null);
+    const body = { policy: value("#es-policy"), rel: value("#es-rel"), day: number("#es-day"),
+      round: number("#es-round"), round_kind: value("#es-round-kind") };
+    if (await change("#event-settings-status", "/api/event/settings", body)) location.reload();
+  });
+}
+
 export function initEventPage() {
+  initSettingsForm();
   initPending();
   initPlayerFilter();
   const forms = { void: $("#void-form"), amend: $("#amend-form"), notes: $("#notes-form") };

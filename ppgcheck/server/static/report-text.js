@@ -85,6 +85,14 @@ function showReading(result, text) {
   }
 }
 
+// a report that cannot be read yet still names its policy: the builder's select follows it
+function followPolicy(text) {
+  if (/^\s*---\s*$/m.test(text)) return;                 // (several reports: no one policy)
+  const named = text.match(/^\s*policy\s*:\s*([\w-]+)\s*$/im);
+  if (!named) return;
+  document.dispatchEvent(new CustomEvent("report-policy", { detail: { policy: named[1].toLowerCase(), text } }));
+}
+
 async function check() {
   const seq = ++checkSeq;
   const text = $("#report").value;
@@ -93,8 +101,10 @@ async function check() {
     const result = await send("/api/read", { report: text, source: "report" });
     if (seq !== checkSeq) return;
     // (a report it cannot read yet is an answer, not a failed request)
-    if (result.error) showError({ message: result.error.message, info: result.error });
-    else showReading(result, text);
+    if (result.error) {
+      showError({ message: result.error.message, info: result.error });
+      followPolicy(text);
+    } else showReading(result, text);
   } catch (err) {
     if (seq === checkSeq) showError(err);
   }
