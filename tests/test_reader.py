@@ -437,3 +437,34 @@ def test_stalling_signs_beside_slow_play_signs_read_as_stalling(header):
     assert obs.kind == "stalled"
     [obs] = read(f"{who} was taking ages on every shuffle", header=header).observations
     assert obs.kind == "played_slowly"
+
+
+def test_a_pronoun_after_two_persons_names_neither_and_is_refused():
+    """`she` after `Kim's opponent asked her ...` may be Kim or Lee: it was read as Lee giving
+    the wrong number, a silent misreading; now refused with a line for each."""
+    error = refusal("Kim's opponent asked her life total and she gave the wrong number")
+    assert "`she` may be" in error.message
+    assert {"Lee gave incorrect game information", "Kim gave incorrect game information"} <= set(error.suggestions)
+    # with one person named before it, `she` is that person, read as before
+    [obs] = read("Kim shuffled her deck and she drew an extra card").observations
+    assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")
+
+
+def test_an_allowed_action_refuses_a_reading_the_signs_made_too():
+    """read_allowed (`from a card effect`) refuses a reading the signs or a modifier's implication
+    made as it does a phrase's: both handed back the canonical form's pattern, which looked like a
+    form's own words (this one was read as a deck with extra cards).  A negation a few words
+    before (`no effect that allows it`) says the opposite."""
+    error = refusal("Kim ended up with an extra card in her hand from a card effect")
+    assert "may say it was allowed" in error.message
+    [obs] = read("Kim set her equipment face down, she has no effect that allows it").observations
+    assert obs.kind == "put_equipment_face_down"
+
+
+@pytest.mark.parametrize("sentence, cards", [
+    ("Kim drew two attack cards instead of one", 1),      # a word between the number and its unit
+    ("Kim had an extra card in her hand after the draw", 1),   # `an extra card`: the article's count
+])
+def test_a_count_a_word_apart_from_its_unit_is_read(sentence, cards):
+    [obs] = read(sentence).observations
+    assert obs.kind == "drew_extra_cards" and obs.counts.get("cards") == cards

@@ -68,6 +68,7 @@ class Found:
     read: tuple[int, ...]                       # indexes of the words it read
     persons: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
+    inferred: bool = False      # read from signs or a modifier it implies, not from a form's words
 
     @property
     def span(self) -> int:
@@ -202,10 +203,14 @@ class Patterns:
         for i, word in enumerate(words):
             if word.number is None or i + 1 >= len(words):
                 continue
-            unit = next((extra for forms, extra in rules.items() if set(forms) & words[i + 1].forms), None)
-            if unit is None:
+            # the unit right after the number, or after one word (`two encounter cards`)
+            at = next((a for a in (i + 1, i + 2) if a < len(words) and (a == i + 1 or (
+                words[i + 1].number is None and words[i + 1].person is None and not words[i + 1].negation))
+                and any(set(forms) & words[a].forms for forms in rules)), None)
+            if at is None:
                 continue
-            for j in range(i + 2, min(len(words) - 2, i + 12)):
+            unit = next(extra for forms, extra in rules.items() if set(forms) & words[at].forms)
+            for j in range(at + 1, min(len(words) - 2, i + 12)):
                 if words[j].person is not None or words[j].number is not None:
                     break
                 if words[j].text == "instead" and words[j + 1].text == "of":
@@ -215,8 +220,8 @@ class Patterns:
                         word.number -= said
                         joined = tuple(words[j:k + 1])
                         words[k].number = None       # read with the difference, never as a count of its own
-                        words.insert(i + 1, Word("", words[i + 1].start, words[i + 1].start, lemmas(unit),
-                                                 joined=joined))
+                        words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit),
+                                              joined=joined))
                     break
         return words
 

@@ -13,14 +13,14 @@ modifier (`read_cue`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ppgcheck.language.grammar import language
 from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import SIGN, reports, score, signed, unit_number
+from ppgcheck.language.signs import SIGN, other_pronoun, reports, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
@@ -75,7 +75,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
-    refused = _other_subject(words, found, vocab)
+    refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled)
     if refused:
         return refused
     taken = set(found.read)
@@ -256,7 +256,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
             numbers[slot] = free.pop(0)
     read_at = sorted({subject_at, *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
                                             and w.number is not None})
-    return Found(pattern, tuple(read_at), persons, numbers)
+    return Found(pattern, tuple(read_at), persons, numbers, inferred=True)
 
 
 def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
@@ -304,6 +304,28 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns) -> Refusal | None:
+    """What was read after `and she` where two persons are named before it (`Kim's opponent
+    asked her life total and she gave the wrong number`): the pronoun's person did it, and it
+    may be either; refused, with the line for each."""
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    after = [i for i in found.read if at is not None and i > at and words[i].person is None]
+    if not after or not other_pronoun(compiled.vocab, words, at, after[0]):
+        return None
+    pronoun = next(w for w in words[at + 1:after[0]] if w.person is None
+                   and w.text.lower() in {a[0].lower() for a in compiled.vocab.reading.get("read_pronoun", [])})
+    modifiers = _modifiers(compiled, words, set(found.read)) if found.pattern.category == "observation" else []
+    others = dict.fromkeys(w.person for w in words if w.person is not None and w.person != subject)
+    lines = [_line(found, modifiers, compiled.vocab)]
+    for other in others:
+        persons = {slot: (subject if name == other else other if name == subject else name)
+                   for slot, name in found.persons.items()}
+        lines.append(_line(replace(found, persons=persons), modifiers, compiled.vocab))
+    who = " or ".join([subject, *others]) if others else f"{subject} or the other player"
+    return Refusal(f"`{pronoun.text}` may be {who}: write the name", pronoun.start + 1, readings=lines)
 
 
 def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:
@@ -487,14 +509,14 @@ def _allowed(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary
     reading a reader phrase or the signs made (a form says what was wrong itself); None if nowhere."""
     category = found.pattern.category
     table = vocab.observations if category == "observation" else vocab.states if category == "state" else {}
-    if any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
+    if not found.inferred and any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
         return None
     for (text,) in vocab.reading.get("read_allowed", []):
         want = [t.forms for t in tokenize(text)]
         for i in range(len(words) - len(want) + 1):
             run = range(i, i + len(want))
             if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
-                    and not (i and words[i - 1].negation):
+                    and not any(w.negation for w in words[max(0, i - 3):i]):     # `no effect that allows it`
                 return i
     return None
 

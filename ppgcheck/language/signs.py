@@ -23,6 +23,7 @@ HINT = 1                # of a hint: ranks, and adds to a sign
 MAX_FILLERS = 2         # filler words a sign's words may have between them (`tapped a creature`)
 NUMBER_REACH = 2        # words from a count's number to its unit word (`3 more cards`)
 ARTICLES = ("a", "an")  # a number word of the language that is also an article
+_MORE = ("extra", "additional", "more")     # between an article and its unit: `an extra card`
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,29 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         numbers[slot] = words[place[0]].number
         read.update(place)
     pattern = compiled.compile("observation", kind, form.text)
-    return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers)
+    return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers, inferred=True)
+
+
+def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_sign: int) -> bool:
+    """A clause of `she`/`he`/`they` (after `and`, `but`, a comma) between the subject and the
+    signs, after two persons were named (`Kim's opponent asked her life total and she gave ...`):
+    the signs say what the pronoun's person did, and it may be either."""
+    pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
+    for i in range(subject_at + 1, first_sign):
+        clause = words[i].pause or words[i - 1].text.lower() in _CLAUSE_JOINERS
+        if words[i].person is None and words[i].text.lower() in pronouns and clause:
+            # (an owner, `Ben's deck`, is no one the pronoun stands for; `Kim's opponent` names two)
+            named = {w.person for j, w in enumerate(words[:i]) if w.person is not None
+                     and not (j + 1 < len(words) and words[j + 1].text == "'s")}
+            implied = any(w.person is not None and w.text.lower() != w.person.lower() for w in words[:i])
+            if len(named) >= 2 or implied:
+                return True
+    return False
+
+
+# the words that start a clause of its own subject (`... and she gave ...`; `told Ben she was`
+# is what the teller said, of the teller)
+_CLAUSE_JOINERS = frozenset({"and", "but", "so", "then", "while", "when"})
 
 
 def _over(vocab, kinds: list[str]) -> list[str]:
@@ -192,7 +215,9 @@ def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
     for i, word in enumerate(words):
         if word.number is None or i in taken:
             continue
-        reach = 1 if word.text in ARTICLES else NUMBER_REACH     # `a minute`, never `a few minutes`
+        # `a minute`, `an extra card`, never `a few minutes`
+        reach = NUMBER_REACH if word.text not in ARTICLES \
+            else 2 if i + 1 < len(words) and words[i + 1].text in _MORE else 1
         for j in range(i + 1, min(len(words), i + 1 + reach)):
             if words[j].forms & units:
                 return i, j
