@@ -468,3 +468,21 @@ def test_an_allowed_action_refuses_a_reading_the_signs_made_too():
 def test_a_count_a_word_apart_from_its_unit_is_read(sentence, cards):
     [obs] = read(sentence).observations
     assert obs.kind == "drew_extra_cards" and obs.counts.get("cards") == cards
+
+YGO = "policy: yugioh\nplayer: Odile\nplayer: Chidi\n"
+
+
+def test_a_because_clause_with_a_person_is_a_statement_of_its_own():
+    """`Odile called a judge because Chidi played slowly`: read as the state and Chidi's slow
+    play; it was refused as two readings, and with an unreadable reason the reason was dropped."""
+    report = read("Odile called a judge because Chidi played slowly", header=YGO)
+    assert [(o.subject, o.kind) for o in report.observations] == [("Chidi", "played_slowly")]
+    assert [s.kind for s in report.states] == ["called_judge"]
+
+
+def test_a_state_read_with_words_it_did_not_read_is_refused_not_shown_bare():
+    """A state of the match has no place in the ruling to show the words not read: refused,
+    with the line it reads as to take."""
+    error = refusal("time was called during Odile's turn, everyone stopped", header=YGO)
+    assert "`everyone stopped` is not read" in error.message
+    assert error.suggestions == ["time was called during Odile's turn"]

@@ -75,7 +75,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
-    refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled)
+    refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context)
     if refused:
         return refused
     taken = set(found.read)
@@ -306,7 +306,7 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
     return None
 
 
-def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns) -> Refusal | None:
+def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, context: Context) -> Refusal | None:
     """What was read after `and she` where two persons are named before it (`Kim's opponent
     asked her life total and she gave the wrong number`): the pronoun's person did it, and it
     may be either; refused, with the line for each."""
@@ -319,6 +319,8 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns) -> Ref
                    and w.text.lower() in {a[0].lower() for a in compiled.vocab.reading.get("read_pronoun", [])})
     modifiers = _modifiers(compiled, words, set(found.read)) if found.pattern.category == "observation" else []
     others = dict.fromkeys(w.person for w in words if w.person is not None and w.person != subject)
+    if not others:      # (`Kim's opponent`: the other of the two players)
+        others = dict.fromkeys(p for p in context.players if p != subject)
     lines = [_line(found, modifiers, compiled.vocab)]
     for other in others:
         persons = {slot: (subject if name == other else other if name == subject else name)

@@ -2,7 +2,7 @@
 read as its sentences and clauses, each by the reader, when the line as a whole is refused.
 
 A line is cut at a sentence's end (`.`, `;`, `!`, `?`) and before `and`, `but`, `then`,
-`while` or a comma that starts a clause with a person (a declared name, a pronoun, `the
+`while`, `because`, `since` or a comma that starts a clause with a person (a declared name, a pronoun, `the
 opponent`).  Each piece is read in turn, a pronoun standing for the subject before it; a
 piece of modifiers alone (`It was on purpose`, `Found 2 turns later`) adds them to the
 statement before it.  The line is read only when every piece is: one piece refused leaves
@@ -58,7 +58,7 @@ def split(sentence: str, context: Context) -> list[str]:
     """The pieces of a line: its sentences, each cut before a clause that starts with a person."""
     persons = [re.escape(name) for name in sorted(context.names, key=len, reverse=True)]
     persons += ["she", "he", "they", r"(?:the|her|his|their)\s+opponent"]
-    clause = re.compile(rf",?\s+(?:and|but|then|while)\s+(?=(?:{'|'.join(persons)})\b)"
+    clause = re.compile(rf",?\s+(?:and|but|then|while|because|since)\s+(?=(?:{'|'.join(persons)})\b)"
                         rf"|,\s+(?=(?:{'|'.join(persons)})\b)", re.IGNORECASE)
     pieces = []
     for part in _SENTENCE_END.split(sentence):
@@ -72,7 +72,7 @@ def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | N
     of its own that could not be read, never left out silently; None when there is none."""
     for text in read.reading.not_read:
         words = sentence_words(text, context, vocab)
-        start = 1 if words and words[0].text in ("and", "but", "then", "while", "so") else 0
+        start = 1 if words and words[0].text.lower() in ("and", "but", "then", "while", "so", "because", "since") else 0
         if len(words) <= start or words[start].person in (None, read.subject):
             continue
         if score(patterns(vocab), words, {i for i, w in enumerate(words) if w.person is not None}):

@@ -50,7 +50,9 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             result = read_sentence(lines[n - 1], context, vocab)
             pieces = read_pieces(lines[n - 1], context, vocab) \
                 if _says_more(result, context) and _last_report(lines, n) else None
-            unread = unread_statement(result, context, vocab) if isinstance(result, Read) and not pieces else None
+            # (a line read as one piece still says what it left unread: `... because Chidi ...`)
+            unread = unread_statement(result, context, vocab) if isinstance(result, Read) and len(pieces or []) <= 1 \
+                else None
             if unread:
                 result = Refusal(f"`{unread}` says what else happened, and it cannot be read: write it as a line "
                                  "of its own", lines[n - 1].find(unread) + 1, readings=[result.line])
@@ -75,6 +77,15 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             readings[n] = result.reading
             lines[n - 1] = result.line
             continue
+        taken = {o.line for report in reports for o in report.observations}
+        hidden = next((n for n, r in sorted(readings.items()) if n not in taken and r.not_read), None)
+        if hidden is not None:
+            # a state of the match has no place to show what was not read: never dropped unseen
+            line = origin.get(hidden, hidden)
+            raise ReportError(f"cannot read this sentence: it reads as `{readings[hidden].read_as}`, and "
+                              f"`{readings[hidden].not_read[0]}` is not read: write the line as it reads, and "
+                              "what else happened as a line of its own", source, line, 1, written[line - 1],
+                              suggestions=[readings[hidden].read_as], suggesting="did you mean")
         for report in reports:
             for observation in report.observations:
                 observation.reading = readings.get(observation.line)
@@ -93,7 +104,7 @@ def _says_more(result: Read | Refusal, context: Context) -> bool:
     if isinstance(result, Refusal):
         return True
     names = [name.lower() for name in context.names]
-    return any(re.sub(r"^(?:and|but|then|while|so)\s+", "", text.lower()).startswith(tuple(names))
+    return any(re.sub(r"^(?:and|but|then|while|so|because|since)\s+", "", text.lower()).startswith(tuple(names))
                for text in result.reading.not_read)
 
 
