@@ -287,3 +287,21 @@ def test_compare_shows_a_gap_beside_the_ruling_and_why_a_penalty_is_not_issued(t
     assert "gap: the guide gives no penalty for card-drawing/improper-drawing-at-start-of-game" in result.output
     assert "(not issued: the players resolved it quickly" in result.output
     assert "(not issued: related)" not in result.output
+
+
+def test_a_report_in_the_language_loads_no_reader():
+    """The cold start (issue 41, floor + 60 ms): a report the strict language reads imports
+    neither the tolerant reader nor its word forms' libraries (lemminflect pulls in numpy,
+    ~75 ms), in a fresh process that rules the bundled example."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys\nfrom ppgcheck.cli import cli\n"
+            "try:\n    cli(['rule', sys.argv[1]], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('lemminflect', 'numpy', 'rapidfuzz', "
+            "'ppgcheck.language.tolerant', 'ppgcheck.language.reader'))))")
+    example = Path(__file__).resolve().parent.parent / "examples" / "fab" / "hidden-card-error.txt"
+    env = {**os.environ, "PPGCHECK_FORK": "off"}        # (the ruling in this process, where sys.modules shows it)
+    done = subprocess.run([sys.executable, "-c", code, str(example)], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

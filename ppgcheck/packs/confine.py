@@ -20,6 +20,7 @@ the scan did not approve.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -134,7 +135,7 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
         before = data[:exc.start].decode("utf-8", "replace")
         raise _error(shown(name), *_position(before, len(before)), f"`{shown(name)}` is not UTF-8 text") from None
     if rules:       # (a README or a source text read beside the rules is no program)
-        approved.statements += _check_shape(text, shown(name))
+        approved.statements += _shape_checked(data, text, shown(name))
     approved.bytes += len(data)
     approved.real.add(real)
     approved.paths.append(Path(name))
@@ -143,6 +144,19 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
     for match in INCLUDE.finditer(text) if rules else ():
         target, written_target = _include_target(text, match, name)
         _check_file(target, folder, approved, (shown(name), *_position(text, match.start()), written_target))
+
+
+_SHAPES_PASSED: dict[bytes, int] = {}      # a file's digest -> its statements, once it passed
+
+
+def _shape_checked(data: bytes, text: str, file: str) -> int:
+    """_check_shape(text), once a process for the same bytes (a ruling confines its pack's
+    files twice, for its language and its program; the Python walk over a big reading.lp
+    is most of a cold start's confinement).  Only a file that passed is remembered."""
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    if digest not in _SHAPES_PASSED:
+        _SHAPES_PASSED[digest] = _check_shape(text, file)
+    return _SHAPES_PASSED[digest]
 
 
 def _check_shape(text: str, file: str) -> int:
