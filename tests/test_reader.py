@@ -486,3 +486,12 @@ def test_a_state_read_with_words_it_did_not_read_is_refused_not_shown_bare():
     error = refusal("time was called during Odile's turn, everyone stopped", header=YGO)
     assert "`everyone stopped` is not read" in error.message
     assert error.suggestions == ["time was called during Odile's turn"]
+
+
+def test_a_second_count_of_what_was_read_is_refused_with_a_line_for_each():
+    """`Kim was 2 minutes late, really more like 6 minutes`: the first count was read and the
+    second left unread, silently; now refused, both lines offered."""
+    error = refusal("Kim was 2 minutes late, really more like 6 minutes", header=DCI.replace("Ann", "Kim"))
+    assert "`6 minutes` is a second count" in error.message
+    assert {"Kim was 2 minutes late", "Kim was 6 minutes late"} <= set(error.suggestions)
+    assert read("Kim drew 3 cards instead of 2").observations[0].counts == {"cards": 1}

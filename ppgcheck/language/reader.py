@@ -83,7 +83,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     refused = _negations(sentence, words, taken, modifiers, vocab, found)
     if refused:
         return refused
-    refused = _exclusive(modifiers, vocab, found)
+    refused = _exclusive(modifiers, vocab, found) or _other_count(words, taken, found, vocab)
     if refused:
         return refused
     line = _line(found, modifiers, vocab)
@@ -93,6 +93,21 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return refused
     reading = Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled))
     return Read(line, reading, found.persons.get("P", ""))
+
+
+def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """A second number of a count read, left unread (`says he was only 2 minutes late but he
+    arrived 6 minutes after the round started`): which one is meant is not the reader's to
+    pick.  Refused, with the line for each."""
+    for slot, number in found.numbers.items():
+        place = unit_number(vocab, slot, words, taken)
+        if place is None or words[place[0]].number == number:
+            continue
+        other = words[place[0]].number
+        lines = [_line(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
+        return Refusal(f"`{words[place[0]].text} {words[place[1]].text}` is a second count beside the {number} "
+                       "read: write the one meant", words[place[0]].start + 1, readings=lines)
+    return None
 
 
 def _continuation(sentence: str, words: list[Word], compiled: Patterns, context: Context) -> Read | None:
