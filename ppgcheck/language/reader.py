@@ -20,7 +20,7 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import SIGN, other_pronoun, reports, score, signed, unit_number
+from ppgcheck.language.signs import ARTICLES, SIGN, other_pronoun, reports, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
@@ -101,7 +101,8 @@ def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabu
     pick.  Refused, with the line for each."""
     for slot, number in found.numbers.items():
         place = unit_number(vocab, slot, words, taken)
-        if place is None or words[place[0]].number == number:
+        # (`a card's effect`: an article is no count said against the one read)
+        if place is None or words[place[0]].number == number or words[place[0]].text.lower() in ARTICLES:
             continue
         other = words[place[0]].number
         lines = [_line(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
