@@ -57,7 +57,8 @@ def test_banners_give_each_rule_its_section():
 
 
 def test_the_registry_of_kinds_drives_the_order_and_the_sarif_rules():
-    assert kind_order("check") == ("conflict", "gap", "scope", "cap", "monotonicity", "nondeterminism", "dead-rule",
+    assert kind_order("check") == ("conflict", "gap", "scope", "cap", "monotonicity", "nondeterminism", "no-answer-set",
+                                   "dead-rule",
                                    "vocabulary", "citation", "misquote")
     check_rules = [r["id"] for r in to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
     diff_rules = [r["id"] for r in diff_to_sarif([])["runs"][0]["tool"]["driver"]["rules"]]
