@@ -329,10 +329,10 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
     subject = found.persons.get("P")
     at = next((i for i in found.read if words[i].person == subject), None)
     after = [i for i in found.read if at is not None and i > at and words[i].person is None]
-    if not after or not other_pronoun(compiled.vocab, words, at, after[0]):
+    pronoun_at = other_pronoun(compiled.vocab, words, at, after[0]) if after else None
+    if pronoun_at is None:
         return None
-    pronoun = next(w for w in words[at + 1:after[0]] if w.person is None
-                   and w.text.lower() in {a[0].lower() for a in compiled.vocab.reading.get("read_pronoun", [])})
+    pronoun = words[pronoun_at]
     modifiers = _modifiers(compiled, words, set(found.read)) if found.pattern.category == "observation" else []
     others = dict.fromkeys(w.person for w in words if w.person is not None and w.person != subject)
     if not others:      # (`Kim's opponent`: the other of the two players)

@@ -140,10 +140,10 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers, inferred=True)
 
 
-def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_sign: int) -> bool:
+def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_sign: int) -> int | None:
     """A clause of `she`/`he`/`they` (after `and`, `but`, a comma) between the subject and the
     signs, after two persons were named (`Kim's opponent asked her life total and she gave ...`):
-    the signs say what the pronoun's person did, and it may be either."""
+    the signs say what the pronoun's person did, and it may be either.  Where it stands, else None."""
     pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
     for i in range(subject_at + 1, first_sign):
         clause = words[i].pause or words[i - 1].text.lower() in _CLAUSE_JOINERS
@@ -153,8 +153,8 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
                      and not (j + 1 < len(words) and words[j + 1].text == "'s")}
             implied = any(w.person is not None and w.text.lower() != w.person.lower() for w in words[:i])
             if len(named) >= 2 or implied:
-                return True
-    return False
+                return i
+    return None
 
 
 # the words that start a clause of its own subject (`... and she gave ...`; `told Ben she was`
