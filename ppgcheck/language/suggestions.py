@@ -1,7 +1,8 @@
 """Whole-line suggestions for a sentence the reader refused: the forms of the report's
-policy ranked by the words (their dictionary forms, synonyms and cue words) they share
-with the sentence, each word weighted by how rare it is among the forms (IDF), with the
-sentence's own names and numbers filled in.  A caller offers only lines that parse
+policy ranked by the signs found whole, then by the words (their dictionary forms,
+synonyms, cue words, and the words of their signs and hints) they share with the sentence,
+each word weighted by how rare it is among the kinds (IDF), with the sentence's own names
+and numbers filled in.  A caller offers only lines that parse
 strictly (report.py checks each)."""
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import MAX_WORDS, Context, Refusal, modifiers_in, sentence_words
-from ppgcheck.language.signs import doers, score, unit_number
+from ppgcheck.language.signs import doers, score, signs_of, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
 MAX_SUGGESTIONS = 3
+SIGN_WORDS_WEIGHT = 1.0     # a word of a kind's signs counts as much as a word of its forms
 
 
 @cache
@@ -42,6 +44,32 @@ def _bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, floa
             count[word] = count.get(word, 0) + 1
     idf = {word: math.log((1 + len(bags)) / (1 + n)) + 1 for word, n in count.items()}
     return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
+
+
+@cache
+def _sign_bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
+    """Each observation kind's words of its signs and hints (their dictionary forms, the
+    fillers aside), and each word's IDF among the kinds: the guide's words for a situation
+    rank its form even where no sign is found whole (`found to contain 61 cards` beside the
+    sign `contained 61 cards`)."""
+    bags: dict[str, set[str]] = {}
+    for sign in signs_of(compiled):
+        bag = bags.setdefault(sign.kind, set())
+        for forms in sign.words:
+            if not forms & compiled.fillers:
+                bag |= forms
+    count: dict[str, int] = {}
+    for bag in bags.values():
+        for word in bag:
+            count[word] = count.get(word, 0) + 1
+    idf = {word: math.log((1 + len(bags)) / (1 + n)) for word, n in count.items()}
+    return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
+
+
+def _sign_words(compiled: Patterns, kind: str, forms_in: set[str]) -> float:
+    """The IDF weight of the sentence's words among the kind's signs and hints."""
+    bags, idf = _sign_bags(compiled)
+    return sum(idf[w] for w in bags.get(kind, frozenset()) & forms_in)
 
 
 def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal,
@@ -77,7 +105,8 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
         # the meaning shared (IDF-weighted), more for a pattern the sentence holds more of
         # the pack's signs first (the guide's words for the situation), then what the forms share
         points = signs[kind].points if kind in signs else 0
-        meaning = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0) + 1000 * points
+        meaning = coverage[1] * (0.5 + 0.5 * coverage[0]) + cued + (100 if kind in implied else 0) + 1000 * points \
+            + SIGN_WORDS_WEIGHT * _sign_words(compiled, kind, forms_in)
         if meaning > 0:
             scored.append((-meaning, kind))
     candidates = list(refusal.readings)
