@@ -397,6 +397,41 @@ def test_a_sign_of_a_two_person_kind_is_said_by_the_first_to_the_next_unless_rep
     refusal("Lee told me that Kim called her an idiot")
 
 
+def test_a_signs_pronoun_stands_for_the_person_named_in_its_place():
+    # the pack's sign is `called her a cheater`; the judge names the one called so
+    obs = read("Kim called Lee a cheater after the game").observations[0]
+    assert (obs.kind, obs.subject, obs.other) == ("insulted", "Kim", "Lee")
+    assert obs.reading.not_read == ["after the game"]
+    refusal("Lee says Kim called Lee a cheater")            # reported: still Kim's, not Lee's
+    # a name where the sign has no pronoun is still no part of the sign
+    refusal("Kim called Lee to the table")
+
+
+def test_a_piece_of_the_line_that_says_nothing_the_language_reads_is_kept_as_not_read():
+    report = read("Game 2, turn five. Lee drew an extra card and Kim let it pass.")
+    first, second = report.observations
+    assert first.reading.read_as == "Lee drew 1 extra card"
+    assert first.reading.not_read == ["Game 2, turn five."]
+    assert second.reading.read_as == "Kim let it pass"
+    # a piece with a person or a word of the language is never context: it must be read
+    refusal("Game 2, turn five. Lee drew an extra card. He shuffled. Kim let it pass.")
+
+
+def test_who_acts_in_a_leading_clause_of_when_is_context_not_the_subject():
+    obs = read("After Kim attacked, Lee drew an extra card").observations[0]
+    assert (obs.subject, obs.reading.read_as) == ("Lee", "Lee drew 1 extra card")
+    assert obs.reading.not_read == ["After Kim attacked"]
+    # without its `after` the sentence starts with what Kim did: refused, not guessed
+    refusal("Kim attacked, Lee drew an extra card")
+
+
+def test_what_the_player_wanted_is_never_left_unread_beside_a_reading_without_intent():
+    error = refusal("Kim drew an extra card and hoped nobody would notice")
+    assert "on purpose" in error.message
+    assert error.suggestions[0] == "Kim drew 1 extra card, on purpose"
+    refusal("Kim drew an extra card because she wanted a better hand")
+
+
 # ordinary play that core phrases, synonyms and fillers once read as an infraction (found by
 # probing each game's legal play): refused or read as no infraction, never ruled as one
 ORDINARY_PLAY = [

@@ -306,8 +306,9 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
     did_not_notice_error), the lines offered say so."""
     subject = found.persons.get("P")
     at = next((i for i in found.read if words[i].person == subject), None)
+    context_end = _leading_clause_end(words, found.read) if at is not None else 0
     for i, word in enumerate(words[:at] if at is not None else []):
-        if word.person is None or word.person == subject or i in found.read:
+        if word.person is None or word.person == subject or i in found.read or i < context_end:
             continue
         if i + 1 < len(words) and words[i + 1].text == "'s":
             continue            # `Lee's deck`: of Lee, not by Lee
@@ -320,6 +321,20 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+# the words that open a clause saying when or why (`After Tam chained a hand trap, Wren ...`)
+SUBORDINATORS = frozenset("after when while as before once since because although though whilst until".split())
+
+
+def _leading_clause_end(words: list[Word], read: tuple[int, ...]) -> int:
+    """Where a leading clause of when or why ends (the word after its comma), when the
+    sentence opens with one and the statement read is all after it; else 0.  Who acts in
+    it is the statement's context, not its subject."""
+    if not words or not read or words[0].text.lower() not in SUBORDINATORS:
+        return 0
+    end = next((i for i in range(1, min(read) + 1) if words[i].pause), None)
+    return end or 0
 
 
 def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, context: Context) -> Refusal | None:
@@ -486,6 +501,8 @@ def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modif
     a cue word, the verb of another form joined on (`... and kept notes`), or a joined
     clause whose signs say another kind (`... and then pocketed a booster`)."""
     said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
+    said |= {m for kind, m in vocab.reading.get("read_says", []) if kind == found.pattern.kind}
+    negates = dict(vocab.reading.get("read_negates", []))
     cues = vocab.reading.get("read_cue", [])
     doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
     counted = found.pattern.category == "observation" and any(
@@ -511,6 +528,8 @@ def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modif
         for kind, cue in cues:
             if kind in said or cue not in word.forms or cue in doubts:
                 continue
+            if negates.get(kind) in said and _negated(sentence, words, taken, i):
+                continue        # `a card she did not want, honest mistake`: what was read says it
             if kind in vocab.observations or kind in vocab.states:
                 message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
             elif kind in vocab.modifiers:

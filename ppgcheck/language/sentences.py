@@ -1,12 +1,13 @@
 """A judge's line that says several things (`Kim drew an extra card and Lee let it pass`):
 read as its sentences and clauses, each by the reader, when the line as a whole is refused.
 
-A line is cut at a sentence's end (`.`, `;`, `!`, `?`) and before `and`, `but`, `then`,
-`while`, `because`, `since` or a comma that starts a clause with a person (a declared name, a pronoun, `the
-opponent`).  Each piece is read in turn, a pronoun standing for the subject before it; a
-piece of modifiers alone (`It was on purpose`, `Found 2 turns later`) adds them to the
-statement before it.  The line is read only when every piece is: one piece refused leaves
-the whole line refused, as it was.
+A line is cut at a sentence's end (`.`, `;`, `!`, `?`) and before a clause joiner (`and`,
+`but`, `because`: signs.CLAUSE_JOINERS) or a comma that starts a clause with a person (a
+declared name, a pronoun, `the opponent`).  Each piece is read in turn, a pronoun standing
+for the subject before it; a piece of modifiers alone (`It was on purpose`, `Found 2 turns
+later`) adds them to the statement before it; a piece that says nothing the language reads (`Round 6, table 31.`)
+is kept as not read.  The line is read only when every other piece is: one piece refused
+leaves the whole line refused, as it was.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import re
 
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
-from ppgcheck.language.reader import Context, Read, Refusal, read_sentence, sentence_words
-from ppgcheck.language.signs import score
+from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
+from ppgcheck.language.signs import CLAUSE_JOINERS, score
 from ppgcheck.language.vocabulary import Vocabulary
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
@@ -31,11 +32,18 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     if not 1 < len(pieces) <= MAX_PIECES:
         return None
     reads: list[Read] = []
+    before: list[str] = []          # context pieces before the first statement
     current = dataclasses.replace(context)
     for piece in pieces:
         result = read_sentence(piece, current, vocab)
         if isinstance(result, Refusal):
-            return None
+            if result.message != NOTHING_FOUND or not context_only(piece, current, vocab):
+                return None
+            if reads:
+                reads[-1] = _with_context(reads[-1], after=piece)
+            else:
+                before.append(piece)
+            continue
         if result.line.startswith(CONTINUATION):
             if not reads:
                 return None
@@ -43,7 +51,32 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
             continue
         reads.append(result)
         current = dataclasses.replace(current, previous=result.subject)
-    return reads
+    if reads and before:
+        reads[0] = _with_context(reads[0], before=" ".join(before))
+    return reads or None
+
+
+def context_only(piece: str, context: Context, vocab: Vocabulary) -> bool:
+    """A piece that says nothing the language reads (`Round 6, table 31.`): no person, no
+    sign or hint, no observation's verb, no modifier, cue word or negation.  It is kept as
+    not read beside the statements of its line, never read as one."""
+    compiled = patterns(vocab)
+    words = sentence_words(piece, context, vocab)
+    if not words or any(w.person is not None or w.negation for w in words):
+        return False
+    cues = {cue.lower() for _, cue in vocab.reading.get("read_cue", [])}
+    verbs = {f for pairs in compiled.verbs.values() for verb, _ in pairs for f in verb}
+    # (a word before a number is a label, `turn five`, `pick 7`: no verb)
+    labels = {i for i in range(len(words) - 1) if words[i + 1].number is not None}
+    return not (score(compiled, words, set()) or modifiers_in(piece, context, vocab)
+                or any(w.forms & cues or (w.forms & verbs and i not in labels) for i, w in enumerate(words)))
+
+
+def _with_context(read: Read, before: str = "", after: str = "") -> Read:
+    """A statement with a context piece of its line shown as not read."""
+    written = " ".join(part for part in (before.strip(), read.reading.written, after.strip()) if part)
+    not_read = [*([before.strip()] if before else []), *read.reading.not_read, *([after.strip()] if after else [])]
+    return Read(read.line, Reading(written, read.reading.read_as, not_read), read.subject)
 
 
 def _joined(read: Read, more: Read, piece: str) -> Read:
@@ -58,7 +91,7 @@ def split(sentence: str, context: Context) -> list[str]:
     """The pieces of a line: its sentences, each cut before a clause that starts with a person."""
     persons = [re.escape(name) for name in sorted(context.names, key=len, reverse=True)]
     persons += ["she", "he", "they", r"(?:the|her|his|their)\s+opponent"]
-    clause = re.compile(rf",?\s+(?:and|but|then|while|because|since)\s+(?=(?:{'|'.join(persons)})\b)"
+    clause = re.compile(rf",?\s+(?:{'|'.join(sorted(CLAUSE_JOINERS))})\s+(?=(?:{'|'.join(persons)})\b)"
                         rf"|,\s+(?=(?:{'|'.join(persons)})\b)", re.IGNORECASE)
     pieces = []
     for part in _SENTENCE_END.split(sentence):
@@ -72,7 +105,7 @@ def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | N
     of its own that could not be read, never left out silently; None when there is none."""
     for text in read.reading.not_read:
         words = sentence_words(text, context, vocab)
-        start = 1 if words and words[0].text.lower() in ("and", "but", "then", "while", "so", "because", "since") else 0
+        start = 1 if words and words[0].text.lower() in CLAUSE_JOINERS else 0
         if len(words) <= start or words[start].person in (None, read.subject):
             continue
         if score(patterns(vocab), words, {i for i, w in enumerate(words) if w.person is not None}):

@@ -48,7 +48,10 @@ def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
             words = tuple(t.forms for t in tokenize(text))
             if words:
                 out.append(Sign(kind, words, points))
-    return tuple(sorted(out, key=lambda s: (-len(s.words), -s.points)))
+    # (a sign whose pronoun may stand for a name after one as long without: `turn up in`
+    # before `in her backpack`)
+    return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _OBJECT_PRONOUNS | w & _OWNER_PRONOUNS
+                                                                for w in s.words[1:]), -s.points)))
 
 
 def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, Score]:
@@ -77,12 +80,17 @@ def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> l
             continue
         at = [start]
         j = start + 1
-        for want in sign.words[1:]:
+        for n, want in enumerate(sign.words[1:], start=2):
             skipped = 0
             while j < len(words) and not (want & words[j].forms) and words[j].text in fillers \
                     and skipped < MAX_FILLERS and j not in used:
                 j += 1
                 skipped += 1
+            named = _named_for(want, words, j, last=n == len(sign.words))
+            if named:
+                at.extend(range(j, j + named))
+                j += named
+                continue
             if j >= len(words) or j in used or words[j].person is not None or not want & words[j].forms:
                 break
             at.append(j)
@@ -90,6 +98,23 @@ def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> l
         else:
             return at
     return None
+
+
+# a sign's pronoun stands for whoever the sentence names there: `called her a cheater` is
+# said of `called Lee a cheater`, `touched his cards` of `touched Ben's cards`
+_OBJECT_PRONOUNS = frozenset({"her", "him", "them"})
+_OWNER_PRONOUNS = frozenset({"her", "his", "their"})
+
+
+def _named_for(want: frozenset[str], words: list[Word], j: int, last: bool) -> int:
+    """How many words at j a sign's pronoun stands for: a named person (1), a person's
+    `'s` (2: an owner, never a sign's last word, `touched her`), else 0."""
+    if j >= len(words) or words[j].person is None:
+        return 0
+    owner = j + 1 < len(words) and words[j + 1].text == "'s"
+    if owner and want & _OWNER_PRONOUNS and not last:
+        return 2
+    return 1 if not owner and want & _OBJECT_PRONOUNS else 0
 
 
 def top_kinds(scores: dict[str, Score]) -> list[str]:
@@ -146,7 +171,7 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
     the signs say what the pronoun's person did, and it may be either.  Where it stands, else None."""
     pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
     for i in range(subject_at + 1, first_sign):
-        clause = words[i].pause or words[i - 1].text.lower() in _CLAUSE_JOINERS
+        clause = words[i].pause or words[i - 1].text.lower() in CLAUSE_JOINERS | {"when"}
         if words[i].person is None and words[i].text.lower() in pronouns and clause:
             # (an owner, `Ben's deck`, is no one the pronoun stands for; `Kim's opponent` names two)
             named = {w.person for j, w in enumerate(words[:i]) if w.person is not None
@@ -157,9 +182,10 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
     return None
 
 
-# the words that start a clause of its own subject (`... and she gave ...`; `told Ben she was`
-# is what the teller said, of the teller)
-_CLAUSE_JOINERS = frozenset({"and", "but", "so", "then", "while", "when"})
+# the words that join a clause of its own subject to a line (`... and she gave ...`,
+# `..., because Lee ...`; `told Ben she was` is what the teller said, of the teller): a line
+# is cut before them (sentences.py), and a pronoun after them may be either person named
+CLAUSE_JOINERS = frozenset({"and", "but", "so", "then", "while", "because", "since"})
 
 
 def _over(vocab, kinds: list[str]) -> list[str]:
