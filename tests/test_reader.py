@@ -425,6 +425,21 @@ def test_who_acts_in_a_leading_clause_of_when_is_context_not_the_subject():
     refusal("Kim attacked, Lee drew an extra card")
 
 
+def test_a_comparative_is_no_form_of_its_adjective():
+    from ppgcheck.language.wordforms import lemmas
+    assert "late" not in lemmas("later") and "wrong" not in lemmas("worse")
+    assert "draw" in lemmas("drew") and "card" in lemmas("cards")
+    # `later` was read as the cue of tardiness, and the note refused as two readings
+    obs = read("Kim played slowly and a judge came back ten minutes later").observations[0]
+    assert obs.reading.read_as == "Kim played slowly"
+
+
+def test_what_one_person_saw_of_anothers_is_never_read_as_the_seers():
+    # the missed trigger is Kim's: once read as `Lee missed a trigger`
+    error = refusal("Lee saw Kim's missed trigger")
+    assert "starts with what Lee did" in error.message
+
+
 def test_what_the_player_wanted_is_never_left_unread_beside_a_reading_without_intent():
     error = refusal("Kim drew an extra card and hoped nobody would notice")
     assert "on purpose" in error.message

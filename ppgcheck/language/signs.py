@@ -199,9 +199,10 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
           other_before: bool = False) -> tuple[int, int | None] | None:
     """Where the subject of a sign reading of `kind` stands (its signs at `signs`), and its
     {Q} where the form has one; None when the sentence names no one who can be.
-    The subject is the person named last as doing something before what the signs say
-    (`Lee says Kim yelled at her`: Kim, and the reader refuses it for Lee's part); else the
-    owner named right before them (`Kim's missed trigger`); else the first named after it;
+    The subject is the owner named right before them (`Lee saw Kim's missed trigger`: Kim,
+    and the reader refuses it for Lee's part) where the form has no {Q} and the sentence is
+    not passive; else the person named last as doing something before what the signs say
+    (`Lee says Kim yelled at her`: Kim); else that owner; else the first named after it;
     else the owner named (`Arjun's creature sat there with 0 toughness`), unless the signs
     say what was done to her things (`Ann's deck was stolen`).  {Q} is the next other person
     named after the subject; with `other_before` (a suggestion's), else the last one before it."""
@@ -220,6 +221,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             else acting[0]
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
+        elif "Q" not in form.slots and owner is not None and not _passive(words):
+            subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
     elif _passive(words) and not form.text.startswith("{P}'s"):
         return None
     else:

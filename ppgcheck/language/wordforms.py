@@ -58,8 +58,11 @@ def lemmas(word: str) -> frozenset[str]:
     word = word.lower()
     found = {word}
     if word.isalpha() and len(word) > 2:
-        for forms in lemminflect.getAllLemmas(word).values():
-            found.update(f.lower() for f in forms)
+        for pos, forms in lemminflect.getAllLemmas(word).items():
+            # a verb's or a noun's forms; an adjective's or adverb's only as itself: `later`
+            # is no `late` (tardy), `worse` no `wrong`
+            if pos not in ("ADJ", "ADV"):
+                found.update(f.lower() for f in forms)
     return frozenset(found)
 
 
