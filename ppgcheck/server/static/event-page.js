@@ -1,16 +1,31 @@
 // The event's record: void a penalty or a whole report, choose among the permitted penalties,
 // change a penalty's notes (Head Judge token), and rule again the reports that counted a change.
-import { $, judge, openSettings, send } from "./common.js";
+import { $, askInPlace, el, judge, openSettings, send } from "./common.js";
 
 const shownPenalty = (penalty) => penalty.toUpperCase().replaceAll("-", " ");
 
 // a change only the Head Judge makes: its answer, or null with the refusal shown in its status line
+// (what is missing, the name or the Head Judge token, is asked for beside the button: the
+// settings panel is at the top of the page, a screen or more above the form on a phone)
 async function change(statusSelector, url, body) {
   const status = $(statusSelector);
-  if (!judge()) { openSettings("#judge-name"); status.textContent = "enter your name under Judge first"; return null; }
+  const ask = (message, kind) => {
+    openSettings();
+    const input = askInPlace(kind);
+    status.className = "status bad";
+    status.replaceChildren(el("span", { class: "message", text: message }), el("span", { class: "ask-row" }, input));
+    input.focus({ preventScroll: true });
+    status.scrollIntoView({ block: "center" });
+  };
+  if (!judge()) { ask("Enter your name (it is recorded with the change), then tap the button again:", "name"); return null; }
   try {
     return await send(url, { ...body, judge: judge() }, { write: true });
   } catch (err) {
+    if ((err.status === 401 || err.status === 403) && $("#token")) {
+      ask("Only the Head Judge can do this: enter the Head Judge token (the station printed it where it was "
+        + "started; ask the Head Judge), then tap the button again:", "head-token");
+      return null;
+    }
     status.textContent = err.message;
     status.className = "status bad";
     return null;

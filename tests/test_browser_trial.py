@@ -1,0 +1,82 @@
+"""What a floor judge stumbled on in the first trial of the station as a new user
+(docs/station-trial.md), each at 390 x 844 with touch, driven by the words on the screen."""
+from __future__ import annotations
+
+import re
+
+from station import HEAD_TOKEN, JUDGE_TOKEN
+from test_browser import (browser, event_station, needs_event, phone,  # noqa: F401 (fixtures)
+                          station, submit_over_api)
+
+HIDDEN = ("policy: fab\nround: 3\nplayer: Kim\nplayer: Lee\n"
+          "Kim drew 1 extra card, not on purpose, the extra cards cannot be identified, "
+          "caught before Lee's next action, mixed into her hand\n")
+
+
+def in_view(page, locator) -> bool:
+    """The element is on the phone's screen (below the sticky bar), not above or below it."""
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 40 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
+
+
+@needs_event
+def test_submit_without_a_name_asks_for_it_beside_the_button(event_station, phone):  # noqa: F811
+    """The trial: Submit refused for the name, which was asked for in the Judge panel a screen
+    above (off screen); the name is asked for beside the button, and its Submit records."""
+    phone.goto(f"{event_station}/?token={JUDGE_TOKEN}")
+    phone.get_by_text("broke a game rule").wait_for()          # (the builder is ready: it writes the box)
+    phone.get_by_role("textbox", name=re.compile("^report text")).fill(HIDDEN)
+    phone.wait_for_selector("#parse-status.ok")
+    phone.get_by_role("button", name="Submit to event").tap()
+    name = phone.get_by_role("textbox", name="your name", exact=True)
+    name.wait_for()
+    assert in_view(phone, name)
+    assert "Enter your name" in phone.inner_text("#submit-status")
+    name.type("Ana")
+    phone.get_by_role("button", name="Submit", exact=True).tap()
+    phone.get_by_text("recorded as report #1").wait_for()
+    assert phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties[0].judge") == "Ana"
+    assert phone.errors == []
+
+
+def test_the_judge_button_shows_its_panel_from_far_down_the_page(station, phone):  # noqa: F811
+    """Tapped far down the page, "Judge" opened its panel at the top, out of sight; tapped
+    again (the panel open above), it closed it.  Each tap from down there shows the name."""
+    phone.goto(station + "/")
+    phone.wait_for_selector("#parse-status.ok")
+    phone.get_by_role("button", name="Rule", exact=True).scroll_into_view_if_needed()
+    judge = phone.get_by_role("button", name="Judge", exact=True)
+    judge.tap()
+    name = phone.get_by_role("textbox", name=re.compile("^Your name"))
+    assert in_view(phone, name)
+    phone.get_by_role("button", name="Rule", exact=True).scroll_into_view_if_needed()
+    assert not in_view(phone, name)
+    judge.tap()                                       # open, out of sight: shown, not closed
+    assert name.is_visible() and in_view(phone, name)
+    judge.tap()                                       # open and in sight: closed
+    assert name.is_hidden()
+
+
+@needs_event
+def test_a_void_with_the_judge_token_asks_for_the_head_judges_in_place(event_station, phone):  # noqa: F811
+    """The trial: "only the Head Judge token may do this", with nowhere to put it on screen.
+    The refusal says what to do and takes the Head Judge token beside the Void button."""
+    submit_over_api(event_station, [HIDDEN])
+    phone.goto(f"{event_station}/?token={JUDGE_TOKEN}")
+    phone.get_by_role("button", name="Judge", exact=True).tap()
+    phone.get_by_role("textbox", name=re.compile("^Your name")).fill("Ana")
+    phone.get_by_role("textbox", name=re.compile("^Your name")).dispatch_event("change")
+    phone.get_by_role("link", name="Event").tap()
+    phone.get_by_role("button", name="void").first.tap()
+    phone.get_by_role("textbox", name="Reason", exact=True).type("judge error")
+    phone.get_by_role("button", name="Void", exact=True).tap()
+    token = phone.get_by_role("textbox", name="Head Judge token")
+    token.wait_for()
+    assert in_view(phone, token)
+    refusal = phone.inner_text("#void-status")
+    assert "Head Judge token" in refusal and "tap the button again" in refusal
+    token.type(HEAD_TOKEN)
+    phone.get_by_role("button", name="Void", exact=True).tap()
+    phone.get_by_text("no penalties").wait_for()
+    assert phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties.length") == 0
+    assert [e for e in phone.errors if "403 (Forbidden)" not in e] == []      # (the refused void's answer)
