@@ -80,3 +80,26 @@ def test_a_void_with_the_judge_token_asks_for_the_head_judges_in_place(event_sta
     phone.get_by_text("no penalties").wait_for()
     assert phone.evaluate("async () => (await (await fetch('/api/event')).json()).penalties.length") == 0
     assert [e for e in phone.errors if "403 (Forbidden)" not in e] == []      # (the refused void's answer)
+
+
+def test_a_choice_made_under_more_is_shown_once_with_its_blank_beside_it(station, phone):  # noqa: F811
+    """The trial: "caught before …'s next action", chosen under "more", came up top while a
+    second "discovery: –" stayed under "more", and its "caught before [Lee]'s next action"
+    landed at the card's bottom, below every other modifier."""
+    phone.goto(station + "/")
+    phone.get_by_role("combobox", name=re.compile("^Policy")).select_option("fab")
+    for name in ("Kim", "Lee"):
+        phone.get_by_placeholder("name").fill(name)
+        phone.get_by_role("button", name="Add", exact=True).tap()
+    phone.get_by_placeholder(re.compile("^search")).fill("drew extra")
+    phone.get_by_text("drew N extra cards").tap()
+    card = phone.locator(".obs")
+    card.get_by_text(re.compile(r"^more \(")).tap()
+    card.get_by_role("combobox", name="discovery").select_option(label="discovery: caught before …'s next action")
+    assert card.get_by_role("combobox", name="discovery").count() == 1
+    assert card.get_by_role("combobox", name="discovery").input_value() == "caught_before_next_action"
+    blank = card.get_by_text("caught before", exact=True)
+    more = card.get_by_text(re.compile(r"^more \("))
+    assert blank.bounding_box()["y"] < more.bounding_box()["y"]
+    assert "caught before Lee's next action" in phone.input_value("#report")
+    assert phone.errors == []

@@ -290,11 +290,20 @@ function renderObservations() {
     // first the modifiers the rules about it read (a group: one choice); under "more", those the
     // rules about the observations ruled as the same infractions read, the other groups, and
     // every other modifier folded once more
-    const readGroups = new Set(mods.filter((m) => read.has(m.kind) && m.group).map((m) => m.group));
-    const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || o.mods.some((s) => s.kind === m.kind);
+    // (a group one of whose members was chosen comes first whole: its choice is shown once)
+    const chosen = new Set(o.mods.map((s) => s.kind));
+    const readGroups = new Set(mods.filter((m) => (read.has(m.kind) || chosen.has(m.kind)) && m.group).map((m) => m.group));
+    const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || chosen.has(m.kind);
     const first = mods.filter(isFirst);
     card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }),
       modifierControls(o, first, read));
+    // a chosen modifier's own blanks (`caught before [Lee]'s next action`) under the choices, above "more"
+    for (const sel of o.mods) {
+      const form = mods.find((m) => m.kind === sel.kind);
+      if (form.slots.length) {
+        card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
+      }
+    }
     const near = related(o.form.kind);
     const rest = mods.filter((m) => !isFirst(m));
     if (rest.length) {
@@ -310,12 +319,6 @@ function renderObservations() {
         more.append(all);
       }
       card.append(more);
-    }
-    for (const sel of o.mods) {
-      const form = mods.find((m) => m.kind === sel.kind);
-      if (form.slots.length) {
-        card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
-      }
     }
     box.append(card);
   });
