@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from station import HEAD_TOKEN, JUDGE_TOKEN
+from test_browser_floor import check_state
 from test_browser import (browser, event_station, needs_event, phone,  # noqa: F401 (fixtures)
                           station, submit_over_api)
 
@@ -32,6 +33,7 @@ def test_submit_without_a_name_asks_for_it_beside_the_button(event_station, phon
     name.wait_for()
     assert in_view(phone, name)
     assert "Enter your name" in phone.inner_text("#submit-status")
+    check_state(phone, "trial-name-asked")
     name.type("Ana")
     phone.get_by_role("button", name="Submit", exact=True).tap()
     phone.get_by_text("recorded as report #1").wait_for()
@@ -75,6 +77,7 @@ def test_a_void_with_the_judge_token_asks_for_the_head_judges_in_place(event_sta
     assert in_view(phone, token)
     refusal = phone.inner_text("#void-status")
     assert "Head Judge token" in refusal and "tap the button again" in refusal
+    check_state(phone, "trial-head-token-asked")
     token.type(HEAD_TOKEN)
     phone.get_by_role("button", name="Void", exact=True).tap()
     phone.get_by_text("no penalties").wait_for()
@@ -102,4 +105,25 @@ def test_a_choice_made_under_more_is_shown_once_with_its_blank_beside_it(station
     more = card.get_by_text(re.compile(r"^more \("))
     assert blank.bounding_box()["y"] < more.bounding_box()["y"]
     assert "caught before Lee's next action" in phone.input_value("#report")
+    assert phone.errors == []
+
+
+def test_a_judges_own_note_gets_an_answer_a_judge_can_act_on(station, phone):  # noqa: F811
+    """The trial: the note typed in a report naming no player was answered "unexpected `8`,
+    expected: `marked`".  The station now says the name is not a player and puts the line
+    in with a tap (the note is then read), and offers the note's words to the search."""
+    note = "Kim had 8 cards in hand, should be 7, the extra one was drawn off the top by mistake"
+    phone.goto(station + "/")
+    phone.get_by_text("broke a game rule").wait_for()
+    phone.get_by_role("textbox", name=re.compile("^report text")).fill(f"policy: fab\n{note}\n")
+    phone.get_by_text("Kim is not a player of this report").wait_for()
+    assert phone.get_by_role("button", name="should", exact=True).count() == 0     # (no filler word)
+    check_state(phone, "trial-note")
+    phone.get_by_role("button", name="extra", exact=True).tap()          # the note's words, to the search
+    assert phone.get_by_placeholder(re.compile("^search")).input_value() == "extra"
+    assert phone.get_by_text("drew N extra cards").is_visible()
+    phone.get_by_role("button", name="player: Kim").tap()
+    assert phone.input_value("#report") == f"policy: fab\nplayer: Kim\n{note}\n"
+    phone.wait_for_selector("#parse-status.ok .reading")
+    assert "line 3 read as: Kim drew" in phone.inner_text("#parse-status")
     assert phone.errors == []

@@ -96,6 +96,7 @@ export async function initBuilder() {
     if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
   });
   $("#b-obs-search").addEventListener("input", listObservations);
+  document.addEventListener("unread-sentence", (e) => offerSearch(e.detail.text, e.detail.box));
   $("#b-state-add").addEventListener("change", pickState);
   await loadPolicy(false);
   if (meta("event")) loadRoster();
@@ -224,6 +225,30 @@ function listObservations() {
   }
   if (q && !hits.length) list.append(el("li", { class: "hint", text: "nothing found: try another word, an infraction or a section (2.5)" }));
   if (!q && hits.length > 12) list.append(el("li", { class: "hint", text: `${hits.length - 12} more: search` }));
+}
+
+// a sentence the reader cannot read (a judge's own note): the words of it the search knows,
+// fewest hits first, each a tap that searches "What happened" for it; a word most forms
+// share (`cards`) finds nothing worth a tap
+function offerSearch(text, box) {
+  if (!B.policy) return;
+  const names = new Set(persons().map((n) => n.toLowerCase()));
+  const filler = new Set(["should", "would", "could", "have", "were", "been", "with", "from", "that", "this", "there"]);
+  const words = [...new Set(text.toLowerCase().match(/[a-z]{4,}/g) || [])].filter((w) => !names.has(w) && !filler.has(w));
+  const all = B.vocab.observations.map(searchWords);
+  const found = words.map((w) => [w, all.filter((s) => matches(s.first, w) || matches(s.then, w)).length])
+    .filter(([, n]) => n > 0 && n <= all.length / 4).sort((a, b) => a[1] - b[1]).slice(0, 3);
+  if (!found.length) return;
+  const row = el("div", { class: "search-words" },
+    el("span", { text: "The station does not read this sentence: pick what happened above. Search for:" }));
+  for (const [w] of found) {
+    row.append(el("button", { type: "button", class: "search-word", text: w, onclick: () => {
+      $("#b-obs-search").value = w;
+      listObservations();
+      $("#b-obs-search").scrollIntoView({ block: "start" });
+    } }));
+  }
+  box.append(row);
 }
 
 async function addObservation(form) {
