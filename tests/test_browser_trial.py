@@ -127,3 +127,25 @@ def test_a_judges_own_note_gets_an_answer_a_judge_can_act_on(station, phone):  #
     phone.wait_for_selector("#parse-status.ok .reading")
     assert "line 3 read as: Kim drew" in phone.inner_text("#parse-status")
     assert phone.errors == []
+
+
+def test_a_builder_tap_does_not_drop_what_the_judge_typed_without_a_word(station, phone):  # noqa: F811
+    """Found in the trial: a line typed in the report box was gone, without a word, at the
+    next tap in the builder (which writes the whole box).  A bar at the screen's foot says
+    so and puts it back."""
+    typed = "policy: fab\nplayer: Kim\nKim drew an extra card, by accident\n"
+    phone.goto(station + "/")
+    phone.get_by_text("broke a game rule").wait_for()
+    phone.get_by_role("textbox", name=re.compile("^report text")).fill(typed)
+    phone.wait_for_selector("#parse-status.ok")
+    phone.get_by_placeholder("name").fill("Lee")
+    phone.get_by_role("button", name="Add", exact=True).tap()
+    back = phone.get_by_role("button", name="Put back what you typed")
+    back.wait_for()
+    assert in_view(phone, back)
+    assert "over what you typed" in phone.get_by_role("status").filter(has=back).inner_text()
+    check_state(phone, "trial-put-back")
+    back.tap()
+    assert phone.input_value("#report") == typed
+    assert back.is_hidden()
+    assert phone.errors == []

@@ -521,8 +521,30 @@ function build() {
   if (val("#b-call-infraction") && val("#b-call-penalty")) {
     lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
   }
+  const before = $("#report").value;
+  const typed = before.trim() !== "" && before !== B.built;
   $("#report").value = B.built = lines.join("\n") + "\n";
+  if (typed && before !== B.built) offerUndo(before);
   onText();
+}
+
+// the builder writes the whole box: what the judge typed there (a note, a line of their own)
+// is not lost without a word; a bar at the screen's foot (the box may be a screen below the
+// control tapped) puts it back
+function offerUndo(typed) {
+  let bar = $("#report-undo");
+  if (!bar) {
+    bar = el("div", { id: "report-undo", class: "toast", role: "status" });
+    $("main").append(bar);
+  }
+  bar.replaceChildren(el("span", { text: "The builder rewrote the report box over what you typed." }),
+    el("button", { type: "button", class: "primary", text: "Put back what you typed", onclick: () => {
+      $("#report").value = typed;
+      onText();
+      bar.hidden = true;
+    } }),
+    el("button", { type: "button", class: "link", text: "Dismiss", onclick: () => { bar.hidden = true; } }));
+  bar.hidden = false;
 }
 
 // a new report: the builder's observations and match state cleared, the players and the table
