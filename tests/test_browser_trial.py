@@ -149,3 +149,21 @@ def test_a_builder_tap_does_not_drop_what_the_judge_typed_without_a_word(station
     assert phone.input_value("#report") == typed
     assert back.is_hidden()
     assert phone.errors == []
+
+
+def test_what_no_rule_reads_folds_under_why(station, phone):  # noqa: F811
+    """The trial: the card ended, in orange, with "no rule of this guide reads the modifier
+    `accidental`", the modifier the builder had just asked for under "what fab's rules about
+    it ask".  A line the guide does not read changes nothing: it folds under "why"."""
+    phone.goto(station + "/")
+    phone.get_by_text("broke a game rule").wait_for()
+    phone.get_by_role("textbox", name=re.compile("^report text")).fill(HIDDEN)
+    phone.wait_for_selector("#parse-status.ok")
+    phone.get_by_role("button", name="Rule", exact=True).tap()
+    phone.locator("#result .card .penalty").first.wait_for()
+    unread = phone.get_by_text(re.compile("no rule of this guide reads the modifier `accidental`"))
+    assert unread.count() == 1 and unread.is_hidden()
+    assert phone.locator("#result .penalty").first.inner_text() == "WARNING"
+    phone.get_by_text(re.compile(r"^why \(what no rule of the guide reads: \d+\)")).tap()
+    assert unread.is_visible()
+    assert phone.errors == []
