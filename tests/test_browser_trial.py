@@ -167,3 +167,34 @@ def test_what_no_rule_reads_folds_under_why(station, phone):  # noqa: F811
     phone.get_by_text(re.compile(r"^why \(what no rule of the guide reads: \d+\)")).tap()
     assert unread.is_visible()
     assert phone.errors == []
+
+
+@needs_event
+def test_what_was_recorded_says_its_status_in_words(event_station, phone):  # noqa: F811
+    """The trial: "#1 Kim: WARNING for hidden-card-error [in-force]", and the event view's
+    "no pending penalties"; the record's words, not a judge's."""
+    phone.goto(f"{event_station}/?token={JUDGE_TOKEN}")
+    phone.get_by_text("broke a game rule").wait_for()
+    phone.get_by_role("button", name="Judge", exact=True).tap()
+    phone.get_by_role("textbox", name=re.compile("^Your name")).fill("Ana")
+    phone.get_by_role("textbox", name=re.compile("^report text")).fill(HIDDEN)
+    phone.wait_for_selector("#parse-status.ok")
+    phone.get_by_role("button", name="Submit to event").tap()
+    phone.get_by_text("recorded as report #1").wait_for()
+    recorded = phone.locator("#result .recorded").inner_text()
+    assert "(in force)" in recorded and "[in-force]" not in recorded
+    phone.get_by_role("link", name="Event").tap()
+    phone.get_by_text("no penalty waits for the Head Judge to choose it").wait_for()
+    assert phone.get_by_text("no pending penalties").count() == 0
+
+
+@needs_event
+def test_the_slip_says_when_in_minutes_and_its_zone(event_station, phone):  # noqa: F811
+    """The trial's slip: "Recorded 2026-12-06T21:28:02.712Z"; now "2026-12-06 21:28 UTC"."""
+    submit_over_api(event_station, [HIDDEN])
+    phone.goto(f"{event_station}/event")
+    phone.get_by_role("link", name="slip").first.tap()
+    when = phone.locator("time").first
+    when.wait_for()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", when.inner_text()), when.inner_text()
+    assert when.get_attribute("datetime").endswith("Z")

@@ -75,11 +75,9 @@ export function askInPlace(kind, onEnter) {
   const input = el("input", { class: "ask-in-place", "aria-label": label, placeholder: label, maxlength: "100",
     autocomplete: kind === "name" ? "name" : "off", spellcheck: "false" });
   if (target && kind === "name") input.value = target.value;
-  input.addEventListener("input", () => {
-    if (!target) return;
-    target.value = input.value.trim();
-    target.dispatchEvent(new Event("change"));           // kept, and the token's role shown again
-  });
+  input.addEventListener("input", () => { if (target) target.value = input.value.trim(); });
+  // kept, and the token's role shown again, once typed (not a request a keystroke)
+  input.addEventListener("change", () => { if (target) target.dispatchEvent(new Event("change")); });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && onEnter) { e.preventDefault(); onEnter(); }
   });
