@@ -198,3 +198,27 @@ def test_the_slip_says_when_in_minutes_and_its_zone(event_station, phone):  # no
     when.wait_for()
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", when.inner_text()), when.inner_text()
     assert when.get_attribute("datetime").endswith("Z")
+
+
+@needs_event
+def test_rule_again_says_what_it_changed(event_station, phone):  # noqa: F811
+    """The trial: after "Rule again" the list showed "#4 … replaces #3" and nothing said the
+    third report's INTELLECT PENALTY had become a WARNING."""
+    submit_over_api(event_station, [HIDDEN, HIDDEN.replace("drew 1 extra card", "drew 2 extra cards"),
+                                    HIDDEN.replace("drew 1 extra card", "drew 3 extra cards")])
+    phone.goto(f"{event_station}/event?token={HEAD_TOKEN}")
+    phone.get_by_role("button", name="Judge", exact=True).tap()
+    phone.get_by_role("textbox", name=re.compile("^Your name")).fill("Hana")
+    phone.get_by_role("textbox", name=re.compile("^Your name")).dispatch_event("change")
+    phone.get_by_role("button", name="void").first.tap()
+    phone.get_by_role("textbox", name="Reason", exact=True).type("judge error")
+    phone.get_by_role("button", name="Void", exact=True).tap()
+    phone.get_by_role("button", name="Rule again").tap()
+    said = phone.get_by_role("status").filter(has_text="ruled again")
+    said.wait_for()
+    assert in_view(phone, said)
+    assert re.search(r"Report #3 ruled again: Kim INTELLECT PENALTY \(#3\) → WARNING \(#\d+\)", said.inner_text())
+    assert "Report #2 ruled again: no penalty changed." in said.inner_text()
+    check_state(phone, "trial-reruled")
+    phone.get_by_role("button", name="Dismiss").tap()
+    assert said.is_hidden()

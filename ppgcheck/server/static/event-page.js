@@ -43,7 +43,28 @@ function offerRerule(later, what, reason) {
   $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
 }
 
+// what ruling again changed, said after the reload (the list alone showed only "replaces #3")
+const RERULED = "ppgcheck.reruled";
+function reruledLine(report, amended) {
+  if (!amended.length) return `Report #${report} ruled again: no penalty changed.`;
+  return `Report #${report} ruled again: ` + amended.map(({ old, new: now }) => `${old.player} `
+    + `${shownPenalty(old.penalty || "pending")} (#${old.id}) → ${shownPenalty(now.penalty || "pending")} (#${now.id})`)
+    .join("; ") + ".";
+}
+function showReruled() {
+  const lines = JSON.parse(sessionStorage.getItem(RERULED) || "null");
+  sessionStorage.removeItem(RERULED);
+  if (!lines || !lines.length) return;
+  // (at the top of the page, in its flow: a bar fixed over the list would cover its buttons)
+  const bar = el("div", { id: "reruled", class: "panel status reruled", role: "status" });
+  for (const line of lines) bar.append(el("p", { text: line }));
+  bar.append(el("button", { type: "button", class: "link", text: "Dismiss", onclick: () => { bar.hidden = true; } }));
+  $("main").prepend(bar);
+  window.scrollTo(0, 0);
+}
+
 function initRerule() {
+  showReruled();
   $("#rerule-skip").addEventListener("click", () => location.reload());
   // the reports whose history changed since they were ruled (listed on every load, until ruled again)
   const stale = $("#stale");
@@ -55,10 +76,14 @@ function initRerule() {
   $("#rerule").addEventListener("click", async () => {
     const panel = $("#rerule-panel");
     try {
+      const lines = [];
       for (const report of panel.dataset.reports.split(",")) {
-        await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
+        const ruled = await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
           { write: true });
+        lines.push(reruledLine(report, ruled.amended || []));
       }
+      sessionStorage.setItem(RERULED, JSON.stringify(lines));     // (said once the record is shown again,
+      history.scrollRestoration = "manual";                         // at the top of the page)
       location.reload();
     } catch (err) {
       $("#rerule-status").textContent = err.message;
