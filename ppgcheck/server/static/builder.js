@@ -96,6 +96,7 @@ export async function initBuilder() {
     if (e.key === "Enter") { e.preventDefault(); addPlayer($("#b-player-name").value); }
   });
   $("#b-obs-search").addEventListener("input", listObservations);
+  document.addEventListener("unread-sentence", (e) => offerSearch(e.detail.text, e.detail.box));
   $("#b-state-add").addEventListener("change", pickState);
   await loadPolicy(false);
   if (meta("event")) loadRoster();
@@ -226,6 +227,30 @@ function listObservations() {
   if (!q && hits.length > 12) list.append(el("li", { class: "hint", text: `${hits.length - 12} more: search` }));
 }
 
+// a sentence the reader cannot read (a judge's own note): the words of it the search knows,
+// fewest hits first, each a tap that searches "What happened" for it; a word most forms
+// share (`cards`) finds nothing worth a tap
+function offerSearch(text, box) {
+  if (!B.policy) return;
+  const names = new Set(persons().map((n) => n.toLowerCase()));
+  const filler = new Set(["should", "would", "could", "have", "were", "been", "with", "from", "that", "this", "there"]);
+  const words = [...new Set(text.toLowerCase().match(/[a-z]{4,}/g) || [])].filter((w) => !names.has(w) && !filler.has(w));
+  const all = B.vocab.observations.map(searchWords);
+  const found = words.map((w) => [w, all.filter((s) => matches(s.first, w) || matches(s.then, w)).length])
+    .filter(([, n]) => n > 0 && n <= all.length / 4).sort((a, b) => a[1] - b[1]).slice(0, 3);
+  if (!found.length) return;
+  const row = el("div", { class: "search-words" },
+    el("span", { text: "The station does not read this sentence: pick what happened above. Search for:" }));
+  for (const [w] of found) {
+    row.append(el("button", { type: "button", class: "search-word", text: w, onclick: () => {
+      $("#b-obs-search").value = w;
+      listObservations();
+      $("#b-obs-search").scrollIntoView({ block: "start" });
+    } }));
+  }
+  box.append(row);
+}
+
 async function addObservation(form) {
   // its default numbers, if the pack's rulings come within a few seconds (else it asks for them)
   await Promise.race([B.searching, new Promise((resolve) => { setTimeout(resolve, 4000); })]);
@@ -290,11 +315,20 @@ function renderObservations() {
     // first the modifiers the rules about it read (a group: one choice); under "more", those the
     // rules about the observations ruled as the same infractions read, the other groups, and
     // every other modifier folded once more
-    const readGroups = new Set(mods.filter((m) => read.has(m.kind) && m.group).map((m) => m.group));
-    const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || o.mods.some((s) => s.kind === m.kind);
+    // (a group one of whose members was chosen comes first whole: its choice is shown once)
+    const chosen = new Set(o.mods.map((s) => s.kind));
+    const readGroups = new Set(mods.filter((m) => (read.has(m.kind) || chosen.has(m.kind)) && m.group).map((m) => m.group));
+    const isFirst = (m) => read.has(m.kind) || readGroups.has(m.group) || chosen.has(m.kind);
     const first = mods.filter(isFirst);
     card.append(el("p", { class: "hint", text: first.length ? `what ${$("#b-policy").value}'s rules about it ask:` : "add what applies:" }),
       modifierControls(o, first, read));
+    // a chosen modifier's own blanks (`caught before [Lee]'s next action`) under the choices, above "more"
+    for (const sel of o.mods) {
+      const form = mods.find((m) => m.kind === sel.kind);
+      if (form.slots.length) {
+        card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
+      }
+    }
     const near = related(o.form.kind);
     const rest = mods.filter((m) => !isFirst(m));
     if (rest.length) {
@@ -310,12 +344,6 @@ function renderObservations() {
         more.append(all);
       }
       card.append(more);
-    }
-    for (const sel of o.mods) {
-      const form = mods.find((m) => m.kind === sel.kind);
-      if (form.slots.length) {
-        card.append(formLine(form.text, sel.values, (slot, v) => { sel.values[slot] = v; }));
-      }
     }
     box.append(card);
   });
@@ -493,8 +521,30 @@ function build() {
   if (val("#b-call-infraction") && val("#b-call-penalty")) {
     lines.push(`judge call: ${val("#b-call-infraction")}, ${val("#b-call-penalty")}`);
   }
+  const before = $("#report").value;
+  const typed = before.trim() !== "" && before !== B.built;
   $("#report").value = B.built = lines.join("\n") + "\n";
+  if (typed && before !== B.built) offerUndo(before);
   onText();
+}
+
+// the builder writes the whole box: what the judge typed there (a note, a line of their own)
+// is not lost without a word; a bar at the screen's foot (the box may be a screen below the
+// control tapped) puts it back
+function offerUndo(typed) {
+  let bar = $("#report-undo");
+  if (!bar) {
+    bar = el("div", { id: "report-undo", class: "toast", role: "status" });
+    $("main").append(bar);
+  }
+  bar.replaceChildren(el("span", { text: "The builder rewrote the report box over what you typed." }),
+    el("button", { type: "button", class: "primary", text: "Put back what you typed", onclick: () => {
+      $("#report").value = typed;
+      onText();
+      bar.hidden = true;
+    } }),
+    el("button", { type: "button", class: "link", text: "Dismiss", onclick: () => { bar.hidden = true; } }));
+  bar.hidden = false;
 }
 
 // a new report: the builder's observations and match state cleared, the players and the table

@@ -46,10 +46,18 @@ export function initSettings() {
     $("#token").value = saved.get("token");
     $("#token").addEventListener("change", () => { saved.set("token", token()); showRole(); });
   }
+  // the panel sits at the top of the page: opened from far down (or opened by a refusal while
+  // the judge was down there), the tap brings it into view instead of closing it unseen
   $("#settings-toggle").addEventListener("click", () => {
-    const open = $("#settings").hidden;
-    $("#settings").hidden = !open;
-    $("#settings-toggle").setAttribute("aria-expanded", String(open));
+    const panel = $("#settings");
+    if (!panel.hidden && panel.getBoundingClientRect().top >= 0) {
+      panel.hidden = true;
+      $("#settings-toggle").setAttribute("aria-expanded", "false");
+      return;
+    }
+    openSettings();
+    window.scrollTo(0, 0);
+    if (!judge()) $("#judge-name").focus({ preventScroll: true });
   });
   showRole();
 }
@@ -57,6 +65,23 @@ export function openSettings(focus) {
   $("#settings").hidden = false;
   $("#settings-toggle").setAttribute("aria-expanded", "true");
   if (focus) $(focus).focus();
+}
+
+// a refusal the judge answers where it is shown: a field beside it that fills the settings
+// panel's own (the name, or the token), so the button tapped again sends it
+export function askInPlace(kind, onEnter) {
+  const target = $(kind === "name" ? "#judge-name" : "#token");
+  const label = { name: "your name", token: "judge token", "head-token": "Head Judge token" }[kind];
+  const input = el("input", { class: "ask-in-place", "aria-label": label, placeholder: label, maxlength: "100",
+    autocomplete: kind === "name" ? "name" : "off", spellcheck: "false" });
+  if (target && kind === "name") input.value = target.value;
+  input.addEventListener("input", () => { if (target) target.value = input.value.trim(); });
+  // kept, and the token's role shown again, once typed (not a request a keystroke)
+  input.addEventListener("change", () => { if (target) target.dispatchEvent(new Event("change")); });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && onEnter) { e.preventDefault(); onEnter(); }
+  });
+  return input;
 }
 
 

@@ -1,16 +1,31 @@
 // The event's record: void a penalty or a whole report, choose among the permitted penalties,
 // change a penalty's notes (Head Judge token), and rule again the reports that counted a change.
-import { $, judge, openSettings, send } from "./common.js";
+import { $, askInPlace, el, judge, openSettings, send } from "./common.js";
 
 const shownPenalty = (penalty) => penalty.toUpperCase().replaceAll("-", " ");
 
 // a change only the Head Judge makes: its answer, or null with the refusal shown in its status line
+// (what is missing, the name or the Head Judge token, is asked for beside the button: the
+// settings panel is at the top of the page, a screen or more above the form on a phone)
 async function change(statusSelector, url, body) {
   const status = $(statusSelector);
-  if (!judge()) { openSettings("#judge-name"); status.textContent = "enter your name under Judge first"; return null; }
+  const ask = (message, kind) => {
+    openSettings();
+    const input = askInPlace(kind);
+    status.className = "status bad";
+    status.replaceChildren(el("span", { class: "message", text: message }), el("span", { class: "ask-row" }, input));
+    input.focus({ preventScroll: true });
+    status.scrollIntoView({ block: "center" });
+  };
+  if (!judge()) { ask("Enter your name (it is recorded with the change), then tap the button again:", "name"); return null; }
   try {
     return await send(url, { ...body, judge: judge() }, { write: true });
   } catch (err) {
+    if ((err.status === 401 || err.status === 403) && $("#token")) {
+      ask("Only the Head Judge can do this: enter the Head Judge token (the station printed it where it was "
+        + "started; ask the Head Judge), then tap the button again:", "head-token");
+      return null;
+    }
     status.textContent = err.message;
     status.className = "status bad";
     return null;
@@ -28,7 +43,28 @@ function offerRerule(later, what, reason) {
   $("#rerule-reports").textContent = later.map((r) => "#" + r).join(", ");
 }
 
+// what ruling again changed, said after the reload (the list alone showed only "replaces #3")
+const RERULED = "ppgcheck.reruled";
+function reruledLine(report, amended) {
+  if (!amended.length) return `Report #${report} ruled again: no penalty changed.`;
+  return `Report #${report} ruled again: ` + amended.map(({ old, new: now }) => `${old.player} `
+    + `${shownPenalty(old.penalty || "pending")} (#${old.id}) → ${shownPenalty(now.penalty || "pending")} (#${now.id})`)
+    .join("; ") + ".";
+}
+function showReruled() {
+  const lines = JSON.parse(sessionStorage.getItem(RERULED) || "null");
+  sessionStorage.removeItem(RERULED);
+  if (!lines || !lines.length) return;
+  // (at the top of the page, in its flow: a bar fixed over the list would cover its buttons)
+  const bar = el("div", { id: "reruled", class: "panel status reruled", role: "status" });
+  for (const line of lines) bar.append(el("p", { text: line }));
+  bar.append(el("button", { type: "button", class: "link", text: "Dismiss", onclick: () => { bar.hidden = true; } }));
+  $("main").prepend(bar);
+  window.scrollTo(0, 0);
+}
+
 function initRerule() {
+  showReruled();
   $("#rerule-skip").addEventListener("click", () => location.reload());
   // the reports whose history changed since they were ruled (listed on every load, until ruled again)
   const stale = $("#stale");
@@ -40,10 +76,14 @@ function initRerule() {
   $("#rerule").addEventListener("click", async () => {
     const panel = $("#rerule-panel");
     try {
+      const lines = [];
       for (const report of panel.dataset.reports.split(",")) {
-        await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
+        const ruled = await send(`/api/event/reports/${report}/rerule`, { reason: panel.dataset.reason, judge: judge() },
           { write: true });
+        lines.push(reruledLine(report, ruled.amended || []));
       }
+      sessionStorage.setItem(RERULED, JSON.stringify(lines));     // (said once the record is shown again,
+      history.scrollRestoration = "manual";                         // at the top of the page)
       location.reload();
     } catch (err) {
       $("#rerule-status").textContent = err.message;

@@ -36,6 +36,26 @@ function useSuggestion(line, suggestion) {
   $("#report").focus();
 }
 
+// a sentence starts with the person it is about, declared in a `player:` line: the judge's
+// note "Kim had 8 cards in hand, ..." in a report naming no Kim is read as nothing
+const NOT_NAMES = new Set(["she", "he", "they", "it", "the", "a", "an", "in", "at", "during", "after", "before",
+  "when", "while", "then", "her", "his", "their", "both", "each", "player", "spectator", "judge"]);
+function undeclaredName(line) {
+  const first = (line.trim().match(/^[A-Z\u00C0-\u024F][\p{L}\d_'.-]*/u) || [""])[0];
+  if (!first || NOT_NAMES.has(first.toLowerCase())) return "";
+  const declared = $("#report").value.split("\n")
+    .map((l) => l.match(/^\s*(?:player|spectator)\s*:\s*"?([^"]+?)"?\s*$/i)).filter(Boolean)
+    .map((m) => m[1].toLowerCase());
+  return declared.some((d) => d === first.toLowerCase() || d.startsWith(first.toLowerCase() + " ")) ? "" : first;
+}
+function declare(name, before) {
+  const lines = $("#report").value.split("\n");
+  lines.splice(Math.max(0, before - 1), 0, `player: ${name}`);
+  $("#report").value = lines.join("\n");
+  onText();
+  $("#report").focus();
+}
+
 export function showError(err) {
   const box = $("#parse-status");
   box.className = "status bad";
@@ -57,6 +77,19 @@ export function showError(err) {
         onclick: () => useSuggestion(info.line, s) }));
     }
     box.append(list);
+  } else if (info.line) {
+    // no suggestion for a sentence (not a `header:` line): a name the report does not
+    // declare is offered as a player, and the builder offers its search
+    const line = $("#report").value.split("\n")[info.line - 1] || "";
+    if (!/^\s*[\w ]+:/.test(line)) {
+      const name = undeclaredName(line);
+      if (name) {
+        box.append(el("div", { class: "suggestions" }, el("span", { text: `${name} is not a player of this report:` }),
+          el("button", { type: "button", class: "suggestion declare", text: `player: ${name}`,
+            onclick: () => declare(name, info.line) })));
+      }
+      document.dispatchEvent(new CustomEvent("unread-sentence", { detail: { text: line, box } }));
+    }
   }
   mirror(info.line ? info : null);
 }

@@ -6,7 +6,7 @@
 // report (nothing written: a double tap is safe).  A recorded report is replaced only after
 // the judge reopens it on purpose ("Edit report #N"), and then only after a prompt naming
 // the report and its penalties.
-import { $, el, getJSON, judge, meta, openSettings, send } from "./common.js";
+import { $, askInPlace, el, getJSON, judge, meta, openSettings, send } from "./common.js";
 import { initBuilder, loadRoster, resetBuilder } from "./builder.js";
 import { onText, showError, syncScroll } from "./report-text.js";
 
@@ -104,7 +104,7 @@ function offerEdit(result, submitted) {
 // judge acts on (not the API's), whatever the live parse check says meanwhile.
 const REFUSED = {
   401: "Submitting needs your judge token: scan the station's QR code, or ask the Head Judge for the token "
-    + "and enter it under Judge.",
+    + "and enter it here (it is kept under Judge), then Submit again.",
   403: "This token may not submit: scan the station's QR code again, or ask the Head Judge for the judge token.",
 };
 let submitting = false;
@@ -131,8 +131,14 @@ async function givesNoPenalty(text) {
 async function submitNow(amend = false, confirmed = false) {
   if (submitting) return;
   if (!judge()) {
-    openSettings("#judge-name");
-    refuse("Enter your name under Judge (it is recorded with the report), then Submit again.");
+    // asked beside the button: the settings panel is a screen or more above it on a phone
+    openSettings();
+    const name = askInPlace("name", () => submitNow());
+    refuse("Enter your name (it is recorded with the report), then Submit again:",
+      el("span", { class: "ask-row" }, name,
+        el("button", { type: "button", id: "submit-named", class: "primary alt", text: "Submit",
+          onclick: () => submitNow() })));
+    name.focus({ preventScroll: true });
     return;
   }
   const result = $("#result");
@@ -179,8 +185,8 @@ async function submitNow(amend = false, confirmed = false) {
       return;
     }
     if (err.status === 401 || err.status === 403) {
-      refuse(REFUSED[err.status]);
-      openSettings("#token");
+      refuse(REFUSED[err.status], el("span", { class: "ask-row" }, askInPlace("token", () => submitNow())));
+      openSettings();
     } else if (err.info && err.info.line) {
       refuse("The report cannot be read: see the line marked above.");
       showError(err);
