@@ -17,7 +17,7 @@ import re
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
-from ppgcheck.language.signs import CLAUSE_JOINERS, score
+from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
 from ppgcheck.language.vocabulary import Vocabulary
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
@@ -105,7 +105,7 @@ def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | N
     of its own that could not be read, never left out silently; None when there is none."""
     for text in read.reading.not_read:
         words = sentence_words(text, context, vocab)
-        start = 1 if words and words[0].text.lower() in CLAUSE_JOINERS else 0
+        start = 1 if words and words[0].text.lower() in JOINERS_AND_SO else 0
         if len(words) <= start or words[start].person in (None, read.subject):
             continue
         if score(patterns(vocab), words, {i for i, w in enumerate(words) if w.person is not None}):

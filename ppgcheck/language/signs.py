@@ -171,7 +171,7 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
     the signs say what the pronoun's person did, and it may be either.  Where it stands, else None."""
     pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
     for i in range(subject_at + 1, first_sign):
-        clause = words[i].pause or words[i - 1].text.lower() in CLAUSE_JOINERS | {"when"}
+        clause = words[i].pause or words[i - 1].text.lower() in JOINERS_AND_SO | {"when"}
         if words[i].person is None and words[i].text.lower() in pronouns and clause:
             # (an owner, `Ben's deck`, is no one the pronoun stands for; `Kim's opponent` names two)
             named = {w.person for j, w in enumerate(words[:i]) if w.person is not None
@@ -184,8 +184,10 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
 
 # the words that join a clause of its own subject to a line (`... and she gave ...`,
 # `..., because Lee ...`; `told Ben she was` is what the teller said, of the teller): a line
-# is cut before them (sentences.py), and a pronoun after them may be either person named
-CLAUSE_JOINERS = frozenset({"and", "but", "so", "then", "while", "because", "since"})
+# is cut before them (sentences.py), and a pronoun after them may be either person named.
+# `so` too, except for the cut: `pressured Lee so she would miss her trigger` is Lee's.
+CLAUSE_JOINERS = frozenset({"and", "but", "then", "while", "because", "since"})
+JOINERS_AND_SO = CLAUSE_JOINERS | {"so"}
 
 
 def _over(vocab, kinds: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from ppgcheck.errors import ReportError
 from ppgcheck.language.model import Reading, Report
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
 from ppgcheck.language.sentences import read_pieces, unread_statement
-from ppgcheck.language.signs import CLAUSE_JOINERS
+from ppgcheck.language.signs import JOINERS_AND_SO
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
 
@@ -105,7 +105,7 @@ def _says_more(result: Read | Refusal, context: Context) -> bool:
     if isinstance(result, Refusal):
         return True
     names = [name.lower() for name in context.names]
-    joiner = re.compile(rf"^(?:{'|'.join(sorted(CLAUSE_JOINERS))})\s+")
+    joiner = re.compile(rf"^(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+")
     return any(joiner.sub("", text.lower()).startswith(tuple(names))
                for text in result.reading.not_read)
 
