@@ -434,6 +434,15 @@ def test_a_comparative_is_no_form_of_its_adjective():
     assert obs.reading.read_as == "Kim played slowly"
 
 
+def test_a_count_said_as_more_than_one_but_not_how_many_is_refused():
+    # once read as `Kim drew 1 extra card` (`some` a filler, `few` left unread)
+    for sentence in ("Kim drew some extra cards", "Kim drew a few cards too many",
+                     "Kim drew several cards too many"):
+        refusal(sentence)
+    obs = read("Kim drew an extra card after shuffling her cards").observations[0]
+    assert obs.counts == {"cards": 1}
+
+
 def test_what_one_person_saw_of_anothers_is_never_read_as_the_seers():
     # the missed trigger is Kim's: once read as `Lee missed a trigger`
     error = refusal("Lee saw Kim's missed trigger")
@@ -441,10 +450,10 @@ def test_what_one_person_saw_of_anothers_is_never_read_as_the_seers():
 
 
 def test_what_the_player_wanted_is_never_left_unread_beside_a_reading_without_intent():
-    error = refusal("Kim drew an extra card and hoped nobody would notice")
-    assert "on purpose" in error.message
+    error = refusal("Kim drew an extra card because she wanted a better hand")
+    assert "`wanted` may say `on purpose`" in error.message
     assert error.suggestions[0] == "Kim drew 1 extra card, on purpose"
-    refusal("Kim drew an extra card because she wanted a better hand")
+    refusal("Kim drew an extra card, she hoped for a better hand")
 
 
 # ordinary play that core phrases, synonyms and fillers once read as an infraction (found by

@@ -20,7 +20,7 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import ARTICLES, SIGN, other_pronoun, reports, score, signed, unit_number
+from ppgcheck.language.signs import ARTICLES, SIGN, other_pronoun, plurals, reports, score, signed, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
@@ -83,7 +83,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     refused = _negations(sentence, words, taken, modifiers, vocab, found)
     if refused:
         return refused
-    refused = _exclusive(modifiers, vocab, found) or _other_count(words, taken, found, vocab)
+    refused = _exclusive(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
+        or _unsaid_count(words, found, vocab)
     if refused:
         return refused
     line = _line(found, modifiers, vocab)
@@ -108,6 +109,22 @@ def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabu
         lines = [_line(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
         return Refusal(f"`{words[place[0]].text} {words[place[1]].text}` is a second count beside the {number} "
                        "read: write the one meant", words[place[0]].start + 1, readings=lines)
+    return None
+
+
+def _unsaid_count(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """A count read as 1 for want of any number in the sentence where it says the count's
+    unit in the plural (`drew some extra cards`): more than one, and not how many.  Refused."""
+    if found.pattern.category != "observation" or any(w.number is not None for w in words):
+        return None
+    form = vocab.canonical("observation", found.pattern.kind)
+    for slot in form.slots:
+        if slot in PERSON_SLOTS or slot in found.numbers:
+            continue
+        plural = next((w for w in words if w.text in plurals(vocab, slot)), None)
+        if plural is not None:
+            return Refusal(f"`{plural.text}` says more than one, and not how many: write the count",
+                           plural.start + 1, readings=[])
     return None
 
 

@@ -156,9 +156,9 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
         if place is None:
             if any(w.number is not None and w.text not in ARTICLES and not (i and words[i - 1].text in context)
                    for i, w in enumerate(words) if i not in read) \
-                    or any(w.forms & _units(vocab, slot) for w in words):
+                    or any(w.text in plurals(vocab, slot) for w in words):
                 return None      # a number it cannot place, or a count said without one (`a few minutes`)
-            continue            # a count the sentence leaves out is 1, as a reader phrase's
+            continue            # a count the sentence leaves out is 1 (`the top card`), as a reader phrase's
         numbers[slot] = words[place[0]].number
         read.update(place)
     pattern = compiled.compile("observation", kind, form.text)
@@ -255,6 +255,11 @@ def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
             if words[j].number is not None or words[j].person is not None:
                 break
     return None
+
+
+def plurals(vocab: Vocabulary, slot: str) -> set[str]:
+    """A count slot's unit words in the plural (`cards`, `mins`): more than one, not said how many."""
+    return {plural for singular, plural in vocab.units.get(slot, []) if plural != singular}
 
 
 def _units(vocab: Vocabulary, slot: str) -> set[str]:
