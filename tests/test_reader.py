@@ -434,6 +434,12 @@ def test_a_comparative_is_no_form_of_its_adjective():
     assert obs.reading.read_as == "Kim played slowly"
 
 
+def test_a_suggestion_takes_a_count_said_by_its_own_name():
+    # intellect has no unit word: its number stands by its name (it was the range's lowest, 1)
+    error = refusal("Kim ended up with 5 cards, her hero's intellect is four")
+    assert error.suggestions[0] == "Kim drew 5 cards with intellect 4"
+
+
 def test_a_count_said_as_more_than_one_but_not_how_many_is_refused():
     # once read as `Kim drew 1 extra card` (`some` a filler, `few` left unread)
     for sentence in ("Kim drew some extra cards", "Kim drew a few cards too many",

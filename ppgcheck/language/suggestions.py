@@ -153,7 +153,7 @@ def _filled(kind: str, subject: str, others: list[str], words: list[Word], vocab
             continue
         low, high = vocab.count_ranges.get(slot, (1, 60))
         place = unit_number(vocab, slot, words)
-        value = words[place[0]].number if place else max(low, 1)
+        value = words[place[0]].number if place else _named_number(slot, words, max(low, 1))
         counts[slot] = value if low <= value <= high else max(low, 1)
     other = None
     if "Q" in form.slots:
@@ -167,6 +167,19 @@ def _filled(kind: str, subject: str, others: list[str], words: list[Word], vocab
                 and vocab.exclusive.get(modifier) not in groups:
             observation.modifiers.append(Modifier(modifier))
     return print_observation(observation, vocab)
+
+
+def _named_number(slot: str, words: list[Word], default: int) -> int:
+    """The number said next to a count's own name where it has no unit word (`her hero has
+    four intellect`, `intellect is 4`: within two words either side), else the default."""
+    for i, word in enumerate(words):
+        if slot not in word.forms:
+            continue
+        near = [*words[max(0, i - 2):i][::-1], *words[i + 1:i + 3]]
+        number = next((w.number for w in near if w.number is not None and w.text not in ("a", "an")), None)
+        if number is not None:
+            return number
+    return default
 
 
 def _names_in(sentence: str, context: Context) -> list[str]:
