@@ -75,6 +75,8 @@ def twice_pack(tmp_path: Path) -> Path:
 # files whose tests share one xdist worker: one headless browser at a time, and the fuzzing
 # runs, whose time bounds should not compete with each other for the cores
 _SERIAL_FILES = {"test_browser.py": "browser", "test_fuzz.py": "fuzz", "test_event_processes.py": "processes"}
+# the seconds a group takes that no slow mark of its tests says (test_browser.py is not ours to mark)
+_GROUP_SECONDS = {"browser": 60}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -82,16 +84,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = _SERIAL_FILES.get(item.path.name)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
-    # the tests marked slow(seconds) first, longest first: xdist hands out work in this order,
-    # so the long ones start at once on separate workers instead of ending the run alone
-    items.sort(key=_slowness)
+    # the longest work first: xdist (loadgroup, --no-loadscope-reorder in pyproject.toml) hands
+    # out its work units (a test, or a group's tests together) in this order, so the long ones
+    # start at once on separate workers instead of ending the run alone
+    seconds = _unit_seconds(items)
+    items.sort(key=lambda item: -seconds[_unit(item)])
 
 
-def _slowness(item: pytest.Item) -> float:
-    """Minus the seconds a test's slow mark gives (bench/README.md: measured one file at a
-    time), 0 for the rest; a stable sort keeps the rest in collection order."""
-    mark = item.get_closest_marker("slow")
-    return -float(mark.args[0]) if mark else 0.0
+def _unit(item: pytest.Item) -> str:
+    """What xdist hands out whole: the test's group, or the test itself."""
+    mark = item.get_closest_marker("xdist_group")
+    return f"@{mark.args[0] if mark.args else mark.kwargs['name']}" if mark else item.nodeid
+
+
+def _unit_seconds(items: list[pytest.Item]) -> dict[str, float]:
+    """The seconds each work unit takes: the sum of its tests' slow marks (their time alone,
+    bench/README.md: measured one file at a time), or _GROUP_SECONDS; 0 for the rest, which
+    a stable sort keeps in collection order (xdist starts a group where its first test is)."""
+    seconds: dict[str, float] = {}
+    for item in items:
+        unit = _unit(item)
+        mark = item.get_closest_marker("slow")
+        seconds[unit] = seconds.get(unit, 0.0) + (float(mark.args[0]) if mark else 0.0)
+    for unit in seconds:
+        seconds[unit] = seconds[unit] or _GROUP_SECONDS.get(unit.removeprefix("@"), 0.0)
+    return seconds
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

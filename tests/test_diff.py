@@ -47,10 +47,17 @@ def edit(root: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+@pytest.fixture(scope="session")
+def unedited(tmp_path_factory) -> Path:
+    """rules/core and rules/fab copied once: the old side of the edits below (never written
+    to), so what a diff derives from it is derived once a worker, not once a test."""
+    return copy_rules(tmp_path_factory.mktemp("unedited"))
+
+
 @pytest.fixture(scope="module")
-def versions(tmp_path_factory) -> dict[str, Path]:
+def versions(tmp_path_factory, unedited) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("diff")
-    old = copy_rules(base / "old")
+    old = unedited
     raised = copy_rules(base / "raised")
     edit(raised, TARDINESS_BASE, TARDINESS_BASE.replace("intellect_penalty", "game_loss"))
     contradictory = copy_rules(base / "contradictory")
@@ -119,8 +126,8 @@ def edit_file(root: Path, name: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
-def changes(tmp_path: Path, name: str, old: str, new: str, count: int = 1):
-    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+def changes(before: Path, tmp_path: Path, name: str, old: str, new: str, count: int = 1):
+    after = copy_rules(tmp_path / "new")
     edit_file(after, name, old, new)
     (result,) = diff_rules(before, after, "fab")
     assert result.complete
@@ -130,13 +137,14 @@ def changes(tmp_path: Path, name: str, old: str, new: str, count: int = 1):
     return result.changes
 
 
-def one_change(tmp_path: Path, name: str, old: str, new: str):
-    (change,) = changes(tmp_path, name, old, new)
+def one_change(before: Path, tmp_path: Path, name: str, old: str, new: str):
+    (change,) = changes(before, tmp_path, name, old, new)
     return change
 
 
-def test_a_time_extension_edit_is_a_change_with_its_witness(tmp_path):
-    change = one_change(tmp_path, "s3_1_tardiness.lp", "late_minutes(O, P, N), N > 0.", "late_minutes(O, P, N), N > 2.")
+def test_a_time_extension_edit_is_a_change_with_its_witness(unedited, tmp_path):
+    change = one_change(unedited, tmp_path, "s3_1_tardiness.lp", "late_minutes(O, P, N), N > 0.",
+                        "late_minutes(O, P, N), N > 2.")
     assert (change.what, change.message) == ("time_extension", "time extension of the match changed")
     minutes = parse_report(change.witness_text).observations[0].counts["minutes"]
     assert minutes in (1, 2)
@@ -144,9 +152,9 @@ def test_a_time_extension_edit_is_a_change_with_its_witness(tmp_path):
     assert not any(line.startswith("time extension") for line in change.ruling_after)
 
 
-def test_an_outcome_edit_is_a_change_with_a_witness_at_the_end_of_a_match(tmp_path):
+def test_an_outcome_edit_is_a_change_with_a_witness_at_the_end_of_a_match(unedited, tmp_path):
     # the higher seed wins at step 5; the edit gives it to the lower one
-    change = one_change(tmp_path, "s5_trp3_2_playoffs.lp", "tally_tied(life), tally_more(seed, P).",
+    change = one_change(unedited, tmp_path, "s5_trp3_2_playoffs.lp", "tally_tied(life), tally_more(seed, P).",
                         "tally_tied(life), tally_more(seed, Q), opponent(P, Q).")
     assert (change.what, change.message) == ("outcome", "the outcome of the match changed")
     witness = parse_report(change.witness_text)
@@ -156,10 +164,10 @@ def test_an_outcome_edit_is_a_change_with_a_witness_at_the_end_of_a_match(tmp_pa
     assert not any(line.startswith(f"outcome: result: {winner} wins") for line in change.ruling_after)
 
 
-def test_a_new_head_judge_confirmation_is_a_change(tmp_path):
+def test_a_new_head_judge_confirmation_is_a_change(unedited, tmp_path):
     # an edit for the test: PPG 1.2 exempts Tardiness from confirmation
     anchor = 'time_extension(N, "PPG 3.1") :-'
-    late, no_show = changes(tmp_path, "s3_1_tardiness.lp", anchor,
+    late, no_show = changes(unedited, tmp_path, "s3_1_tardiness.lp", anchor,
                             'head_judge(O, P, tardiness, "PPG 3.1") :- committed(O, P, tardiness).\n' + anchor,
                             count=2)
     assert (late.observation, no_show.observation) == ("late", "no_show")
@@ -171,17 +179,17 @@ def test_a_new_head_judge_confirmation_is_a_change(tmp_path):
         assert any("the Head Judge confirms (PPG 3.1)" in line for line in change.ruling_after)
 
 
-def test_dropping_a_confirmation_another_section_also_requires_changes_no_ruling(tmp_path):
+def test_dropping_a_confirmation_another_section_also_requires_changes_no_ruling(unedited, tmp_path):
     # a significant advantage makes marked cards a Game Loss, which PPG 1.2 has confirmed anyway
-    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    before, after = unedited, copy_rules(tmp_path / "new")
     edit_file(after, "s3_7_marked_cards.lp", 'head_judge(O, P, marked_cards, "PPG 3.7") :-',
               'unused_head_judge(O, P, marked_cards, "PPG 3.7") :-')
     (result,) = diff_rules(before, after, "fab")
     assert result.complete and result.changes == []
 
 
-def test_a_reworded_note_is_a_change(tmp_path):
-    change = one_change(tmp_path, "s3_7_marked_cards.lp", '"a proxy is possible in rare cases"',
+def test_a_reworded_note_is_a_change(unedited, tmp_path):
+    change = one_change(unedited, tmp_path, "s3_7_marked_cards.lp", '"a proxy is possible in rare cases"',
                         '"a proxy is possible"')
     assert (change.what, change.subject, change.message) == ("note", "marked-cards", "notes changed: marked-cards"
                                                              + change.message.removeprefix("notes changed: marked-cards"))
@@ -189,10 +197,10 @@ def test_a_reworded_note_is_a_change(tmp_path):
     assert not any("a proxy is possible in rare cases" in line for line in change.ruling_after)
 
 
-def test_who_may_move_the_penalty_is_a_change(tmp_path):
+def test_who_may_move_the_penalty_is_a_change(unedited, tmp_path):
     """A discretionary option (discretion/9) changes nothing by default, but who may
     move the penalty where is part of the ruling: a change of its own."""
-    change = one_change(tmp_path, "s3_9_communicating_incorrect_game_information.lp",
+    change = one_change(unedited, tmp_path, "s3_9_communicating_incorrect_game_information.lp",
                         "to(caution), judge,", "to(caution), head_judge,")
     assert (change.what, change.subject) == ("discretion", "communicating-incorrect-game-information")
     assert change.message.startswith("what the guide leaves open changed")
@@ -200,8 +208,9 @@ def test_who_may_move_the_penalty_is_a_change(tmp_path):
     assert any("; head-judge may make it caution (PPG 3.9)" in line for line in change.ruling_after)
 
 
-def test_a_reworded_report_note_is_a_change(tmp_path):
-    change = one_change(tmp_path, "s3_3_slow_play.lp", '"no extra time is given for a slow-play accusation alone"',
+def test_a_reworded_report_note_is_a_change(unedited, tmp_path):
+    change = one_change(unedited, tmp_path, "s3_3_slow_play.lp",
+                        '"no extra time is given for a slow-play accusation alone"',
                         '"no extra time for an accusation"')
     assert (change.what, change.message) == ("report_note", "notes on the whole report changed")
     witness = parse_report(change.witness_text).observations[0]
@@ -211,8 +220,8 @@ def test_a_reworded_report_note_is_a_change(tmp_path):
 
 
 @pytest.mark.slow(40)
-def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
-    old = copy_rules(tmp_path / "old")
+def test_a_helper_threshold_edit_shows_the_new_boundary(unedited, tmp_path):
+    old = unedited
     new = copy_rules(tmp_path / "new")
     edit(new, "late_minutes(O, P, N), N > 10.", "late_minutes(O, P, N), N > 9.")
     (result,) = diff_rules(old, new, "fab")
@@ -224,20 +233,27 @@ def test_a_helper_threshold_edit_shows_the_new_boundary(tmp_path):
     assert parse_report(change.witness_text).observations[0].counts == {"minutes": 10}
 
 
-@pytest.mark.slow(100)
-def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_change(tmp_path):
-    """A helper outside any one infraction (the Game Loss's timing) cannot be confined to
-    some observation kinds: every scenario is searched.  Only the classes whose inputs
-    changed are compared (the penalty's were grounded over every pair of rulings: over
-    2 GB), so a rule that changes nothing says so, and one that changes the notes finds it."""
-    rule = "game_loss_deferred(O) :- observation(O, _, _), when(after_time)."
-    redundant = rule + "\ngame_loss_deferred(O) :- observation(O, _, _), when(between_games)."
-    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "same")
-    edit_file(after, "s1_4_penalties.lp", rule, redundant)
+# A helper outside any one infraction (the Game Loss's timing) cannot be confined to some
+# observation kinds: every scenario is searched.  Only the classes whose inputs changed are
+# compared (the penalty's were grounded over every pair of rulings: over 2 GB), so a rule that
+# changes nothing says so, and one that changes the notes finds it.  (Two tests, so that xdist
+# runs the two diffs side by side.)
+GAME_LOSS_TIMING = "game_loss_deferred(O) :- observation(O, _, _), when(after_time)."
+
+
+@pytest.mark.slow(25)
+def test_a_redundant_edit_to_a_helper_every_pack_rule_may_read_changes_nothing(unedited, tmp_path):
+    redundant = GAME_LOSS_TIMING + "\ngame_loss_deferred(O) :- observation(O, _, _), when(between_games)."
+    before, after = unedited, copy_rules(tmp_path / "same")
+    edit_file(after, "s1_4_penalties.lp", GAME_LOSS_TIMING, redundant)
     (result,) = diff_rules(before, after, "fab")
     assert result.complete and result.changes == []
-    after = copy_rules(tmp_path / "narrower")
-    edit_file(after, "s1_4_penalties.lp", rule, "")
+
+
+@pytest.mark.slow(45)
+def test_an_edit_to_a_helper_every_pack_rule_may_read_finds_the_notes_it_changes(unedited, tmp_path):
+    before, after = unedited, copy_rules(tmp_path / "narrower")
+    edit_file(after, "s1_4_penalties.lp", GAME_LOSS_TIMING, "")
     (result,) = diff_rules(before, after, "fab")
     assert result.complete and result.changes
     assert {c.what for c in result.changes} == {"note"}
@@ -248,12 +264,12 @@ def test_an_edit_to_a_helper_every_pack_rule_may_read_searches_only_what_it_can_
 
 
 @pytest.mark.slow(90)
-def test_an_edit_to_the_repeat_cap_finds_every_final_penalty_it_changes(tmp_path):
+def test_an_edit_to_the_repeat_cap_finds_every_final_penalty_it_changes(unedited, tmp_path):
     """The cap on repeat upgrades is read for every infraction: the edit cannot be confined,
     and its penalty classes are many (every pair of rulings).  The space is searched in
     parts of a few observation kinds (one grounding of them all took 1.2 GB and did not
     finish in 90 s); the search ends, and each change is one the witness shows."""
-    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    before, after = unedited, copy_rules(tmp_path / "new")
     edit_file(after, "s1_4_penalties.lp", "RB <= RGL, RA > RGL.", "RB < RGL, RA > RGL.")
     (result,) = diff_rules(before, after, "fab")
     assert result.complete
@@ -267,8 +283,8 @@ def test_an_edit_to_the_repeat_cap_finds_every_final_penalty_it_changes(tmp_path
         assert any("disqualification" in line for line in change.ruling_after)
 
 
-def test_removing_an_exclusion_opens_a_gap_and_fails(tmp_path):
-    old = copy_rules(tmp_path / "old")
+def test_removing_an_exclusion_opens_a_gap_and_fails(unedited, tmp_path):
+    old = unedited
     new = copy_rules(tmp_path / "new")
     path = new / "fab" / "s3_1_tardiness.lp"
     text = path.read_text()
@@ -453,10 +469,10 @@ def test_two_pack_folders_are_labelled_by_their_own_folders(tmp_path):
     assert (result.old, result.new) == (str(tmp_path / "old" / "clean"), str(tmp_path / "new" / "renamed"))
 
 
-def test_a_penalty_made_a_set_without_a_default_reads_as_words(tmp_path):
+def test_a_penalty_made_a_set_without_a_default_reads_as_words(unedited, tmp_path):
     """A ruling with no default penalty is summed up in words, never as Python's `None`: a
     Warning made a choice of Caution or Warning reads as that set, lightest first."""
-    before, after = copy_rules(tmp_path / "old"), copy_rules(tmp_path / "new")
+    before, after = unedited, copy_rules(tmp_path / "new")
     head = 'base_penalty(O, P, communicating_incorrect_game_information, warning, "PPG 3.9") :-'
     edit_file(after, "s3_9_communicating_incorrect_game_information.lp", head,
               head.replace("base_penalty", "base_choice") + "\n    committed(O, P, communicating_incorrect_game_information).\n"

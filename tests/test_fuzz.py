@@ -9,10 +9,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from fuzzing import grammar_reports, hostile_files, mutated_golden_reports, prepare, rule_and_render
+from sampling import examples
 from ppgcheck.language.report import Report, parse_reports, print_report, read_reports
 from ppgcheck.errors import ReportError
 
-QUICK = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+# the suite's counts; bench/full_sweeps draws the larger ones, bench/fuzz 100,000 files
+QUICK = settings(max_examples=examples(20, 60), deadline=None, suppress_health_check=list(HealthCheck))
+MUTATED = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.mark.slow(120)
@@ -23,14 +26,14 @@ def test_a_report_from_the_grammar_is_ruled_or_refused_cleanly(data: bytes) -> N
     rule_and_render(prepared)        # any exception but a PpgError fails the test
 
 
-@QUICK
+@MUTATED
 @given(mutated_golden_reports())
 def test_a_mutated_golden_report_is_ruled_or_refused_cleanly(data: bytes) -> None:
     prepared, errors = prepare(data)
     rule_and_render(prepared)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(100, 300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(hostile_files())
 @example(b" history :\n--- # \x1f\n history :\n")      # a control character in a separator's comment (found here)
 def test_reading_report_by_report_finds_what_parsing_the_whole_file_finds(data: bytes) -> None:

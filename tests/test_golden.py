@@ -1,19 +1,33 @@
 """The project's golden suites, run through the same runner as `ppgcheck test`."""
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from ppgcheck.ci.golden import ExpectationError, find_cases, load_expectation, run_case
+from ppgcheck.ci.golden import CaseResult, ExpectationError, find_cases, load_expectation, run_case, run_cases
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = find_cases([GOLDEN])
+# cases ruled together as `ppgcheck test` rules them (run_cases: one grounding per policy, not
+# one per case); each chunk is one xdist group, so its cases are ruled once, on one worker
+CHUNK = 50
 
 
-@pytest.mark.parametrize("case", CASES, ids=[str(c.relative_to(GOLDEN)) for c in CASES])
-def test_golden_case(case):
-    result = run_case(case)
+@cache
+def chunk_results(start: int) -> dict[Path, CaseResult]:
+    cases = CASES[start:start + CHUNK]
+    return dict(zip(cases, run_cases(cases)))
+
+
+@pytest.mark.parametrize("start, case", [
+    pytest.param(index - index % CHUNK, case, id=str(case.relative_to(GOLDEN)),
+                 marks=pytest.mark.xdist_group(f"golden{index // CHUNK}"))
+    for index, case in enumerate(CASES)])
+def test_golden_case(start, case):
+    result = chunk_results(start)[case]
+    assert result.name == str(case)
     assert result.passed, "\n".join(result.failures)
 
 

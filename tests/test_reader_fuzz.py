@@ -15,6 +15,7 @@ from ppgcheck.language.printer import print_report
 from ppgcheck.language.report import parse_reports
 from ppgcheck.language.vocabulary import vocabulary
 from ppgcheck.language.wordforms import tokenize
+from sampling import examples
 
 POLICIES = ("fab", "dci", "ffg", "yugioh")
 NAMES = ("Kim", "Lee", "Player A", "x). #include \"/etc/passwd\". a(")
@@ -51,7 +52,8 @@ PIECES = st.one_of(st.sampled_from(WORDS), st.sampled_from(NAMES), st.sampled_fr
                                                                                   "not", "never", "instead of")),
                    st.integers(0, 10**20).map(str), st.sampled_from((",", ".", ";", "and", "'s", "\u2019s")),
                    st.text(max_size=3))
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+# bench/full_sweeps draws the larger count
+SETTINGS = settings(max_examples=examples(50, 150), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def report(policy: str, line: str) -> str:
