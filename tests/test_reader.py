@@ -407,6 +407,22 @@ def test_a_signs_pronoun_stands_for_the_person_named_in_its_place():
     refusal("Kim called Lee to the table")
 
 
+def test_a_passive_sentence_of_a_players_own_things_is_the_owners():
+    yugioh = "policy: yugioh\nplayer: Kim\nplayer: Lee\n"
+    obs = read("Kim's Extra Deck monsters were marked with a pen dot", header=yugioh).observations[0]
+    assert (obs.subject, obs.kind) == ("Kim", "marked_cards")
+    # what was done to her things by no one named is still no one's act (`read_owned` lists
+    # only kinds said of a player's own things)
+    refusal("Kim's deck was stolen", header=yugioh)
+
+
+def test_more_than_allowed_says_it_was_not_allowed():
+    ffg = "policy: ffg\nplayer: Kim\nplayer: Lee\n"
+    obs = read("Kim drew one more card than allowed", header=ffg).observations[0]
+    assert obs.reading.read_as == "Kim drew 1 extra card"
+    refusal("Kim drew one more card, as allowed", header=ffg)
+
+
 def test_a_piece_of_the_line_that_says_nothing_the_language_reads_is_kept_as_not_read():
     report = read("Game 2, turn five. Lee drew an extra card and Kim let it pass.")
     first, second = report.observations

@@ -570,7 +570,8 @@ def _allowed(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary
         for i in range(len(words) - len(want) + 1):
             run = range(i, i + len(want))
             if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
-                    and not any(w.negation for w in words[max(0, i - 3):i]):     # `no effect that allows it`
+                    and not any(w.negation for w in words[max(0, i - 3):i]) \
+                    and not (i and words[i - 1].text == "than"):    # `no effect that allows it`, `more than allowed`
                 return i
     return None
 

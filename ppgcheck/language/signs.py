@@ -225,7 +225,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not _passive(words):
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
-    elif _passive(words) and not form.text.startswith("{P}'s"):
+    elif _passive(words) and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
         subject_at = persons[0]
@@ -265,6 +265,13 @@ def plurals(vocab: Vocabulary, slot: str) -> set[str]:
 def _units(vocab: Vocabulary, slot: str) -> set[str]:
     """The dictionary forms of a count slot's unit words (`card`, `cards`)."""
     return {f for pair in vocab.units.get(slot, []) for w in pair for f in lemmas(w)}
+
+
+def _owned(vocab: Vocabulary, kind: str, words: list[Word], persons: list[int]) -> bool:
+    """A kind said of a player's own things (`read_owned`: `Ann's foils are bowed`, marked
+    cards), in a sentence that names no one but their owner: the owner is its subject."""
+    owned = {args[0] for args in vocab.reading.get("read_owned", [])}
+    return kind in owned and len({words[i].person for i in persons}) == 1
 
 
 def _passive(words: list[Word]) -> bool:
