@@ -5,9 +5,9 @@ A line is cut at a sentence's end (`.`, `;`, `!`, `?`) and before a clause joine
 `but`, `because`: signs.CLAUSE_JOINERS) or a comma that starts a clause with a person (a
 declared name, a pronoun, `the opponent`).  Each piece is read in turn, a pronoun standing
 for the subject before it; a piece of modifiers alone (`It was on purpose`, `Found 2 turns
-later`) adds them to the statement before it; a piece that says nothing the language reads (`Round 6, table 31.`)
-is kept as not read.  The line is read only when every other piece is: one piece refused
-leaves the whole line refused, as it was.
+later`) adds them to the statement before it; a piece that says nothing the language reads
+(`Round 6, table 31.`) is kept as not read.  The line is read only when every other piece
+is: one piece refused leaves the whole line refused, as it was.
 """
 from __future__ import annotations
 

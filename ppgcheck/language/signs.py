@@ -50,8 +50,7 @@ def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
                 out.append(Sign(kind, words, points))
     # (a sign whose pronoun may stand for a name after one as long without: `turn up in`
     # before `in her backpack`)
-    return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _OBJECT_PRONOUNS | w & _OWNER_PRONOUNS
-                                                                for w in s.words[1:]), -s.points)))
+    return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _PRONOUNS for w in s.words[1:]), -s.points)))
 
 
 def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, Score]:
@@ -104,6 +103,7 @@ def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> l
 # said of `called Lee a cheater`, `touched his cards` of `touched Ben's cards`
 _OBJECT_PRONOUNS = frozenset({"her", "him", "them"})
 _OWNER_PRONOUNS = frozenset({"her", "his", "their"})
+_PRONOUNS = _OBJECT_PRONOUNS | _OWNER_PRONOUNS
 
 
 def _named_for(want: frozenset[str], words: list[Word], j: int, last: bool) -> int:

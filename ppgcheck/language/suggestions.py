@@ -14,7 +14,7 @@ from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import MAX_WORDS, Context, Refusal, modifiers_in, sentence_words
-from ppgcheck.language.signs import doers, score, signs_of, unit_number
+from ppgcheck.language.signs import ARTICLES, doers, score, signs_of, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -38,12 +38,7 @@ def _bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str, floa
     for kind, cue in compiled.vocab.reading.get("read_cue", []):
         if kind in bags:
             bags[kind] |= lemmas(cue.lower())
-    count: dict[str, int] = {}
-    for bag in bags.values():
-        for word in bag:
-            count[word] = count.get(word, 0) + 1
-    idf = {word: math.log((1 + len(bags)) / (1 + n)) + 1 for word, n in count.items()}
-    return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
+    return _with_idf(bags, floor=1.0)
 
 
 @cache
@@ -58,11 +53,17 @@ def _sign_bags(compiled: Patterns) -> tuple[dict[str, frozenset[str]], dict[str,
         for forms in sign.words:
             if not forms & compiled.fillers:
                 bag |= forms
+    return _with_idf(bags, floor=0.0)
+
+
+def _with_idf(bags: dict[str, set[str]], floor: float) -> tuple[dict[str, frozenset[str]], dict[str, float]]:
+    """The kinds' bags, frozen, and each word's IDF among them (smoothed, plus `floor`: the
+    forms' words weigh at least 1, a sign word common to every kind nothing)."""
     count: dict[str, int] = {}
     for bag in bags.values():
         for word in bag:
             count[word] = count.get(word, 0) + 1
-    idf = {word: math.log((1 + len(bags)) / (1 + n)) for word, n in count.items()}
+    idf = {word: math.log((1 + len(bags)) / (1 + n)) + floor for word, n in count.items()}
     return {kind: frozenset(bag) for kind, bag in bags.items()}, idf
 
 
@@ -176,7 +177,7 @@ def _named_number(slot: str, words: list[Word], default: int) -> int:
         if slot not in word.forms:
             continue
         near = [*words[max(0, i - 2):i][::-1], *words[i + 1:i + 3]]
-        number = next((w.number for w in near if w.number is not None and w.text not in ("a", "an")), None)
+        number = next((w.number for w in near if w.number is not None and w.text not in ARTICLES), None)
         if number is not None:
             return number
     return default

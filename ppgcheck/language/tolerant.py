@@ -28,6 +28,7 @@ _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|whe
 # a line the strict language read whose value is refused (a number out of range, a hidden
 # character in a name): the judge's value is wrong, not the wording, and is never read again
 _STATED_WRONG = re.compile(r"out of range|is not allowed in a|declared twice")
+_JOINER = re.compile(rf"^(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+")    # `and Lee ...`: Lee's clause
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 
 
@@ -105,8 +106,7 @@ def _says_more(result: Read | Refusal, context: Context) -> bool:
     if isinstance(result, Refusal):
         return True
     names = [name.lower() for name in context.names]
-    joiner = re.compile(rf"^(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+")
-    return any(joiner.sub("", text.lower()).startswith(tuple(names))
+    return any(_JOINER.sub("", text.lower()).startswith(tuple(names))
                for text in result.reading.not_read)
 
 
