@@ -439,6 +439,11 @@ def test_who_acts_in_a_leading_clause_of_when_is_context_not_the_subject():
     assert obs.reading.not_read == ["After Kim attacked"]
     # without its `after` the sentence starts with what Kim did: refused, not guessed
     refusal("Kim attacked, Lee drew an extra card")
+    # nor is the clause's person the doer of a sign reading (was read `Lee insulted Kim`)
+    for sentence in ("After Lee attacked, Kim called Lee a cheater",
+                     "Round 5, table 12. After Lee attacked, Kim called Lee a cheater"):
+        obs = read(sentence).observations[0]
+        assert (obs.kind, obs.subject, obs.other) == ("insulted", "Kim", "Lee")
 
 
 def test_a_comparative_is_no_form_of_its_adjective():

@@ -20,7 +20,8 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import ARTICLES, SIGN, other_pronoun, plurals, reports, score, signed, unit_number
+from ppgcheck.language.signs import (ARTICLES, SIGN, other_pronoun, plurals, reports, score, signed, unit_number,
+                                     when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import tokenize
 
@@ -323,9 +324,9 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
     did_not_notice_error), the lines offered say so."""
     subject = found.persons.get("P")
     at = next((i for i in found.read if words[i].person == subject), None)
-    context_end = _leading_clause_end(words, found.read) if at is not None else 0
+    context = when_clause(words, found.read) if at is not None else range(0)
     for i, word in enumerate(words[:at] if at is not None else []):
-        if word.person is None or word.person == subject or i in found.read or i < context_end:
+        if word.person is None or word.person == subject or i in found.read or i in context:
             continue
         if i + 1 < len(words) and words[i + 1].text == "'s":
             continue            # `Lee's deck`: of Lee, not by Lee
@@ -338,20 +339,6 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
-
-
-# the words that open a clause saying when or why (`After Tam chained a hand trap, Wren ...`)
-SUBORDINATORS = frozenset("after when while as before once since because although though whilst until".split())
-
-
-def _leading_clause_end(words: list[Word], read: tuple[int, ...]) -> int:
-    """Where a leading clause of when or why ends (the word after its comma), when the
-    sentence opens with one and the statement read is all after it; else 0.  Who acts in
-    it is the statement's context, not its subject."""
-    if not words or not read or words[0].text.lower() not in SUBORDINATORS:
-        return 0
-    end = next((i for i in range(1, min(read) + 1) if words[i].pause), None)
-    return end or 0
 
 
 def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, context: Context) -> Refusal | None:

@@ -11,6 +11,7 @@ read`), and every refusal of the reader still applies to it.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 
@@ -190,6 +191,25 @@ CLAUSE_JOINERS = frozenset({"and", "but", "then", "while", "because", "since"})
 JOINERS_AND_SO = CLAUSE_JOINERS | {"so"}
 
 
+# the words that open a clause saying when or why (`After Tam chained a hand trap, Wren ...`)
+SUBORDINATORS = frozenset("after when while as before once since because although though whilst until".split())
+
+
+def when_clause(words: list[Word], read: Collection[int]) -> range:
+    """Where a clause of when or why stands before what was read (`After Tam chained a hand
+    trap, Wren ...`, `Round 5. When Lee attacked, Kim ...`): from its word, at the start or
+    after punctuation, to its comma; an empty range where there is none.  Who acts in it is
+    the statement's context, not its subject."""
+    if not words or not read:
+        return range(0)
+    first = min(read)
+    for start in reversed(range(first)):
+        if words[start].text.lower() in SUBORDINATORS and (start == 0 or words[start].pause):
+            end = next((i for i in range(start + 1, first + 1) if words[i].pause), None)
+            return range(start, end) if end is not None else range(0)
+    return range(0)
+
+
 def _over(vocab, kinds: list[str]) -> list[str]:
     """The kinds left when each one another of them is read over (`read_over`: stalling's
     signs beside slow play's say slow play on purpose) is dropped."""
@@ -213,7 +233,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     persons = [i for i, w in enumerate(words) if w.person is not None]
     if not persons or not signs:
         return None
-    acting = [i for i in persons if names_someone(words, i) and not _object(words, i)]
+    context = when_clause(words, signs)
+    acting = [i for i in persons if names_someone(words, i) and not _object(words, i) and i not in context]
     first_sign = min(signs)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
         and words[first_sign - 2].person is not None else None
