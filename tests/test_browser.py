@@ -211,6 +211,35 @@ def test_a_report_typed_while_the_page_loads_is_kept(station, phone):
     phone.wait_for_function("() => document.querySelector('#report').value.startsWith('policy: dci')")
 
 
+def test_a_late_reading_of_typed_text_does_not_undo_a_policy_picked_since(station, phone):
+    # the reading of what the judge typed (naming fab) answers after the judge chose dci in the builder
+    held, released = [], []
+    phone.goto(station + "/")
+    phone.wait_for_selector('#b-obs-list button[data-kind="drew_above_intellect"]')
+    phone.route("**/api/read", lambda route: route.continue_() if released else held.append(route))
+    phone.fill("#report", "policy: fab\nrel: competitive\nplayer: Bob\nBob was 4 minutes late\n")
+    for _ in range(50):
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert held, "the page read nothing"
+    vocab_held, vocab_released = [], []
+    phone.route("**/api/vocab?policy=dci*",
+                lambda route: route.continue_() if vocab_released else vocab_held.append(route))
+    phone.select_option("#b-policy", "dci")                  # its forms wait for the reading
+    released.append(True)
+    for route in held:
+        route.continue_()
+    phone.wait_for_selector("#parse-status.ok")
+    vocab_released.append(True)
+    for route in vocab_held:
+        route.continue_()
+    phone.wait_for_function("() => document.querySelector('#report').value.startsWith('policy: dci')")
+    phone.wait_for_timeout(300)
+    assert phone.input_value("#b-policy") == "dci"
+    assert phone.input_value("#report").startswith("policy: dci")
+
+
 def test_hostile_player_name_stays_text(station, phone):
     name = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
     phone.goto(station + "/")

@@ -77,13 +77,17 @@ export async function initBuilder() {
   const policy = B.event.policy || saved.get("policy");
   if (policy && hasOption($("#b-policy"), policy)) $("#b-policy").value = policy;
   prefill();
-  $("#b-policy").addEventListener("change", () => { saved.set("policy", $("#b-policy").value); loadPolicy(true); });
+  $("#b-policy").addEventListener("change", () => {
+    saved.set("policy", $("#b-policy").value);
+    B.pickedOver = $("#report").value;        // (a late reading of this text must not undo the pick)
+    loadPolicy(true);
+  });
   // a report typed or edited under another policy: the builder's select shows it, and its
   // forms are that policy's (what the judge typed is kept: loadPolicy writes only its own text)
   // (only a text the judge wrote, still the one in the box: the builder's own follows its select)
   document.addEventListener("report-policy", (e) => {
     const { policy, text } = e.detail;
-    if (text !== $("#report").value || text === B.built) return;
+    if (text !== $("#report").value || text === B.built || text === B.pickedOver) return;
     if (!policy || policy === $("#b-policy").value || ![...$("#b-policy").options].some((o) => o.value === policy)) return;
     $("#b-policy").value = policy;
     notePolicy();
