@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def grammar_reports() -> st.SearchStrategy[bytes]:
 @cache
 def _grammar_reports(policy: str | None) -> st.SearchStrategy[bytes]:
     text = report_language(policy).text
-    grammar = lark.Lark(text, parser="lalr", lexer="contextual")
+    grammar = lark.Lark(text, parser="lalr", lexer="contextual", start=list(STARTS))
     newline = st.sampled_from(["\n", "\n", "\n", "\r\n", ".\n", "  # a comment\n", "\n\n"]) | \
         st.builds(lambda t: f" # {t}\n", st.text(CHARACTERS, max_size=8))
     explicit = {
@@ -94,42 +95,45 @@ def _grammar_reports(policy: str | None) -> st.SearchStrategy[bytes]:
                 lambda w: f" {w} " if w[0].isalnum() else w)
     for name in ("NAME", "QNAME", "ID", "INT", "OPPONENT", "PRONOUN"):
         explicit[name] = explicit[name].map(lambda w: f" {w} ")
-    reached = _terminals(grammar, "start")         # once: a walk of every rule (seconds on a pack's grammar)
-    whole = from_lark(grammar, explicit={k: v for k, v in explicit.items() if k in reached})
-    declared = _with_header(text, explicit, policy)
+    whole = _lark_strategies(grammar, explicit)("start")
+    declared = _with_header(grammar, explicit, policy)
     return st.integers(0, 3).flatmap(lambda n: whole if n == 0 else declared).map(lambda t: t.encode("utf-8"))
 
 
-def _terminals(parser: lark.Lark, start: str) -> set[str]:
-    """The terminals a rule of the grammar reaches (from_lark takes strategies for those only)."""
-    seen, todo, found = set(), [start], set()
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for rule in parser.rules:
-            if rule.origin.name == name:
-                for symbol in rule.expansion:
-                    (found.add if symbol.is_term else todo.append)(symbol.name)
-    return found | {"__IGNORE_0"}
+STARTS = ("start", "observation", "continuation", "header", "history_entry")
+
+
+def _lark_strategies(parser: lark.Lark, explicit: dict) -> Callable[[str], st.SearchStrategy[str]]:
+    """from_lark for each start of the parser, its grammar compiled once for all of them
+    (from_lark compiles it again for each strategy) and without the terminals `explicit` gives
+    strategies for: from_lark builds and validates a regex strategy for every terminal it is
+    given, then replaces those with the explicit ones (most of the suite's fuzzing time)."""
+    terminals, rules, ignore_names = parser.grammar.compile(list(STARTS), ())
+    used = {t.name for t in terminals} | set(ignore_names) | {
+        symbol.name for rule in rules for symbol in rule.expansion if symbol.is_term}
+    given = {name: strategy for name, strategy in explicit.items() if name in used}
+    kept = [t for t in terminals if t.name not in given or t.name in ignore_names]
+
+    class Compiled:
+        def compile(self, start, terminals_to_keep):       # (the parameter name from_lark checks for)
+            return kept, rules, ignore_names
+
+    view = object.__new__(lark.Lark)
+    view.__dict__.update(parser.__dict__)
+    view.grammar = Compiled()
+    return lambda start: from_lark(view, start=start, explicit=given)
 
 
 _FIRST, _SECOND = "\x01first\x01", "\x01second\x01"     # placeholders for the declared names
 
 
-def _with_header(text: str, explicit: dict, policy: str | None) -> st.SearchStrategy[str]:
+def _with_header(parser: lark.Lark, explicit: dict, policy: str | None) -> st.SearchStrategy[str]:
     """A report whose statements the grammar draws, after a header that gets it ruled
     (its policy, its players) most of the time; the players' names hostile now and then,
     and the statements name the players declared.  `policy` is the language's (None:
     the core's, under any bundled policy)."""
-    parser = lark.Lark(text, parser="lalr", lexer="contextual",
-                       start=["start", "observation", "continuation", "header", "history_entry"])
     declared = {**explicit, "NAME": st.sampled_from([f" {_FIRST} ", f" {_SECOND} "]), "QNAME": st.nothing()}
-
-    def lines(start: str) -> st.SearchStrategy[str]:
-        reached = _terminals(parser, start)
-        return from_lark(parser, start=start, explicit={k: v for k, v in declared.items() if k in reached})
+    lines = _lark_strategies(parser, declared)
     body = st.lists(lines("observation"), min_size=1, max_size=3)
     more = st.lists(lines("continuation") | lines("header"), max_size=1)
     history = st.lists(lines("history_entry"), max_size=2).map(lambda h: ["history:", *h] if h else [])
