@@ -46,6 +46,15 @@ def test_inflections_numbers_as_words_and_typos_are_read():
     assert obs.reading.read_as == "Kim drew 2 extra cards, not on purpose"
 
 
+def test_a_hyphenated_number_word_is_its_sum_and_a_hyphenated_non_number_is_no_number():
+    obs = read("Kim got to her table twenty-two minutes after the round started").observations[0]
+    assert obs.counts == {"minutes": 22}
+    assert read("Kim got to her table fifty-nine minutes late").observations[0].counts == {"minutes": 59}
+    for not_a_number in ("twenty-twenty", "two-twenty", "forty-eleven", "one-two"):
+        with pytest.raises(ReportError):
+            read(f"Kim got to her table {not_a_number} minutes late")
+
+
 def test_a_number_is_the_one_before_its_unit():
     obs = read("Kim got to table 40 seven minutes after the round started").observations[0]
     assert obs.counts == {"minutes": 7} and obs.reading.not_read == ["40"]

@@ -335,4 +335,7 @@ def number_of(text: str, number_words: dict[str, int], corrected: str | None = N
     language, and int() refuses 4,301 digits), else the number word it is or is a typo of."""
     if is_digits(text):
         return int(text) if len(text) <= MAX_DIGITS else None
+    tens, hyphen, unit = text.lower().partition("-")      # `twenty-two`: a ten and a unit
+    if hyphen and number_words.get(tens, 0) in (20, 30, 40, 50, 60, 70, 80, 90) and 1 <= number_words.get(unit, 0) <= 9:
+        return number_words[tens] + number_words[unit]
     return number_words.get(corrected or text)
