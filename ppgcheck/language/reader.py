@@ -13,20 +13,19 @@ modifier (`read_cue`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from ppgcheck.language.grammar import language
 from ppgcheck.language.build import MAX_DIGITS
+from ppgcheck.language.canonical_lines import inferred_line, line_of, observation_of
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
-from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.signs import (ARTICLES, SIGN, other_pronoun, plurals, reports, score, signed, unit_number,
+from ppgcheck.language.printer import print_observation
+from ppgcheck.language.refusals import Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
+from ppgcheck.language.signs import (ARTICLES, other_pronoun, plurals, reports, score, signed, unit_number,
                                      when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import tokenize
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
-NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
 NOTHING_FOUND = "no statement of the report language found in the sentence"
 
 
@@ -44,15 +43,6 @@ class Read:
     line: str                 # the canonical line
     reading: Reading
     subject: str
-
-
-@dataclass
-class Refusal:
-    message: str
-    column: int = 1
-    readings: list[str] = field(default_factory=list)     # the lines it could have meant
-    extra: list[str] = field(default_factory=list)        # modifier kinds its cue words speak of
-    dropped: list[str] = field(default_factory=list)      # modifier kinds it negates: never suggested
 
 
 def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | Refusal:
@@ -81,16 +71,16 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return refused
     taken = set(found.read)
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
-    refused = _negations(sentence, words, taken, modifiers, vocab, found)
+    refused = negation_refusal(sentence, words, taken, modifiers, vocab, found)
     if refused:
         return refused
-    refused = _exclusive(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
+    refused = exclusive_refusal(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
         or _unsaid_count(words, found, vocab)
     if refused:
         return refused
-    line = _line(found, modifiers, vocab)
+    line = line_of(found, modifiers, vocab)
     taken |= {i for i, w in enumerate(words) if any(w is j for t in list(taken) for j in words[t].joined)}
-    refused = _cues(sentence, words, taken, found, modifiers, vocab, line)
+    refused = cue_refusal(sentence, words, taken, found, modifiers, vocab, line)
     if refused:
         return refused
     reading = Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled))
@@ -107,7 +97,7 @@ def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabu
         if place is None or words[place[0]].number == number or words[place[0]].text.lower() in ARTICLES:
             continue
         other = words[place[0]].number
-        lines = [_line(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
+        lines = [line_of(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
         return Refusal(f"`{words[place[0]].text} {words[place[1]].text}` is a second count beside the {number} "
                        "read: write the one meant", words[place[0]].start + 1, readings=lines)
     return None
@@ -232,7 +222,7 @@ def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
         kept.sort(key=lambda f: f.read[0])
         described = " or ".join(f"`{f.pattern.kind}`" for f in kept[:3])
         return Refusal(f"the sentence can be read two ways ({described}): write the one you mean",
-                       words[kept[0].read[0]].start + 1, readings=[_line(f, [], compiled.vocab) for f in kept])
+                       words[kept[0].read[0]].start + 1, readings=[line_of(f, [], compiled.vocab) for f in kept])
     return kept[0]
 
 
@@ -260,7 +250,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     if len(evidence) != 1:
         if len(evidence) > 1:
             subject = words[mentions[0]].person
-            lines = [_inferred_line(vocab, kind, subject, words) for kind in sorted(evidence)]
+            lines = [inferred_line(vocab, kind, subject, words) for kind in sorted(evidence)]
             return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in sorted(evidence))}: "
                            "write the one you mean", readings=[line for line in lines if line])
         return None
@@ -300,21 +290,9 @@ def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     if not isinstance(found, list):
         return found
     subject = next((w.person for w in words if w.person is not None), None)
-    lines = [_inferred_line(compiled.vocab, kind, subject, words) for kind in found] if subject else []
+    lines = [inferred_line(compiled.vocab, kind, subject, words) for kind in found] if subject else []
     return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in found)}: write the one you mean",
                    readings=[line for line in lines if line])
-
-
-def _inferred_line(vocab: Vocabulary, kind: str, subject: str, words: list[Word]) -> str | None:
-    form = vocab.canonical("observation", kind)
-    if "Q" in form.slots:
-        return None
-    counts = {}
-    for slot in form.slots:
-        if slot not in PERSON_SLOTS:
-            place = unit_number(vocab, slot, words)
-            counts[slot] = words[place[0]].number if place else 1
-    return print_observation(Observation(subject, kind, None, counts), vocab)
 
 
 def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
@@ -334,7 +312,7 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
         readings = _not_noticed(words, between, word.person, found, vocab)
         if not readings and reports(between, vocab) and found.pattern.category == "observation":
             # `Kim says Lee hit her`: what Lee did is the line Kim reports
-            readings = [_line(found, _modifiers(patterns(vocab), words, set(found.read)), vocab)]
+            readings = [line_of(found, _modifiers(patterns(vocab), words, set(found.read)), vocab)]
         return Refusal(f"the sentence starts with what {word.person} did, and the statement read is about "
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
@@ -356,11 +334,11 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
     others = dict.fromkeys(w.person for w in words if w.person is not None and w.person != subject)
     if not others:      # (`Kim's opponent`: the other of the two players)
         others = dict.fromkeys(p for p in context.players if p != subject)
-    lines = [_line(found, modifiers, compiled.vocab)]
+    lines = [line_of(found, modifiers, compiled.vocab)]
     for other in others:
         persons = {slot: (subject if name == other else other if name == subject else name)
                    for slot, name in found.persons.items()}
-        lines.append(_line(replace(found, persons=persons), modifiers, compiled.vocab))
+        lines.append(line_of(replace(found, persons=persons), modifiers, compiled.vocab))
     who = " or ".join([subject, *others]) if others else f"{subject} or the other player"
     return Refusal(f"`{pronoun.text}` may be {who}: write the name", pronoun.start + 1, readings=lines)
 
@@ -372,7 +350,7 @@ def _not_noticed(words: list[Word], between: list[Word], other: str, found: Foun
     compiled = patterns(vocab)
     if "did_not_notice_error" not in score(compiled, between, set()) or found.pattern.category != "observation":
         return []
-    observation = _observation_of(found, _modifiers(compiled, words, set(found.read)), vocab)
+    observation = observation_of(found, _modifiers(compiled, words, set(found.read)), vocab)
     lines = []
     if "had_fair_chance" in vocab.modifiers and observation.other is None:
         if not any(m.kind == "had_fair_chance" for m in observation.modifiers):
@@ -401,7 +379,7 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
     negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
     for found in _modifiers(compiled, words, taken):
         kind = found.pattern.kind
-        if _negated(sentence, words, taken, found.read[0]):
+        if negated(sentence, words, taken, found.read[0]):
             if kind not in negates:
                 continue            # a suggestion never says what the sentence denies
             kind = negates[kind]
@@ -428,199 +406,9 @@ def _modifiers(compiled: Patterns, words: list[Word], taken: set[int]) -> list[F
     return sorted(kept, key=lambda f: f.read[0])
 
 
-def _negations(sentence: str, words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
-               found: Found) -> Refusal | None:
-    """Each unread negation before words read: the negated modifier where the language
-    has one (`not on purpose`), else a refusal.  It reaches what follows it in its clause
-    (`She did not do it on purpose`), or the next words past a clause's end.  A negation
-    with nothing read within its reach negates none of the reading and is kept as not read."""
-    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
-
-    def reaches(i: int, j: int) -> bool:
-        return _reaches(sentence, words, i, j)
-    for i, word in enumerate(words):
-        if not word.negation or i in taken:
-            continue
-        after = [m for m in modifiers if reaches(i, m.read[0])]
-        if after and after[0].pattern.kind in negates:
-            modifier = after[0]
-            other = negates[modifier.pattern.kind]
-            modifier.pattern = next(p for p in patterns(vocab).patterns
-                                    if p.category == "modifier" and p.kind == other)
-            taken.add(i)
-            continue
-        if not after and not any(reaches(i, j) for j in taken):
-            continue            # negates nothing read (`... and Lee didnt`): kept as not read
-        said = f"`{after[0].pattern.text}`" if after else "what it says"
-        return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "
-                       "write what happened without it", word.start + 1,
-                       readings=[_line(found, [m for m in modifiers if m not in after[:1]], vocab)],
-                       dropped=[m.pattern.kind for m in after[:1]])
-    return None
-
-
-def _negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
-    """An unread negation reaches the word at `at` (as _negations reads one)."""
-    return any(w.negation and i not in taken and _reaches(sentence, words, i, at) for i, w in enumerate(words))
-
-
-def _reaches(sentence: str, words: list[Word], negation: int, at: int) -> bool:
-    """A negation reaches a word after it in its clause, or within NEGATION_REACH words
-    past a joining word (`not knowingly or on purpose`); never past punctuation (`he couldn't
-    pay; unintentional`, `a card she did not want, honest mistake`: not negated)."""
-    if at <= negation:
-        return False
-    between = sentence[words[negation].end:words[at].start]
-    return not re.search(r"[.,;:!?]", between) and (
-        at - negation <= NEGATION_REACH or _same_clause(sentence, words[negation].end, words[at].start))
-
-
-def _same_clause(sentence: str, start: int, end: int) -> bool:
-    """No clause ends between two places of a sentence (a stop, a comma, `and`, `but`)."""
-    return not re.search(r"[.,;:!?]|\b(?:and|but|then|so|while|because)\b", sentence[start:end], re.I)
-
-
-def _exclusive(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refusal | None:
-    groups: dict[str, Found] = {}
-    for modifier in modifiers:
-        group = vocab.exclusive.get(modifier.pattern.kind)
-        if group is None:
-            continue
-        if group in groups:
-            first = groups[group]
-            others = [m for m in modifiers if m is not first and m is not modifier]
-            return Refusal(f"the sentence says both `{first.pattern.text}` and `{modifier.pattern.text}`: "
-                           "write the one you mean", readings=[_line(found, others + [first], vocab),
-                                                               _line(found, others + [modifier], vocab)])
-        groups[group] = modifier
-    return None
-
-
-_JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not context
-
-
-def _cues(sentence: str, words: list[Word], taken: set[int], found: Found, modifiers: list[Found],
-          vocab: Vocabulary, line: str) -> Refusal | None:
-    """A refusal when an unread word speaks of another observation or of a modifier not read:
-    a cue word, the verb of another form joined on (`... and kept notes`), or a joined
-    clause whose signs say another kind (`... and then pocketed a booster`)."""
-    said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
-    said |= {m for kind, m in vocab.reading.get("read_says", []) if kind == found.pattern.kind}
-    negates = dict(vocab.reading.get("read_negates", []))
-    cues = vocab.reading.get("read_cue", [])
-    doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
-    counted = found.pattern.category == "observation" and any(
-        slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
-    compiled = patterns(vocab)
-    allowed = _allowed(words, taken, found, vocab)
-    if allowed is not None:
-        return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
-                       "wrong in the report language", words[allowed].start + 1, readings=[line])
-    for i, word in enumerate(words):
-        if i in taken or word.person is not None:
-            continue
-        joined = i > 0 and word.text not in _JOINERS and (words[i - 1].text in _JOINERS or (
-            i > 1 and words[i - 2].text in _JOINERS and words[i - 1].person is not None))
-        if counted and word.forms & doubts:
-            return Refusal(f"`{word.text}` makes the count unsure: write the count as it happened", word.start + 1,
-                           readings=[line])
-        other = (compiled.verb_of(words, i, said) or _signed_clause(sentence, words, i, said, compiled)) \
-            if joined else None
-        if other:
-            return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
-                           word.start + 1, readings=[line])
-        for kind, cue in cues:
-            if kind in said or cue not in word.forms or cue in doubts:
-                continue
-            if negates.get(kind) in said and _negated(sentence, words, taken, i):
-                continue        # `a card she did not want, honest mistake`: what was read says it
-            if kind in vocab.observations or kind in vocab.states:
-                message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
-            elif kind in vocab.modifiers:
-                message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
-            else:
-                continue
-            return Refusal(message, word.start + 1, readings=[*_with_cue(found, modifiers, kind, vocab), line],
-                           extra=[kind] if kind in vocab.modifiers else [])
-    return None
-
-
-def _allowed(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> int | None:
-    """Where unread words say the action was allowed (`read_allowed`: `with her scry`), in a
-    reading a reader phrase or the signs made (a form says what was wrong itself); None if nowhere."""
-    category = found.pattern.category
-    table = vocab.observations if category == "observation" else vocab.states if category == "state" else {}
-    if not found.inferred and any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
-        return None
-    for (text,) in vocab.reading.get("read_allowed", []):
-        want = [t.forms for t in tokenize(text)]
-        for i in range(len(words) - len(want) + 1):
-            run = range(i, i + len(want))
-            if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
-                    and not any(w.negation for w in words[max(0, i - 3):i]) \
-                    and not (i and words[i - 1].text == "than"):    # `no effect that allows it`, `more than allowed`
-                return i
-    return None
-
-
-def _signed_clause(sentence: str, words: list[Word], i: int, said: set[str], compiled: Patterns) -> str | None:
-    """The kind (none of `said`) the signs of the clause starting at word i say, with a
-    sign's points: the clause ends at punctuation or the next joining word."""
-    end = i + 1
-    while end < len(words) and not _clause_break(sentence, words[end - 1], words[end]):
-        end += 1
-    scores = score(compiled, words[i:end], set())
-    return next((kind for kind in sorted(scores) if kind not in said and scores[kind].points >= SIGN), None)
-
-
-def _clause_break(sentence: str, before: Word, word: Word) -> bool:
-    return bool(re.search(r"[.,;:!?]", sentence[before.end:word.start])) or word.text in _JOINERS | {"but", "so"}
-
-
-def _with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary) -> list[str]:
-    """The line the cue word may mean: the reading with the cued modifier added (in place of
-    one of its exclusive group), or the cued observation said by the same subject."""
-    subject = found.persons.get("P", "")
-    if kind in vocab.observations:
-        line = _inferred_line(vocab, kind, subject, [])
-        return [line] if line else []
-    if kind not in vocab.modifiers or kind in vocab.person_modifiers or kind in vocab.counted_modifiers \
-            or found.pattern.category != "observation":
-        return []
-    group = vocab.exclusive.get(kind)
-    kept = [m for m in modifiers if group is None or vocab.exclusive.get(m.pattern.kind) != group]
-    observation = _observation_of(found, kept, vocab)
-    observation.modifiers.append(Modifier(kind))
-    return [print_observation(observation, vocab)]
-
-
 # ---------------------------------------------------------------------------
-# the canonical line and what was not read
+# what was not read
 # ---------------------------------------------------------------------------
-
-def _line(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
-    """The canonical line of a reading (the printer's, names quoted as it quotes them)."""
-    pattern = found.pattern
-    if pattern.category == "state":
-        form = vocab.canonical("state", pattern.kind)
-        slots = [s for s in form.slots if s in PERSON_SLOTS]
-        return fill(form, {s: quote_name(found.persons.get(s, ""), language(vocab)) for s in slots}, vocab)
-    return print_observation(_observation_of(found, modifiers, vocab), vocab)
-
-
-def _observation_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> Observation:
-    """The observation a reading says (a count a reader phrase leaves out is 1)."""
-    pattern = found.pattern
-    slots = vocab.canonical("observation", pattern.kind).slots
-    counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
-    other = found.persons.get("Q") if pattern.kind in vocab.two_person else None
-    observation = Observation(found.persons.get("P", ""), pattern.kind, other, counts)
-    for modifier in modifiers:
-        kind = modifier.pattern.kind
-        number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
-        observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
-    return observation
-
 
 def _not_read(sentence: str, words: list[Word], taken: set[int], compiled: Patterns) -> list[str]:
     """The runs of words not read, as written (runs of fillers alone left out)."""

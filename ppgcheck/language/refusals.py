@@ -1,0 +1,193 @@
+"""The refusals of a reading once its observation is found: a negation the language cannot
+say, two modifiers of one exclusive group, an unread word that speaks of another observation or
+a modifier (`read_cue`), or words that say the action was allowed (`read_allowed`).  Never a
+silent misreading: each refusal names the lines the sentence could have meant."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ppgcheck.language.canonical_lines import inferred_line, line_of, observation_of
+from ppgcheck.language.matching import Found, Patterns, Word, patterns
+from ppgcheck.language.model import Modifier
+from ppgcheck.language.printer import print_observation
+from ppgcheck.language.signs import SIGN, score
+from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import tokenize
+
+NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
+
+
+@dataclass
+class Refusal:
+    message: str
+    column: int = 1
+    readings: list[str] = field(default_factory=list)     # the lines it could have meant
+    extra: list[str] = field(default_factory=list)        # modifier kinds its cue words speak of
+    dropped: list[str] = field(default_factory=list)      # modifier kinds it negates: never suggested
+
+
+def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
+               found: Found) -> Refusal | None:
+    """Each unread negation before words read: the negated modifier where the language
+    has one (`not on purpose`), else a refusal.  It reaches what follows it in its clause
+    (`She did not do it on purpose`), or the next words past a clause's end.  A negation
+    with nothing read within its reach negates none of the reading and is kept as not read."""
+    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
+
+    def reaches(i: int, j: int) -> bool:
+        return negation_reaches(sentence, words, i, j)
+    for i, word in enumerate(words):
+        if not word.negation or i in taken:
+            continue
+        after = [m for m in modifiers if reaches(i, m.read[0])]
+        if after and after[0].pattern.kind in negates:
+            modifier = after[0]
+            other = negates[modifier.pattern.kind]
+            modifier.pattern = next(p for p in patterns(vocab).patterns
+                                    if p.category == "modifier" and p.kind == other)
+            taken.add(i)
+            continue
+        if not after and not any(reaches(i, j) for j in taken):
+            continue            # negates nothing read (`... and Lee didnt`): kept as not read
+        said = f"`{after[0].pattern.text}`" if after else "what it says"
+        return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "
+                       "write what happened without it", word.start + 1,
+                       readings=[line_of(found, [m for m in modifiers if m not in after[:1]], vocab)],
+                       dropped=[m.pattern.kind for m in after[:1]])
+    return None
+
+
+def negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
+    """An unread negation reaches the word at `at` (as negation_refusal reads one)."""
+    return any(w.negation and i not in taken and negation_reaches(sentence, words, i, at) for i, w in enumerate(words))
+
+
+def negation_reaches(sentence: str, words: list[Word], negation: int, at: int) -> bool:
+    """A negation reaches a word after it in its clause, or within NEGATION_REACH words
+    past a joining word (`not knowingly or on purpose`); never past punctuation (`he couldn't
+    pay; unintentional`, `a card she did not want, honest mistake`: not negated)."""
+    if at <= negation:
+        return False
+    between = sentence[words[negation].end:words[at].start]
+    return not re.search(r"[.,;:!?]", between) and (
+        at - negation <= NEGATION_REACH or same_clause(sentence, words[negation].end, words[at].start))
+
+
+def same_clause(sentence: str, start: int, end: int) -> bool:
+    """No clause ends between two places of a sentence (a stop, a comma, `and`, `but`)."""
+    return not re.search(r"[.,;:!?]|\b(?:and|but|then|so|while|because)\b", sentence[start:end], re.I)
+
+
+def exclusive_refusal(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refusal | None:
+    groups: dict[str, Found] = {}
+    for modifier in modifiers:
+        group = vocab.exclusive.get(modifier.pattern.kind)
+        if group is None:
+            continue
+        if group in groups:
+            first = groups[group]
+            others = [m for m in modifiers if m is not first and m is not modifier]
+            return Refusal(f"the sentence says both `{first.pattern.text}` and `{modifier.pattern.text}`: "
+                           "write the one you mean", readings=[line_of(found, others + [first], vocab),
+                                                               line_of(found, others + [modifier], vocab)])
+        groups[group] = modifier
+    return None
+
+
+JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not context
+
+
+def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found, modifiers: list[Found],
+          vocab: Vocabulary, line: str) -> Refusal | None:
+    """A refusal when an unread word speaks of another observation or of a modifier not read:
+    a cue word, the verb of another form joined on (`... and kept notes`), or a joined
+    clause whose signs say another kind (`... and then pocketed a booster`)."""
+    said = {found.pattern.kind} | {m.pattern.kind for m in modifiers}
+    said |= {m for kind, m in vocab.reading.get("read_says", []) if kind == found.pattern.kind}
+    negates = dict(vocab.reading.get("read_negates", []))
+    cues = vocab.reading.get("read_cue", [])
+    doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
+    counted = found.pattern.category == "observation" and any(
+        slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
+    compiled = patterns(vocab)
+    allowed = allowed_at(words, taken, found, vocab)
+    if allowed is not None:
+        return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
+                       "wrong in the report language", words[allowed].start + 1, readings=[line])
+    for i, word in enumerate(words):
+        if i in taken or word.person is not None:
+            continue
+        joined = i > 0 and word.text not in JOINERS and (words[i - 1].text in JOINERS or (
+            i > 1 and words[i - 2].text in JOINERS and words[i - 1].person is not None))
+        if counted and word.forms & doubts:
+            return Refusal(f"`{word.text}` makes the count unsure: write the count as it happened", word.start + 1,
+                           readings=[line])
+        other = (compiled.verb_of(words, i, said) or signed_clause(sentence, words, i, said, compiled)) \
+            if joined else None
+        if other:
+            return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
+                           word.start + 1, readings=[line])
+        for kind, cue in cues:
+            if kind in said or cue not in word.forms or cue in doubts:
+                continue
+            if negates.get(kind) in said and negated(sentence, words, taken, i):
+                continue        # `a card she did not want, honest mistake`: what was read says it
+            if kind in vocab.observations or kind in vocab.states:
+                message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
+            elif kind in vocab.modifiers:
+                message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
+            else:
+                continue
+            return Refusal(message, word.start + 1, readings=[*with_cue(found, modifiers, kind, vocab), line],
+                           extra=[kind] if kind in vocab.modifiers else [])
+    return None
+
+
+def allowed_at(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> int | None:
+    """Where unread words say the action was allowed (`read_allowed`: `with her scry`), in a
+    reading a reader phrase or the signs made (a form says what was wrong itself); None if nowhere."""
+    category = found.pattern.category
+    table = vocab.observations if category == "observation" else vocab.states if category == "state" else {}
+    if not found.inferred and any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
+        return None
+    for (text,) in vocab.reading.get("read_allowed", []):
+        want = [t.forms for t in tokenize(text)]
+        for i in range(len(words) - len(want) + 1):
+            run = range(i, i + len(want))
+            if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
+                    and not any(w.negation for w in words[max(0, i - 3):i]) \
+                    and not (i and words[i - 1].text == "than"):    # `no effect that allows it`, `more than allowed`
+                return i
+    return None
+
+
+def signed_clause(sentence: str, words: list[Word], i: int, said: set[str], compiled: Patterns) -> str | None:
+    """The kind (none of `said`) the signs of the clause starting at word i say, with a
+    sign's points: the clause ends at punctuation or the next joining word."""
+    end = i + 1
+    while end < len(words) and not clause_break(sentence, words[end - 1], words[end]):
+        end += 1
+    scores = score(compiled, words[i:end], set())
+    return next((kind for kind in sorted(scores) if kind not in said and scores[kind].points >= SIGN), None)
+
+
+def clause_break(sentence: str, before: Word, word: Word) -> bool:
+    return bool(re.search(r"[.,;:!?]", sentence[before.end:word.start])) or word.text in JOINERS | {"but", "so"}
+
+
+def with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary) -> list[str]:
+    """The line the cue word may mean: the reading with the cued modifier added (in place of
+    one of its exclusive group), or the cued observation said by the same subject."""
+    subject = found.persons.get("P", "")
+    if kind in vocab.observations:
+        line = inferred_line(vocab, kind, subject, [])
+        return [line] if line else []
+    if kind not in vocab.modifiers or kind in vocab.person_modifiers or kind in vocab.counted_modifiers \
+            or found.pattern.category != "observation":
+        return []
+    group = vocab.exclusive.get(kind)
+    kept = [m for m in modifiers if group is None or vocab.exclusive.get(m.pattern.kind) != group]
+    observation = observation_of(found, kept, vocab)
+    observation.modifiers.append(Modifier(kind))
+    return [print_observation(observation, vocab)]
