@@ -46,10 +46,12 @@ def test_inflections_numbers_as_words_and_typos_are_read():
     assert obs.reading.read_as == "Kim drew 2 extra cards, not on purpose"
 
 
-def test_a_hyphenated_number_word_is_its_sum_and_a_hyphenated_non_number_is_no_number():
+def test_a_number_said_in_two_words_is_their_sum_and_other_pairs_are_no_number():
     obs = read("Kim got to her table twenty-two minutes after the round started").observations[0]
     assert obs.counts == {"minutes": 22}
     assert read("Kim got to her table fifty-nine minutes late").observations[0].counts == {"minutes": 59}
+    assert read("Kim was twenty two minutes late").observations[0].counts == {"minutes": 22}    # not 2
+    assert read("Kim was 20 2 minutes late").observations[0].counts != {"minutes": 22}         # digits: no words
     for not_a_number in ("twenty-twenty", "two-twenty", "forty-eleven", "one-two"):
         with pytest.raises(ReportError):
             read(f"Kim got to her table {not_a_number} minutes late")

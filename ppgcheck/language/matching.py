@@ -10,7 +10,7 @@ pattern are not read again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ppgcheck.language.build import MAX_DIGITS
@@ -193,7 +193,7 @@ class Patterns:
             value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations, pause=pause))
-        return self.read_instead(self.replace_synonyms(out))
+        return self.read_instead(self.replace_synonyms(compound_numbers(out)))
 
     def read_instead(self, words: list[Word]) -> list[Word]:
         """`N Unit ... instead of M` (M < N) read as `N-M Word Unit` where `read_instead(Unit,
@@ -330,12 +330,31 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+_TENS = (20, 30, 40, 50, 60, 70, 80, 90)
+
+
+def compound_numbers(words: list[Word]) -> list[Word]:
+    """`twenty two` read as one number, 22 (not `two` with `twenty` left unread: a judge's
+    `twenty two minutes late` is no 2-minute tardiness): a tens word and a unit word after it
+    with nothing between them."""
+    out: list[Word] = []
+    for word in words:
+        before = out[-1] if out else None
+        if before is not None and not word.pause and before.number in _TENS and not is_digits(before.text) \
+                and "-" not in before.text and word.number is not None and 1 <= word.number <= 9 \
+                and not is_digits(word.text):
+            out[-1] = replace(before, text=f"{before.text} {word.text}", end=word.end, number=before.number + word.number)
+            continue
+        out.append(word)
+    return out
+
+
 def number_of(text: str, number_words: dict[str, int], corrected: str | None = None) -> int | None:
     """The number a word states: its digits (none past MAX_DIGITS: past any range of the
     language, and int() refuses 4,301 digits), else the number word it is or is a typo of."""
     if is_digits(text):
         return int(text) if len(text) <= MAX_DIGITS else None
     tens, hyphen, unit = text.lower().partition("-")      # `twenty-two`: a ten and a unit
-    if hyphen and number_words.get(tens, 0) in (20, 30, 40, 50, 60, 70, 80, 90) and 1 <= number_words.get(unit, 0) <= 9:
+    if hyphen and number_words.get(tens, 0) in _TENS and 1 <= number_words.get(unit, 0) <= 9:
         return number_words[tens] + number_words[unit]
     return number_words.get(corrected or text)
