@@ -592,3 +592,16 @@ def test_a_second_count_of_what_was_read_is_refused_with_a_line_for_each():
     assert "`6 minutes` is a second count" in error.message
     assert {"Kim was 2 minutes late", "Kim was 6 minutes late"} <= set(error.suggestions)
     assert read("Kim drew 3 cards instead of 2").observations[0].counts == {"cards": 1}
+
+
+def test_who_called_the_judge_over_is_where_the_note_starts_not_a_statement():
+    first = read("Lee called me over: Kim had drawn two cards instead of one.").observations
+    assert [o.reading.read_as for o in first] == ["Kim drew 1 extra card"]
+    assert first[0].reading.not_read == ["Lee called me over:"]
+    after = read("Kim drew an extra card. Lee waved me over.").observations
+    assert [(o.subject, o.reading.not_read) for o in after] == [("Kim", ["Lee waved me over"])]
+    # a summons naming the judge is the language's own state (and `at once` a modifier): read as it
+    called = read("Lee called a judge: Kim had drawn two cards instead of one.")
+    assert [(s.kind, s.persons) for s in called.states] == [("called_judge", ["Lee"])]
+    # anything more than the summons is a statement to read
+    refusal("Lee called me over and shuffled: Kim had drawn two cards instead of one.")

@@ -1,12 +1,13 @@
 """A judge's line that says several things (`Kim drew an extra card and Lee let it pass`):
 read as its sentences and clauses, each by the reader, when the line as a whole is refused.
 
-A line is cut at a sentence's end (`.`, `;`, `!`, `?`) and before a clause joiner (`and`,
+A line is cut at a sentence's end (`.`, `;`, `!`, `?`, `:`) and before a clause joiner (`and`,
 `but`, `because`: signs.CLAUSE_JOINERS) or a comma that starts a clause with a person (a
 declared name, a pronoun, `the opponent`).  Each piece is read in turn, a pronoun standing
 for the subject before it; a piece of modifiers alone (`It was on purpose`, `Found 2 turns
 later`) adds them to the statement before it; a piece that says nothing the language reads
-(`Round 6, table 31.`) is kept as not read.  The line is read only when every other piece
+(`Round 6, table 31.`) or a person calling the judge over (`Lee called me over:`) is kept
+as not read.  The line is read only when every other piece
 is: one piece refused leaves the whole line refused, as it was.
 """
 from __future__ import annotations
@@ -19,10 +20,11 @@ from ppgcheck.language.model import Reading
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
 from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
 from ppgcheck.language.vocabulary import Vocabulary
+from ppgcheck.language.wordforms import tokenize
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|;\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|;\s*")
 
 
 def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
@@ -34,7 +36,16 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     reads: list[Read] = []
     before: list[str] = []          # context pieces before the first statement
     current = dataclasses.replace(context)
+    summoners = set()
     for piece in pieces:
+        summoner = summons(piece, current, vocab)
+        if summoner:            # who called the judge over: context, not a statement
+            summoners.add(summoner)
+            if reads:
+                reads[-1] = _with_context(reads[-1], after=piece)
+            else:
+                before.append(piece)
+            continue
         result = read_sentence(piece, current, vocab)
         if isinstance(result, Refusal):
             if result.message != NOTHING_FOUND or not context_only(piece, current, vocab):
@@ -51,6 +62,8 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
             continue
         reads.append(result)
         current = dataclasses.replace(current, previous=result.subject)
+    if any(read.subject in summoners for read in reads):
+        return None         # (a player calling a judge about her own error may be reporting it)
     if reads and before:
         reads[0] = _with_context(reads[0], before=" ".join(before))
     return reads or None
@@ -70,6 +83,20 @@ def context_only(piece: str, context: Context, vocab: Vocabulary) -> bool:
     labels = {i for i in range(len(words) - 1) if words[i + 1].number is not None}
     return not (score(compiled, words, set()) or modifiers_in(piece, context, vocab)
                 or any(w.forms & cues or (w.forms & verbs and i not in labels) for i, w in enumerate(words)))
+
+
+def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
+    """Who calls the judge over in a piece that says nothing more (`Lee called me over`, `Theo
+    calls me to the table`: `read_summons`): where the judge's note starts, not a statement of
+    what happened; None when the piece is no summons."""
+    words = sentence_words(piece, context, vocab)
+    if len(words) < 2 or words[0].person is None:
+        return None
+    for (text,) in vocab.reading.get("read_summons", []):
+        want = [token.forms for token in tokenize(text)]
+        if len(want) == len(words) - 1 and all(forms & word.forms for forms, word in zip(want, words[1:])):
+            return words[0].person
+    return None
 
 
 def _with_context(read: Read, before: str = "", after: str = "") -> Read:

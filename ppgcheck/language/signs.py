@@ -91,7 +91,8 @@ def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> l
                 at.extend(range(j, j + named))
                 j += named
                 continue
-            if j >= len(words) or j in used or words[j].person is not None or not want & words[j].forms:
+            if j >= len(words) or j in used or words[j].person is not None or not (
+                    want & words[j].forms or _same_pronoun(want, words[j])):
                 break
             at.append(j)
             j += 1
@@ -105,6 +106,13 @@ def _find(sign: Sign, words: list[Word], used: set[int], fillers: set[str]) -> l
 _OBJECT_PRONOUNS = frozenset({"her", "him", "them"})
 _OWNER_PRONOUNS = frozenset({"her", "his", "their"})
 _PRONOUNS = _OBJECT_PRONOUNS | _OWNER_PRONOUNS
+
+
+def _same_pronoun(want: frozenset[str], word: Word) -> bool:
+    """A sign's pronoun read in another pronoun of its role (`called her a moron` in `called him
+    a moron`, `touched her cards` in `touched their cards`): a pronoun's gender is no sign."""
+    text = word.text.lower()
+    return bool(want & _OBJECT_PRONOUNS and text in _OBJECT_PRONOUNS or want & _OWNER_PRONOUNS and text in _OWNER_PRONOUNS)
 
 
 def _named_for(want: frozenset[str], words: list[Word], j: int, last: bool) -> int:
