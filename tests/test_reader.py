@@ -605,3 +605,11 @@ def test_who_called_the_judge_over_is_where_the_note_starts_not_a_statement():
     assert [(s.kind, s.persons) for s in called.states] == [("called_judge", ["Lee"])]
     # anything more than the summons is a statement to read
     refusal("Lee called me over and shuffled: Kim had drawn two cards instead of one.")
+
+
+def test_two_cards_taken_at_a_draw_step_are_no_draft_pick():
+    header = "policy: ffg\nplayer: Ari\nplayer: Bea\n"
+    obs = read("Ari took two cards for the draw step instead of one, an accident", header=header).observations[0]
+    assert obs.kind == "drew_extra_cards"
+    draft = read("Kim accidentally took two cards out of the booster in pick 4").observations[0]
+    assert draft.kind == "broke_draft_procedure"
