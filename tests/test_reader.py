@@ -613,3 +613,11 @@ def test_two_cards_taken_at_a_draw_step_are_no_draft_pick():
     assert obs.kind == "drew_extra_cards"
     draft = read("Kim accidentally took two cards out of the booster in pick 4").observations[0]
     assert draft.kind == "broke_draft_procedure"
+
+
+def test_the_spectator_is_the_one_spectator_the_report_declares():
+    one = "policy: fab\nplayer: Ann\nplayer: Ben\nspectator: Max\n"
+    obs = read("The spectator told Ben what to block with", header=one).observations[0]
+    assert (obs.subject, obs.reading.read_as) == ("Max", "Max gave Ben advice")
+    for header in ("policy: fab\nplayer: Ann\nplayer: Ben\n", one + "spectator: Sal\n"):    # none, or which?
+        refusal("The spectator told Ben what to block with", header=header)

@@ -181,6 +181,10 @@ def _mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[
                                whose[0] + 1)
             other = next(p for p in context.players if p != whose[2])
             found[found.index(whose)] = (whose[0], match.end(), other)
+    spectators = [name for name in context.names if name not in context.players]
+    for match in re.finditer(r"\bthe\s+spectator\b", sentence, re.IGNORECASE):
+        if len(spectators) == 1 and not any(s < match.end() and match.start() < e for s, e, _ in found):
+            found.append((match.start(), match.end(), spectators[0]))     # the one the report declares
     return sorted(found)
 
 
