@@ -621,3 +621,9 @@ def test_the_spectator_is_the_one_spectator_the_report_declares():
     assert (obs.subject, obs.reading.read_as) == ("Max", "Max gave Ben advice")
     for header in ("policy: fab\nplayer: Ann\nplayer: Ben\n", one + "spectator: Sal\n"):    # none, or which?
         refusal("The spectator told Ben what to block with", header=header)
+
+
+def test_a_pronoun_after_a_reporting_verb_may_be_the_speaker_or_another_and_is_refused():
+    header = "policy: ffg\nplayer: Ari\nplayer: Bea\n"
+    error = refusal("Bea says he drew two cards instead of one", header=header)   # was read as Bea's
+    assert error.suggestions[:2] == ["Bea drew 1 extra card", "Ari drew 1 extra card"]

@@ -176,10 +176,13 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
 
 def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_sign: int) -> int | None:
     """A clause of `she`/`he`/`they` (after `and`, `but`, a comma) between the subject and the
-    signs, after two persons were named (`Kim's opponent asked her life total and she gave ...`):
-    the signs say what the pronoun's person did, and it may be either.  Where it stands, else None."""
+    signs, after two persons were named (`Kim's opponent asked her life total and she gave ...`),
+    or right after a reporting verb (`Bea says he drew two`): the signs say what the pronoun's
+    person did, and it may be either.  Where it stands, else None."""
     pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
     for i in range(subject_at + 1, first_sign):
+        if words[i].person is None and words[i].text.lower() in pronouns and reports([words[i - 1]], vocab):
+            return i        # `Bea says he drew two`: the speaker, or whom she speaks of
         clause = words[i].pause or words[i - 1].text.lower() in JOINERS_AND_SO | {"when"}
         if words[i].person is None and words[i].text.lower() in pronouns and clause:
             # (an owner, `Ben's deck`, is no one the pronoun stands for; `Kim's opponent` names two)
