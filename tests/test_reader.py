@@ -627,3 +627,11 @@ def test_a_pronoun_after_a_reporting_verb_may_be_the_speaker_or_another_and_is_r
     header = "policy: ffg\nplayer: Ari\nplayer: Bea\n"
     error = refusal("Bea says he drew two cards instead of one", header=header)   # was read as Bea's
     assert error.suggestions[:2] == ["Bea drew 1 extra card", "Ari drew 1 extra card"]
+
+
+def test_a_sleeves_printed_design_is_no_mark_and_a_nick_is():
+    header = "policy: dci\nplayer: Kim\nplayer: Lee\n"
+    refusal("Kim's sleeves have a pattern on the back design", header=header)   # was: marked, with a pattern
+    refusal("Kim's sleeves have a printed pattern on the back", header=header)
+    assert read("Four of Kim's sleeves have a small nick in the back edge", header=header).observations[0].kind \
+        == "marked_cards"
