@@ -343,7 +343,8 @@ def compound_numbers(words: list[Word]) -> list[Word]:
         if before is not None and not word.pause and before.number in _TENS and not is_digits(before.text) \
                 and "-" not in before.text and word.number is not None and 1 <= word.number <= 9 \
                 and not is_digits(word.text):
-            out[-1] = replace(before, text=f"{before.text} {word.text}", end=word.end, number=before.number + word.number)
+            out[-1] = replace(before, text=f"{before.text} {word.text}", end=word.end,
+                              number=before.number + word.number)
             continue
         out.append(word)
     return out

@@ -7,8 +7,8 @@ declared name, a pronoun, `the opponent`).  Each piece is read in turn, a pronou
 for the subject before it; a piece of modifiers alone (`It was on purpose`, `Found 2 turns
 later`) adds them to the statement before it; a piece that says nothing the language reads
 (`Round 6, table 31.`) or a person calling the judge over (`Lee called me over:`) is kept
-as not read.  The line is read only when every other piece
-is: one piece refused leaves the whole line refused, as it was.
+as not read.  The line is read only when every other piece is: one piece refused leaves the
+whole line refused, as it was.
 """
 from __future__ import annotations
 

@@ -112,7 +112,8 @@ def _same_pronoun(want: frozenset[str], word: Word) -> bool:
     """A sign's pronoun read in another pronoun of its role (`called her a moron` in `called him
     a moron`, `touched her cards` in `touched their cards`): a pronoun's gender is no sign."""
     text = word.text.lower()
-    return bool(want & _OBJECT_PRONOUNS and text in _OBJECT_PRONOUNS or want & _OWNER_PRONOUNS and text in _OWNER_PRONOUNS)
+    return bool(want & _OBJECT_PRONOUNS and text in _OBJECT_PRONOUNS
+                or want & _OWNER_PRONOUNS and text in _OWNER_PRONOUNS)
 
 
 def _named_for(want: frozenset[str], words: list[Word], j: int, last: bool) -> int:
