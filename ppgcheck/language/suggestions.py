@@ -87,7 +87,6 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     lines: list[str] = []
     if subject is None:
         return []
-    others = [m for m in mentions if m != subject] + [p for p in context.players if p != subject]
     bags, idf = _bags(compiled)
     allowed = vocab.policy_kinds if vocab.policy_kinds is not None else list(vocab.observations)
     modifiers = [m for m in modifiers_in(sentence, context, vocab) if m.kind not in refusal.dropped]
