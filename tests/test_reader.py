@@ -52,6 +52,8 @@ def test_a_number_said_in_two_words_is_their_sum_and_other_pairs_are_no_number()
     assert read("Kim got to her table fifty-nine minutes late").observations[0].counts == {"minutes": 59}
     assert read("Kim was twenty two minutes late").observations[0].counts == {"minutes": 22}    # not 2
     assert read("Kim was 20 2 minutes late").observations[0].counts != {"minutes": 22}         # digits: no words
+    assert read("Kim was five-minutes late").observations[0].counts == {"minutes": 5}          # as `5-minutes`
+    assert read("Kim forgot to de-side her deck").observations[0].kind == "failed_to_deside"   # a word stays one
     for not_a_number in ("twenty-twenty", "two-twenty", "forty-eleven", "one-two"):
         with pytest.raises(ReportError):
             read(f"Kim got to her table {not_a_number} minutes late")

@@ -17,7 +17,7 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.grammar import tokens as form_tokens
 from ppgcheck.language.grammar import unit_positions
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import Speller, lemmas, tokenize
+from ppgcheck.language.wordforms import Speller, Token, lemmas, tokenize
 
 MAX_GAP = 3              # other words allowed between two words of an observation's pattern
 MODIFIER_GAP = 1         # a modifier is written in one piece: one other word at most
@@ -176,7 +176,7 @@ class Patterns:
         out: list[Word] = []
         numbers = self.numbers
         previous_end = 0
-        for token in tokenize(sentence):
+        for token in _number_words_apart(tokenize(sentence), numbers):
             pause = bool(_PAUSE.search(sentence, previous_end, token.start)) if out else False
             previous_end = token.end
             mention = next((m for m in mentions if m[0] <= token.start < m[1]), None)
@@ -331,6 +331,24 @@ def is_digits(text: str) -> bool:
 
 
 _TENS = (20, 30, 40, 50, 60, 70, 80, 90)
+
+
+_ORDINALS = frozenset({"first", "second", "third"})
+
+
+def _number_words_apart(tokens: list[Token], number_words: dict[str, int]) -> list[Token]:
+    """`five-minute`, `four-intellect` read as a number and its word, as `5-minute` is (a
+    hyphenated word stays one word elsewhere: `de-side`, `twenty-two`)."""
+    out: list[Token] = []
+    for token in tokens:
+        head, hyphen, tail = token.text.partition("-")
+        if hyphen and head in number_words and tail.isalpha() and tail not in number_words \
+                and tail not in _ORDINALS and not tail.endswith("th"):      # (`forty-first` is one word)
+            middle = token.start + len(head)
+            out += [Token(head, token.start, middle, lemmas(head)), Token(tail, middle + 1, token.end, lemmas(tail))]
+        else:
+            out.append(token)
+    return out
 
 
 def compound_numbers(words: list[Word]) -> list[Word]:
