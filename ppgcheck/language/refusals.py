@@ -28,7 +28,7 @@ class Refusal:
 
 
 def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
-               found: Found) -> Refusal | None:
+                     found: Found) -> Refusal | None:
     """Each unread negation before words read: the negated modifier where the language
     has one (`not on purpose`), else a refusal.  It reaches what follows it in its clause
     (`She did not do it on purpose`), or the next words past a clause's end.  A negation
@@ -99,7 +99,7 @@ JOINERS = {"and", "then"}     # `... and drew one`: a second statement, not cont
 
 
 def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found, modifiers: list[Found],
-          vocab: Vocabulary, line: str) -> Refusal | None:
+                vocab: Vocabulary, line: str) -> Refusal | None:
     """A refusal when an unread word speaks of another observation or of a modifier not read:
     a cue word, the verb of another form joined on (`... and kept notes`), or a joined
     clause whose signs say another kind (`... and then pocketed a booster`)."""
