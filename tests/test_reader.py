@@ -2,6 +2,8 @@
 read kept, and refusals (with whole-line suggestions that parse) instead of guesses."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -517,7 +519,19 @@ ORDINARY_PLAY = [
 ]
 
 
-@pytest.mark.parametrize("policy, sentence", ORDINARY_PLAY)
+def ordinary_play_files() -> list[tuple[str, str]]:
+    """tests/data/ordinary_play_*.txt: `POLICY | SENTENCE` a line (players Kim and Lee), the
+    legal play and neighbouring situations each new sign of a pack was probed with."""
+    out = []
+    for path in sorted((Path(__file__).parent / "data").glob("ordinary_play_*.txt")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                policy, sentence = (part.strip() for part in line.split(" | ", 1))
+                out.append((policy, sentence))
+    return out
+
+
+@pytest.mark.parametrize("policy, sentence", ORDINARY_PLAY + ordinary_play_files())
 def test_ordinary_play_is_never_ruled_as_an_infraction(policy, sentence):
     from ppgcheck.api import rule_report
     try:
