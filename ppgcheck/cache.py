@@ -107,6 +107,41 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any], salt:
     return value
 
 
+# the items a kept map holds at most (its newest): ~60 bytes each
+MAX_MAP_ITEMS = 20_000
+
+
+def kept_map(kind: str) -> dict[str, Any]:
+    """The map `kind` kept across processes (keep_map), keyed by the package's code: the
+    wheel's prebuilt one and the cache folder's, merged; {} where neither is there."""
+    folder = cache_dir()
+    if folder is None:
+        return {}
+    name = f"{kind}-{code_digest()[:32]}.json"
+    merged: dict[str, Any] = {}
+    for found in (_read(prebuilt_dir() / name, used=False), _read(folder / name)):
+        if isinstance(found, dict):
+            merged.update(found)
+    return merged
+
+
+def keep_map(kind: str, values: dict[str, Any]) -> None:
+    """Write the map `kind` (its newest MAX_MAP_ITEMS items) into the cache folder, whole
+    (two processes writing at once each write a whole map: the later one's is kept)."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    items = dict(list(values.items())[-MAX_MAP_ITEMS:])
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
+                                         delete=False) as out:
+            json.dump(items, out)
+        os.replace(out.name, folder / f"{kind}-{code_digest()[:32]}.json")
+    except OSError:
+        pass
+
+
 def is_cached(kind: str, inputs: list[Path]) -> bool:
     """Whether cached_json holds a value for inputs with these bytes (computed before: the
     computation did not fail)."""

@@ -431,3 +431,48 @@ def test_the_monotonicity_proofs_slice_is_the_same_from_the_cache(tmp_path: Path
     (edited,) = find_packs(None, pack.folder)
     assert _proof_slice(Context.of(edited), facts) == (text, scope)
     assert len(list((tmp_path / "cache").glob("slice-*.json"))) == 2
+
+
+def _walks_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files confine._check_shape walks from now on, as if in a new process."""
+    from ppgcheck.packs import confine
+    walked: list[str] = []
+    walk = confine._check_shape
+    monkeypatch.setattr(confine, "_shapes_passed", None)       # a new process knows nothing yet
+    monkeypatch.setattr(confine, "_shapes_added", False)
+    monkeypatch.setattr(confine, "_check_shape", lambda text, file: walked.append(file) or walk(text, file))
+    return walked
+
+
+def test_a_rules_file_whose_shape_passed_is_not_walked_again_in_a_later_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck.packs.confine import ConfinementError, check_files
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    rules = tmp_path / "rules.lp"
+    rules.write_text("a(1). b(X) :- a(X).\n")
+    walked = _walks_counted(monkeypatch)
+    assert check_files([rules]).statements == 2
+    assert len(walked) == 1 and list((tmp_path / "cache").glob("shapes-*.json"))
+    walked = _walks_counted(monkeypatch)
+    assert check_files([rules]).statements == 2 and walked == []      # the count is kept too
+    rules.write_text("a(" * 300 + ")" * 300 + ".\n")                   # other bytes: walked, and refused
+    walked = _walks_counted(monkeypatch)
+    with pytest.raises(ConfinementError, match="nested more than"):
+        check_files([rules])
+    walked = _walks_counted(monkeypatch)
+    with pytest.raises(ConfinementError, match="nested more than"):  # a refusal is never kept
+        check_files([rules])
+    assert len(walked) == 1
+
+
+def test_a_broken_map_of_passed_shapes_only_costs_the_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ppgcheck.packs.confine import check_files
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    rules = tmp_path / "rules.lp"
+    rules.write_text("a(1).\n")
+    check_files([rules])
+    [kept] = (tmp_path / "cache").glob("shapes-*.json")
+    for broken in ("[1, 2]", "{not json", json.dumps({digest: "x" for digest in json.loads(kept.read_text())})):
+        kept.write_text(broken)
+        walked = _walks_counted(monkeypatch)
+        assert check_files([rules]).statements == 1 and len(walked) == 1

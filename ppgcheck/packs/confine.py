@@ -27,6 +27,7 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ppgcheck.cache import keep_map, kept_map
 from ppgcheck.errors import ConfinementError
 from ppgcheck.contract import ALLOWED_EXTERNALS
 
@@ -93,6 +94,7 @@ def check_files(files: Iterable[Path], rules: bool = True, folders: dict[Path, s
         _check_file(name, folder, approved, rules=rules, real=real)
         if size is not None:
             size.add(path, approved.bytes - before[0], approved.statements - before[1])
+    _keep_shapes_passed()
     return approved
 
 
@@ -146,17 +148,33 @@ def _check_file(name: str, folder: str, approved: Approved, include: tuple | Non
         _check_file(target, folder, approved, (shown(name), *_position(text, match.start()), written_target))
 
 
-_SHAPES_PASSED: dict[bytes, int] = {}      # a file's digest -> its statements, once it passed
+# a file's digest -> its statements, once it passed: kept across processes (ppgcheck/cache.py),
+# so a cold ruling does not walk its pack's ~400 KB of rules again (~35 ms of it)
+_shapes_passed: dict[str, int] | None = None
+_shapes_added = False
 
 
 def _shape_checked(data: bytes, text: str, file: str) -> int:
-    """_check_shape(text), once a process for the same bytes (a ruling confines its pack's
-    files twice, for its language and its program; the Python walk over a big reading.lp
-    is most of a cold start's confinement).  Only a file that passed is remembered."""
-    digest = hashlib.blake2b(data, digest_size=16).digest()
-    if digest not in _SHAPES_PASSED:
-        _SHAPES_PASSED[digest] = _check_shape(text, file)
-    return _SHAPES_PASSED[digest]
+    """_check_shape(text), once for the same bytes: a file that passed is remembered by its
+    digest (a ruling confines its pack's files twice, for its language and its program, and
+    every later run confines them again).  Only a file that passed is remembered."""
+    global _shapes_passed, _shapes_added
+    if _shapes_passed is None:
+        _shapes_passed = {digest: count for digest, count in kept_map("shapes").items()
+                          if isinstance(count, int) and not isinstance(count, bool)}
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    if digest not in _shapes_passed:
+        _shapes_passed[digest] = _check_shape(text, file)
+        _shapes_added = True
+    return _shapes_passed[digest]
+
+
+def _keep_shapes_passed() -> None:
+    """Write the digests of the files that passed, where new ones were added."""
+    global _shapes_added
+    if _shapes_added and _shapes_passed is not None:
+        keep_map("shapes", _shapes_passed)
+        _shapes_added = False
 
 
 def _check_shape(text: str, file: str) -> int:
