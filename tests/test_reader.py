@@ -651,3 +651,18 @@ def test_a_sleeves_printed_design_is_no_mark_and_a_nick_is():
     refusal("Kim's sleeves have a printed pattern on the back", header=header)
     assert read("Four of Kim's sleeves have a small nick in the back edge", header=header).observations[0].kind \
         == "marked_cards"
+
+
+def test_a_sentence_with_no_statement_says_so_where_the_forms_stop_not_what_fits_there():
+    """A judge's sentence the reader finds nothing in was shown the strict error of its first
+    comma (`unexpected \\`,\\``, expected `with`): a template's next word, of no use to a sentence."""
+    error = refusal("Kim drew a card, then a few seconds later she drew two more off the top")
+    assert error.message.startswith("cannot read this sentence: no statement") and "stop at `,`" in error.message
+    assert error.column == len("Kim drew a card,") and not error.expected
+    assert error.suggestions
+
+
+@pytest.mark.parametrize("typed", ["Kim drew 2 extar cards", "Kim drew 2 extar cards, mixed into her hand"])
+def test_a_form_with_a_word_mistyped_keeps_the_strict_caret_and_what_fits_there(typed):
+    error = refusal(typed)
+    assert error.message.startswith("unexpected") and error.expected

@@ -69,11 +69,17 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 header = _header(lines, n)
                 offered = suggest(lines[n - 1], context, vocab, result,
                                   lambda line: _parses(parse, header, line))
-                if result.message == NOTHING_FOUND:
+                if result.message == NOTHING_FOUND and _a_form_mistyped(lines[n - 1], offered):
                     # nothing of the language in it: the strict error says where and what fits
                     # (`extar` at its caret), the reader adds whole lines to choose from
                     # (the strict error's "closest valid forms" are templates, not lines: never offered)
                     raise dataclasses.replace(exc, suggestions=offered, suggesting="did you mean") from None
+                if result.message == NOTHING_FOUND:     # a sentence: where the language's forms stop
+                    word = lines[n - 1][exc.column - 1:].split(maxsplit=1)[:1] if exc.line == n else []
+                    stop = f"; the language's forms stop at `{word[0]}`" if word else ""
+                    raise ReportError(f"cannot read this sentence: {NOTHING_FOUND}{stop}", source, n,
+                                      exc.column if word else 1, lines[n - 1], suggestions=offered,
+                                      suggesting="did you mean") from None
                 raise ReportError(f"cannot read this sentence: {result.message}", source, n, result.column,
                                   lines[n - 1], suggestions=offered, suggesting="did you mean") from None
             readings[n] = result.reading
@@ -98,6 +104,20 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             report.lines = report.lines[:len(written)] if origin else report.lines
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+# a line of at most this many words, or this close to a line offered (rapidfuzz ratio), is a
+# form of the language mistyped: the strict error's caret and what fits there help; in a
+# judge's sentence they point at its first comma (`unexpected \`,\``, expected `with`)
+_FORM_WORDS = 6
+_FORM_LIKENESS = 80
+
+
+def _a_form_mistyped(line: str, offered: list[str]) -> bool:
+    """Whether the line reads as a form of the language with a word wrong, not as a sentence."""
+    from rapidfuzz import fuzz     # (the reader's word forms load it already)
+    text = " ".join(line.split()).lower()
+    return len(text.split()) <= _FORM_WORDS or any(fuzz.ratio(text, o.lower()) >= _FORM_LIKENESS for o in offered)
 
 
 def _says_more(result: Read | Refusal, context: Context) -> bool:
