@@ -2,6 +2,7 @@
 read kept, and refusals (with whole-line suggestions that parse) instead of guesses."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -666,3 +667,40 @@ def test_a_sentence_with_no_statement_says_so_where_the_forms_stop_not_what_fits
 def test_a_form_with_a_word_mistyped_keeps_the_strict_caret_and_what_fits_there(typed):
     error = refusal(typed)
     assert error.message.startswith("unexpected") and error.expected
+
+
+JOINT = "policy: dci\nplayer: Kim\nplayer: Lee\n"
+
+
+@pytest.mark.parametrize("sentence, line", [
+    ("Kim and Lee were both 5 minutes late", "{} was 5 minutes late"),
+    ("Both Kim and Lee were shouting at each other across the table", "{} caused a minor disturbance"),
+])
+def test_two_persons_as_one_subject_are_read_as_the_same_statement_of_each(sentence, line):
+    report = read(sentence, header=JOINT)
+    assert [o.reading.read_as for o in report.observations] == [line.format("Kim"), line.format("Lee")]
+    assert all(o.reading.written == sentence for o in report.observations)
+    assert "Lee" not in " ".join(report.observations[0].reading.not_read)   # `each other` shown as written
+
+
+def test_a_form_of_two_persons_is_read_as_that_form_not_as_one_statement_of_each():
+    [observation] = read("Kim and Lee rolled a die to decide the winner of the match", header=JOINT).observations
+    assert observation.reading.read_as == "Kim and Lee decided the winner randomly"
+
+
+def test_two_persons_as_one_subject_whose_statements_differ_are_not_read(monkeypatch):
+    """One subject's statement must be the other's with the names swapped: where the reader
+    reads them apart (here made to), neither is read."""
+    from ppgcheck.language import sentences
+    from ppgcheck.language.reader import Context
+    from ppgcheck.language.vocabulary import vocabulary
+    context, vocab = Context(["Kim", "Lee"], ["Kim", "Lee"]), vocabulary("dci")
+    assert len(sentences.read_joint("Kim and Lee were both 5 minutes late", context, vocab)) == 2
+    read_sentence = sentences.read_sentence
+
+    def apart(sentence, context, vocab):
+        result = read_sentence(sentence, context, vocab)
+        return dataclasses.replace(result, line=result.line.replace("5", "6")) if sentence.startswith("Lee") \
+            else result
+    monkeypatch.setattr(sentences, "read_sentence", apart)
+    assert sentences.read_joint("Kim and Lee were both 5 minutes late", context, vocab) is None

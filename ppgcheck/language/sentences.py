@@ -3,7 +3,8 @@ read as its sentences and clauses, each by the reader, when the line as a whole 
 
 A line is cut at a sentence's end (`.`, `;`, `!`, `?`, `:`) and before a clause joiner (`and`,
 `but`, `because`: signs.CLAUSE_JOINERS) or a comma that starts a clause with a person (a
-declared name, a pronoun, `the opponent`).  Each piece is read in turn, a pronoun standing
+declared name, a pronoun, `the opponent`), never between two persons who are one subject
+(`Kim and Lee were both late`: the same statement of each).  Each piece is read in turn, a pronoun standing
 for the subject before it; a piece of modifiers alone (`It was on purpose`, `Found 2 turns
 later`) adds them to the statement before it; a piece that says nothing the language reads
 (`Round 6, table 31.`) or a person calling the judge over (`Lee called me over:`) is kept
@@ -31,7 +32,8 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     """The statements of a line read piece by piece (the main one first), or None when it
     has one piece or a piece cannot be read."""
     pieces = split(sentence, context)
-    if not 1 < len(pieces) <= MAX_PIECES:
+    if not (1 < len(pieces) or _JOINT_START.search(sentence) and _joint(pieces[0], context)) \
+            or len(pieces) > MAX_PIECES:
         return None
     reads: list[Read] = []
     before: list[str] = []          # context pieces before the first statement
@@ -45,6 +47,11 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
                 reads[-1] = _with_context(reads[-1], after=piece)
             else:
                 before.append(piece)
+            continue
+        joint = read_joint(piece, current, vocab) if _joint(piece, current) else None
+        if joint:
+            reads.extend(joint)
+            current = dataclasses.replace(current, previous=None)     # (`they` may be either)
             continue
         result = read_sentence(piece, current, vocab)
         if isinstance(result, Refusal):
@@ -67,6 +74,62 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     if reads and before:
         reads[0] = _with_context(reads[0], before=" ".join(before))
     return reads or None
+
+
+def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
+    """`Kim and Lee were both 5 minutes late`, `Viktor and Moe start shoving each other`: two
+    declared persons as one subject, read as the same statement of each (`each other` the other
+    one); None unless both read, and read alike (a form of the two, `{P} and {Q} decided the
+    winner randomly`, was tried first, on the whole line)."""
+    joint = _joint(sentence, context)
+    if not joint:
+        return None
+    first, second = (_declared(joint.group(i), context) for i in (1, 2))
+    if first == second:
+        return None
+    rest = _BOTH_AFTER_VERB.sub(r"\1", joint.group(3))
+    reads = []
+    for person, other in ((first, second), (second, first)):
+        result = read_sentence(person + _EACH_OTHER.sub(other, rest), context, vocab)
+        if not isinstance(result, Read) or result.subject != person:
+            return None
+        said = _EACH_OTHER.search(rest)        # the judge's words, where the other's name stands in
+        not_read = [re.sub(rf"\b{re.escape(other)}\b", said.group(), text) if said else text
+                    for text in result.reading.not_read]
+        reading = dataclasses.replace(result.reading, written=sentence.strip(), not_read=not_read)
+        reads.append(Read(result.line, reading, person))
+    if _swapped(reads[0].line, first, second) != reads[1].line:
+        return None         # not the same statement of each: nothing is read for them
+    return reads
+
+
+_JOINT_START = re.compile(r"\band\b", re.IGNORECASE)
+
+
+def _joint(sentence: str, context: Context) -> re.Match | None:
+    """Two declared persons as the sentence's subject: the match of the two and the rest."""
+    names = [re.escape(name) for name in sorted(context.names, key=len, reverse=True)]
+    if len(names) < 2:
+        return None
+    alternatives = "|".join(names)
+    return re.match(rf"\s*(?:both\s+)?({alternatives})\s+and\s+({alternatives})\b(?:\s+both\b)?(.*)\Z", sentence,
+                    re.IGNORECASE | re.DOTALL)
+
+
+# `were both`, `have both`: the word that makes one statement of two subjects
+_BOTH_AFTER_VERB = re.compile(r"^(\s+\w+)\s+both\b", re.IGNORECASE)
+_EACH_OTHER = re.compile(r"\b(?:each other|one another)\b", re.IGNORECASE)
+
+
+def _declared(written: str, context: Context) -> str:
+    """A name as the header declares it (the judge's case may differ)."""
+    return next(name for name in context.names if name.lower() == written.lower())
+
+
+def _swapped(line: str, first: str, second: str) -> str:
+    """The line with the two names swapped."""
+    names = re.compile(rf"\b({re.escape(first)}|{re.escape(second)})\b")
+    return names.sub(lambda match: second if match.group(1) == first else first, line)
 
 
 def context_only(piece: str, context: Context, vocab: Vocabulary) -> bool:
@@ -122,7 +185,11 @@ def split(sentence: str, context: Context) -> list[str]:
                         rf"|,\s+(?=(?:{'|'.join(persons)})\b)", re.IGNORECASE)
     pieces = []
     for part in _SENTENCE_END.split(sentence):
-        pieces.extend(p for p in clause.split(part) if p and p.strip(" ,.;"))
+        joint = _joint(part, context)
+        head = part[:joint.start(3)] if joint else ""   # `Kim and Lee`: one subject, never cut in two
+        first, *others = clause.split(part[len(head):])
+        cut = [head + first, *others]
+        pieces.extend(p for p in cut if p and p.strip(" ,.;"))
     return [p.strip() for p in pieces]
 
 
