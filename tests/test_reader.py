@@ -704,3 +704,12 @@ def test_two_persons_as_one_subject_whose_statements_differ_are_not_read(monkeyp
             else result
     monkeypatch.setattr(sentences, "read_sentence", apart)
     assert sentences.read_joint("Kim and Lee were both 5 minutes late", context, vocab) is None
+
+
+@pytest.mark.parametrize("sentence", ["Lee looked at an extra card from Kim's deck",
+                                      "Lee saw the top card of Kim's deck while shuffling it"])
+def test_another_player_s_cards_are_read_as_hers_not_left_unread(sentence):
+    """`from Kim's deck` was left unread, and the card read as Lee's own (fab's Looking at Extra
+    Cards rules from_cards_of(Q): the card goes back to Kim's zone)."""
+    [observation] = read(sentence).observations
+    assert observation.reading.read_as == "Lee looked at 1 extra card, from Kim's cards"
