@@ -713,3 +713,15 @@ def test_another_player_s_cards_are_read_as_hers_not_left_unread(sentence):
     Cards rules from_cards_of(Q): the card goes back to Kim's zone)."""
     [observation] = read(sentence).observations
     assert observation.reading.read_as == "Lee looked at 1 extra card, from Kim's cards"
+
+
+@pytest.mark.parametrize("sentence, line", [
+    ("Kim drew an extra card, it was never mixed into her hand",
+     "Kim drew 1 extra card, the extra cards can be identified"),
+    ("Kim broke a game rule, nobody caught it right away", "Kim broke a game rule, caught later"),
+])
+def test_a_negated_modifier_reads_as_the_modifier_it_says(sentence, line):
+    """Issue 36: `the card was never mixed into her hand` is read as the negated modifier where
+    the language has one (`read_negates(mixed_into_hand, extras_identifiable)`), not refused."""
+    [observation] = read(sentence).observations
+    assert observation.reading.read_as == line
