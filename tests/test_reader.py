@@ -725,3 +725,21 @@ def test_a_negated_modifier_reads_as_the_modifier_it_says(sentence, line):
     the language has one (`read_negates(mixed_into_hand, extras_identifiable)`), not refused."""
     [observation] = read(sentence).observations
     assert observation.reading.read_as == line
+
+
+@pytest.mark.parametrize("summons", ["Called over by Lee.", "Judge call from Lee at table 4:",
+                                     "Called by Lee during combat.", "Lee called a judge over."])
+def test_who_called_the_judge_in_the_passive_or_naming_the_judge_is_context(summons):
+    [observation] = read(f"{summons} Kim drew 2 extra cards, mixed into her hand").observations
+    assert observation.reading.read_as == "Kim drew 2 extra cards, mixed into her hand"
+    assert observation.reading.not_read == [summons]
+
+
+def test_a_passive_summons_followed_by_more_than_where_and_when_is_no_summons():
+    from ppgcheck.language.reader import Context
+    from ppgcheck.language.sentences import summons
+    from ppgcheck.language.vocabulary import vocabulary
+    context, vocab = Context(["Kim", "Lee"], ["Kim", "Lee"]), vocabulary("fab")
+    assert summons("Called over by Lee at table 4", context, vocab) == "Lee"
+    assert summons("Called over by Lee after she drew an extra card", context, vocab) is None
+    assert summons("Called a cheater by Lee", context, vocab) is None

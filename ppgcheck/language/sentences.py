@@ -153,13 +153,38 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
     calls me to the table`: `read_summons`): where the judge's note starts, not a statement of
     what happened; None when the piece is no summons."""
     words = sentence_words(piece, context, vocab)
-    if len(words) < 2 or words[0].person is None:
+    if len(words) < 2:
         return None
+    if words[0].person is None:
+        return _summoned_by(piece, words, context, vocab)
     for (text,) in vocab.reading.get("read_summons", []):
         want = [token.forms for token in tokenize(text)]
         if len(want) == len(words) - 1 and all(forms & word.forms for forms, word in zip(want, words[1:])):
             return words[0].person
     return None
+
+
+def _summoned_by(piece: str, words: list, context: Context, vocab: Vocabulary) -> str | None:
+    """`Called over by Lee`, `Judge call from Lee at table 4`: a summons in the passive
+    (`read_summoned`), its person after `by` or `from` (`by a spectator (Carol)`), and after
+    that only where and when (context_only)."""
+    for (text,) in vocab.reading.get("read_summoned", []):
+        want = [token.forms for token in tokenize(text)]
+        if len(words) <= len(want) + 1 or not all(forms & word.forms for forms, word in zip(want, words)):
+            continue
+        rest = words[len(want):]
+        if rest[0].text.lower() not in ("by", "from"):
+            continue
+        at = next((i for i, word in enumerate(rest[1:4], start=1) if word.person is not None), None)
+        if at is None or any(w.person is None and w.text.lower() not in _SUMMONER_WORDS for w in rest[1:at]):
+            return None
+        after = piece[rest[at].end:].strip(" ()[],.")
+        return rest[at].person if not after or context_only(after, context, vocab) else None
+    return None
+
+
+# the words that may stand between `by` and the person who called (`by a spectator (Carol)`)
+_SUMMONER_WORDS = {"a", "the", "her", "his", "their", "spectator", "player", "opponent", "opp", "nap", "ap", "("}
 
 
 def _with_context(read: Read, before: str = "", after: str = "") -> Read:
