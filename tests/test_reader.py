@@ -743,3 +743,12 @@ def test_a_passive_summons_followed_by_more_than_where_and_when_is_no_summons():
     assert summons("Called over by Lee at table 4", context, vocab) == "Lee"
     assert summons("Called over by Lee after she drew an extra card", context, vocab) is None
     assert summons("Called a cheater by Lee", context, vocab) is None
+
+
+def test_the_agent_of_a_passive_sentence_is_who_did_it():
+    """`Kim was called a cheater by Lee` was read as `Kim insulted Lee`: the person after `by`
+    in a passive sentence did it (signs.doers), whoever is named before."""
+    [observation] = read("Kim was called a cheater by Lee").observations
+    assert observation.reading.read_as == "Lee insulted Kim"
+    error = refusal("Kim was shown Lee's picks by Lee")          # was `Kim broke draft procedure`
+    assert "Kim broke draft procedure" not in error.suggestions[:1]

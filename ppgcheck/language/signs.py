@@ -250,7 +250,16 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     first_sign = min(signs)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
         and words[first_sign - 2].person is not None else None
-    if acting:
+    # the agent of a passive sentence (`the top card was flipped face up by him`, `Kim was
+    # called a cheater by Lee`): the one who did it, whoever is named before
+    agent = next((i for i in persons if words[i - 1].text.lower() == "by" and i not in context), None) \
+        if _passive(words) and persons[0] > 0 or len(persons) > 1 and _passive(words) else None
+    if agent is not None:
+        subject_at = agent
+        if "Q" in form.slots:
+            other = next((i for i in persons if words[i].person != words[agent].person), None)
+            return None if other is None else (agent, other)
+    elif acting:
         before = [i for i in acting if i < first_sign]
         subject_at = before[-1] if before else owner if owner is not None and not _passive(words) \
             else acting[0]
