@@ -41,7 +41,7 @@ def test_a_first_ruling_finds_every_entry_prebuilt_and_other_code_misses_them(tm
     built = _run(site, tmp_path / "unused", "-m", "ppgcheck.engine.prebuild", str(package / PREBUILT), "fab")
     assert built.returncode == 0, built.stderr
     prebuilt = sorted(p.name for p in (package / PREBUILT).iterdir())
-    assert {name.split("-")[0] for name in prebuilt} == {"grammar", "policy", "vocabulary"}
+    assert {name.split("-")[0] for name in prebuilt} == {"grammar", "policy", "vocabulary", "shapes"}
     assert not (tmp_path / "unused").exists()       # computed in a scratch folder, not the cache's
 
     cold = tmp_path / "cold-cache"
@@ -59,7 +59,7 @@ def test_a_first_ruling_finds_every_entry_prebuilt_and_other_code_misses_them(tm
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
     computed = sorted(p.name for p in other.iterdir())
-    assert {name.split("-")[0] for name in computed} == {"grammar", "policy", "vocabulary"}
+    assert {name.split("-")[0] for name in computed} == {"grammar", "policy", "vocabulary", "shapes"}
     assert not set(computed) & set(prebuilt)
 
 

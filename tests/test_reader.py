@@ -73,7 +73,7 @@ def test_a_negated_modifier_is_read_as_its_negation_where_the_language_has_one()
 
 
 def test_a_negation_the_language_cannot_say_is_refused_with_suggestions():
-    error = refusal("Kim drew an extra card, it was never mixed into her hand")
+    error = refusal("Kim drew an extra card, it was never caught within a turn cycle")
     assert "never" in error.message and error.line == 4
     assert error.suggestions[0] == "Kim drew 1 extra card"
 
@@ -752,3 +752,11 @@ def test_the_agent_of_a_passive_sentence_is_who_did_it():
     assert observation.reading.read_as == "Lee insulted Kim"
     error = refusal("Kim was shown Lee's picks by Lee")          # was `Kim broke draft procedure`
     assert "Kim broke draft procedure" not in error.suggestions[:1]
+
+
+def test_a_pronoun_after_a_named_owner_may_be_the_owner_and_is_refused():
+    """`Lee complained about Kim's pace. She took more than a minute ...` was read as Lee's slow
+    play: the owner named (`Kim's`) is a person the pronoun may stand for."""
+    error = refusal("Lee complained about Kim's pace. She took more than a minute for every play.")
+    assert "`she` may be Lee or Kim" in error.message
+    assert {"Lee played slowly", "Kim played slowly"} <= set(error.suggestions)

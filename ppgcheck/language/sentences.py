@@ -100,7 +100,19 @@ def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read]
         reads.append(Read(result.line, reading, person))
     if _swapped(reads[0].line, first, second) != reads[1].line:
         return None         # not the same statement of each: nothing is read for them
+    if any(_says_allowed(text, vocab) for read in reads for text in read.reading.not_read):
+        return None         # (`both drew an extra card with the event's effect`: a card let them)
     return reads
+
+
+def _says_allowed(text: str, vocab: Vocabulary) -> bool:
+    """Words left unread say the action was allowed (`read_allowed`: `with the event's effect`)."""
+    forms = [token.forms for token in tokenize(text)]
+    for (allowed,) in vocab.reading.get("read_allowed", []):
+        want = [token.forms for token in tokenize(allowed)]
+        if any(all(w & f for w, f in zip(want, forms[i:i + len(want)])) for i in range(len(forms) - len(want) + 1)):
+            return True
+    return False
 
 
 _JOINT_START = re.compile(r"\band\b", re.IGNORECASE)

@@ -186,9 +186,9 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
             return i        # `Bea says he drew two`: the speaker, or whom she speaks of
         clause = words[i].pause or words[i - 1].text.lower() in JOINERS_AND_SO | {"when"}
         if words[i].person is None and words[i].text.lower() in pronouns and clause:
-            # (an owner, `Ben's deck`, is no one the pronoun stands for; `Kim's opponent` names two)
-            named = {w.person for j, w in enumerate(words[:i]) if w.person is not None
-                     and not (j + 1 < len(words) and words[j + 1].text == "'s")}
+            # (an owner too: `Lee complained about Kim's pace. She took ...` may be Kim's;
+            # `Kim's opponent` names two)
+            named = {w.person for w in words[:i] if w.person is not None}
             implied = any(w.person is not None and w.text.lower() != w.person.lower() for w in words[:i])
             if len(named) >= 2 or implied:
                 return i
@@ -252,8 +252,11 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         and words[first_sign - 2].person is not None else None
     # the agent of a passive sentence (`the top card was flipped face up by him`, `Kim was
     # called a cheater by Lee`): the one who did it, whoever is named before
-    agent = next((i for i in persons if words[i - 1].text.lower() == "by" and i not in context), None) \
-        if _passive(words) and persons[0] > 0 or len(persons) > 1 and _passive(words) else None
+    # (not an owner, `stolen by Lee's Mind Control`, nor one followed by what she did it with,
+    # `drawn by Kim with Pot of Greed`: a card's effect may have made it legal)
+    agent = next((i for i in persons if i > 0 and words[i - 1].text.lower() == "by" and i not in context
+                  and (i + 1 == len(words) or words[i + 1].pause or words[i + 1].text.lower() in _AFTER_AGENT)),
+                 None) if _passive(words) else None
     if agent is not None:
         subject_at = agent
         if "Q" in form.slots:
@@ -314,6 +317,10 @@ def _owned(vocab: Vocabulary, kind: str, words: list[Word], persons: list[int]) 
     cards), in a sentence that names no one but their owner: the owner is its subject."""
     owned = {args[0] for args in vocab.reading.get("read_owned", [])}
     return kind in owned and len({words[i].person for i in persons}) == 1
+
+
+# what may follow the agent of a passive sentence: where, when, how often
+_AFTER_AGENT = frozenset("in at during on before after while when and but so because then again twice for".split())
 
 
 def _passive(words: list[Word]) -> bool:
