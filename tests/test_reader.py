@@ -760,3 +760,16 @@ def test_a_pronoun_after_a_named_owner_may_be_the_owner_and_is_refused():
     error = refusal("Lee complained about Kim's pace. She took more than a minute for every play.")
     assert "`she` may be Lee or Kim" in error.message
     assert {"Lee played slowly", "Kim played slowly"} <= set(error.suggestions)
+
+
+@pytest.mark.parametrize("sentence", ["Kim asked if she had underpaid; she had not.",
+                                      "Kim asked the judge if her pitch zone had been shuffled; it had not."])
+def test_what_a_question_asks_is_not_read_as_what_happened(sentence):
+    """Both were ruled (a Game Rule Violation, a Shuffling Error): round 7's fab helper."""
+    error = refusal(sentence)
+    assert "asks a question" in error.message
+
+
+def test_a_question_after_what_happened_leaves_it_read():
+    [observation] = read("Kim underpaid her attack and asked if that was ok").observations
+    assert observation.reading.read_as == "Kim broke a game rule, by not paying the full cost"

@@ -71,7 +71,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return refused
     taken = set(found.read)
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
-    refused = negation_refusal(sentence, words, taken, modifiers, vocab, found)
+    refused = negation_refusal(sentence, words, taken, modifiers, vocab, found) \
+        or _asked(words, taken | {i for m in modifiers for i in m.read})
     if refused:
         return refused
     refused = exclusive_refusal(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
@@ -85,6 +86,24 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return refused
     reading = Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled))
     return Read(line, reading, found.persons.get("P", ""))
+
+
+def _asked(words: list[Word], read: set[int]) -> Refusal | None:
+    """What was read stands in a question (`Kim asked if she had underpaid; she had not`,
+    `asked the judge whether ...`): a clause of `if` or `whether` within four words after a
+    form of `ask`, to its next pause; the question says what someone wondered, not what
+    happened.  Refused, with the reading offered."""
+    for i, word in enumerate(words):
+        if word.text.lower() not in ("if", "whether"):
+            continue
+        ask = next((j for j in range(max(0, i - 4), i) if "ask" in words[j].forms), None)
+        if ask is None:
+            continue
+        end = next((j for j in range(i + 1, len(words)) if words[j].pause), len(words))
+        if any(i < j < end for j in read if words[j].person is None):
+            return Refusal(f"`{words[ask].text} ... {word.text}` asks a question: write what happened, not what "
+                           "was asked", word.start + 1)
+    return None
 
 
 def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> Refusal | None:
