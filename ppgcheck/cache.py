@@ -95,16 +95,23 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any], salt:
     if found is not _MISSING:
         return found
     value = compute()
+    if _write(folder, entry.name, value):
+        _prune(folder)
+    return value
+
+
+def _write(folder: Path, name: str, value: Any) -> bool:
+    """The entry `name` holds value (JSON) in the folder, written whole: readers see the old
+    entry or the new one.  False where the folder cannot be written (only time is lost)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
                                          delete=False) as out:
             json.dump(value, out, ensure_ascii=False)
-        os.replace(out.name, entry)   # readers see the old entry or the whole new one
-        _prune(folder)
+        os.replace(out.name, folder / name)
     except OSError:
-        pass
-    return value
+        return False
+    return True
 
 
 # the items a kept map holds at most (its newest): ~60 bytes each
@@ -117,7 +124,7 @@ def kept_map(kind: str) -> dict[str, Any]:
     folder = cache_dir()
     if folder is None:
         return {}
-    name = f"{kind}-{code_digest()[:32]}.json"
+    name = _map_name(kind)
     merged: dict[str, Any] = {}
     for found in (_read(prebuilt_dir() / name, used=False), _read(folder / name)):
         if isinstance(found, dict):
@@ -129,17 +136,13 @@ def keep_map(kind: str, values: dict[str, Any]) -> None:
     """Write the map `kind` (its newest MAX_MAP_ITEMS items) into the cache folder, whole
     (two processes writing at once each write a whole map: the later one's is kept)."""
     folder = cache_dir()
-    if folder is None:
-        return
-    items = dict(list(values.items())[-MAX_MAP_ITEMS:])
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
-                                         delete=False) as out:
-            json.dump(items, out)
-        os.replace(out.name, folder / f"{kind}-{code_digest()[:32]}.json")
-    except OSError:
-        pass
+    if folder is not None:
+        _write(folder, _map_name(kind), dict(list(values.items())[-MAX_MAP_ITEMS:]))
+
+
+def _map_name(kind: str) -> str:
+    """A kept map's entry: its kind and the package's code (its inputs are in its keys)."""
+    return f"{kind}-{code_digest()[:32]}.json"
 
 
 def is_cached(kind: str, inputs: list[Path]) -> bool:

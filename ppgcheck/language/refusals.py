@@ -13,7 +13,7 @@ from ppgcheck.language.model import Modifier
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.signs import SIGN, score
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import tokenize
+from ppgcheck.language.wordforms import phrase_at
 
 NEGATION_REACH = 2      # a negation this many words before what it negates (`never mixed`, `did not draw`)
 
@@ -151,11 +151,10 @@ def allowed_at(words: list[Word], taken: set[int], found: Found, vocab: Vocabula
     table = vocab.observations if category == "observation" else vocab.states if category == "state" else {}
     if not found.inferred and any(form.text == found.pattern.text for form in table.get(found.pattern.kind, [])):
         return None
+    forms = [frozenset() if j in taken else w.forms for j, w in enumerate(words)]
     for (text,) in vocab.reading.get("read_allowed", []):
-        want = [t.forms for t in tokenize(text)]
-        for i in range(len(words) - len(want) + 1):
-            run = range(i, i + len(want))
-            if all(j not in taken and want[k] & words[j].forms for k, j in enumerate(run)) \
+        for i in range(len(words)):
+            if phrase_at(forms, text, i) \
                     and not any(w.negation for w in words[max(0, i - 3):i]) \
                     and not (i and words[i - 1].text == "than"):    # `no effect that allows it`, `more than allowed`
                 return i

@@ -21,7 +21,7 @@ from ppgcheck.language.model import Reading
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
 from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import tokenize
+from ppgcheck.language.wordforms import phrase_at, phrase_forms, tokenize
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
@@ -32,8 +32,7 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     """The statements of a line read piece by piece (the main one first), or None when it
     has one piece or a piece cannot be read."""
     pieces = split(sentence, context)
-    if not (1 < len(pieces) or _JOINT_START.search(sentence) and _joint(pieces[0], context)) \
-            or len(pieces) > MAX_PIECES:
+    if not (1 < len(pieces) or _joint(pieces[0], context)) or len(pieces) > MAX_PIECES:
         return None
     reads: list[Read] = []
     before: list[str] = []          # context pieces before the first statement
@@ -48,7 +47,7 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
             else:
                 before.append(piece)
             continue
-        joint = read_joint(piece, current, vocab) if _joint(piece, current) else None
+        joint = read_joint(piece, current, vocab)
         if joint:
             reads.extend(joint)
             current = dataclasses.replace(current, previous=None)     # (`they` may be either)
@@ -88,12 +87,12 @@ def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read]
     if first == second:
         return None
     rest = _BOTH_AFTER_VERB.sub(r"\1", joint.group(3))
+    said = _EACH_OTHER.search(rest)        # the judge's words, where the other's name stands in
     reads = []
     for person, other in ((first, second), (second, first)):
         result = read_sentence(person + _EACH_OTHER.sub(other, rest), context, vocab)
         if not isinstance(result, Read) or result.subject != person:
             return None
-        said = _EACH_OTHER.search(rest)        # the judge's words, where the other's name stands in
         not_read = [re.sub(rf"\b{re.escape(other)}\b", said.group(), text) if said else text
                     for text in result.reading.not_read]
         reading = dataclasses.replace(result.reading, written=sentence.strip(), not_read=not_read)
@@ -108,14 +107,8 @@ def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read]
 def _says_allowed(text: str, vocab: Vocabulary) -> bool:
     """Words left unread say the action was allowed (`read_allowed`: `with the event's effect`)."""
     forms = [token.forms for token in tokenize(text)]
-    for (allowed,) in vocab.reading.get("read_allowed", []):
-        want = [token.forms for token in tokenize(allowed)]
-        if any(all(w & f for w, f in zip(want, forms[i:i + len(want)])) for i in range(len(forms) - len(want) + 1)):
-            return True
-    return False
-
-
-_JOINT_START = re.compile(r"\band\b", re.IGNORECASE)
+    return any(phrase_at(forms, allowed, i) for (allowed,) in vocab.reading.get("read_allowed", [])
+               for i in range(len(forms)))
 
 
 def _joint(sentence: str, context: Context) -> re.Match | None:
@@ -169,9 +162,9 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
         return None
     if words[0].person is None:
         return _summoned_by(piece, words, context, vocab)
+    forms = [word.forms for word in words]
     for (text,) in vocab.reading.get("read_summons", []):
-        want = [token.forms for token in tokenize(text)]
-        if len(want) == len(words) - 1 and all(forms & word.forms for forms, word in zip(want, words[1:])):
+        if len(phrase_forms(text)) == len(words) - 1 and phrase_at(forms, text, 1):
             return words[0].person
     return None
 
@@ -180,11 +173,12 @@ def _summoned_by(piece: str, words: list, context: Context, vocab: Vocabulary) -
     """`Called over by Lee`, `Judge call from Lee at table 4`: a summons in the passive
     (`read_summoned`), its person after `by` or `from` (`by a spectator (Carol)`), and after
     that only where and when (context_only)."""
+    forms = [word.forms for word in words]
     for (text,) in vocab.reading.get("read_summoned", []):
-        want = [token.forms for token in tokenize(text)]
-        if len(words) <= len(want) + 1 or not all(forms & word.forms for forms, word in zip(want, words)):
+        length = len(phrase_forms(text))
+        if len(words) <= length + 1 or not phrase_at(forms, text):
             continue
-        rest = words[len(want):]
+        rest = words[length:]
         if rest[0].text.lower() not in ("by", "from"):
             continue
         at = next((i for i, word in enumerate(rest[1:4], start=1) if word.person is not None), None)
@@ -196,7 +190,7 @@ def _summoned_by(piece: str, words: list, context: Context, vocab: Vocabulary) -
 
 
 # the words that may stand between `by` and the person who called (`by a spectator (Carol)`)
-_SUMMONER_WORDS = {"a", "the", "her", "his", "their", "spectator", "player", "opponent", "opp", "nap", "ap", "("}
+_SUMMONER_WORDS = {"a", "the", "her", "his", "their", "spectator", "player", "opponent", "opp", "nap", "ap"}
 
 
 def _with_context(read: Read, before: str = "", after: str = "") -> Read:

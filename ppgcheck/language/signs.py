@@ -248,6 +248,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     context = when_clause(words, signs)
     acting = [i for i in persons if names_someone(words, i) and not _object(words, i) and i not in context]
     first_sign = min(signs)
+    passive = _passive(words)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
         and words[first_sign - 2].person is not None else None
     # the agent of a passive sentence (`the top card was flipped face up by him`, `Kim was
@@ -256,7 +257,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     # `drawn by Kim with Pot of Greed`: a card's effect may have made it legal)
     agent = next((i for i in persons if i > 0 and words[i - 1].text.lower() == "by" and i not in context
                   and (i + 1 == len(words) or words[i + 1].pause or words[i + 1].text.lower() in _AFTER_AGENT)),
-                 None) if _passive(words) else None
+                 None) if passive else None
     if agent is not None:
         subject_at = agent
         if "Q" in form.slots:
@@ -264,13 +265,13 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             return None if other is None else (agent, other)
     elif acting:
         before = [i for i in acting if i < first_sign]
-        subject_at = before[-1] if before else owner if owner is not None and not _passive(words) \
+        subject_at = before[-1] if before else owner if owner is not None and not passive \
             else acting[0]
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
-        elif "Q" not in form.slots and owner is not None and not _passive(words):
+        elif "Q" not in form.slots and owner is not None and not passive:
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
-    elif _passive(words) and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
+    elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
         subject_at = persons[0]

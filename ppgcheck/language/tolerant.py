@@ -69,12 +69,13 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 header = _header(lines, n)
                 offered = suggest(lines[n - 1], context, vocab, result,
                                   lambda line: _parses(parse, header, line))
-                if result.message == NOTHING_FOUND and _a_form_mistyped(lines[n - 1], offered):
-                    # nothing of the language in it: the strict error says where and what fits
-                    # (`extar` at its caret), the reader adds whole lines to choose from
-                    # (the strict error's "closest valid forms" are templates, not lines: never offered)
-                    raise dataclasses.replace(exc, suggestions=offered, suggesting="did you mean") from None
-                if result.message == NOTHING_FOUND:     # a sentence: where the language's forms stop
+                if result.message == NOTHING_FOUND:
+                    if _a_form_mistyped(lines[n - 1], offered):
+                        # nothing of the language in it: the strict error says where and what fits
+                        # (`extar` at its caret), the reader adds whole lines to choose from (the
+                        # strict error's "closest valid forms" are templates, not lines: never offered)
+                        raise dataclasses.replace(exc, suggestions=offered, suggesting="did you mean") from None
+                    # a sentence: where the language's forms stop
                     word = lines[n - 1][exc.column - 1:].split(maxsplit=1)[:1] if exc.line == n else []
                     stop = f"; the language's forms stop at `{word[0]}`" if word else ""
                     raise ReportError(f"cannot read this sentence: {NOTHING_FOUND}{stop}", source, n,

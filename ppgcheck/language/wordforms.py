@@ -9,6 +9,7 @@ word in any tense, and a misspelt long word, match without listing them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,6 +51,19 @@ def tokenize(sentence: str) -> list[Token]:
             parts = (word,)
         out.extend(Token(part, start, end, lemmas(part)) for part in parts)
     return out
+
+
+@lru_cache(maxsize=4096)
+def phrase_forms(text: str) -> tuple[frozenset[str], ...]:
+    """The forms of each word of a pack's phrase (`read_allowed`, `read_summons`): tokenized
+    once a process, not at every sentence read."""
+    return tuple(token.forms for token in tokenize(text))
+
+
+def phrase_at(forms: Sequence[frozenset[str]], text: str, start: int = 0) -> bool:
+    """The phrase `text` stands in `forms` (each word's forms) from `start` on, word by word."""
+    want = phrase_forms(text)
+    return len(forms) - start >= len(want) and all(w & f for w, f in zip(want, forms[start:]))
 
 
 @lru_cache(maxsize=8192)
