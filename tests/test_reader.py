@@ -773,3 +773,17 @@ def test_what_a_question_asks_is_not_read_as_what_happened(sentence):
 def test_a_question_after_what_happened_leaves_it_read():
     [observation] = read("Kim underpaid her attack and asked if that was ok").observations
     assert observation.reading.read_as == "Kim broke a game rule, by not paying the full cost"
+
+
+def test_a_refused_passive_sentence_suggests_the_agent_s_lines():
+    """`Sara was called a cheater by Tomas` (yugioh has no sign of it) offered `Sara insulted
+    Tomas` first: a judge taking it would rule the insulted player."""
+    error = refusal("Sara was called a cheater by Tomas",
+                    header="policy: yugioh\ntier: 2\nplayer: Sara\nplayer: Tomas\n")
+    assert "Tomas insulted Sara" in error.suggestions and "Sara insulted Tomas" not in error.suggestions
+
+
+@pytest.mark.parametrize("line", [",", " ; ", "..."])
+def test_a_line_of_punctuation_alone_is_refused_cleanly(line):
+    """A line with no piece to read (split finds none) is the strict error, not a crash."""
+    refusal(line)

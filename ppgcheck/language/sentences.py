@@ -32,7 +32,7 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     """The statements of a line read piece by piece (the main one first), or None when it
     has one piece or a piece cannot be read."""
     pieces = split(sentence, context)
-    if not (1 < len(pieces) or _joint(pieces[0], context)) or len(pieces) > MAX_PIECES:
+    if not (1 < len(pieces) or pieces and _joint(pieces[0], context)) or len(pieces) > MAX_PIECES:
         return None
     reads: list[Read] = []
     before: list[str] = []          # context pieces before the first statement

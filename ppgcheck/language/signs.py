@@ -251,13 +251,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     passive = _passive(words)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
         and words[first_sign - 2].person is not None else None
-    # the agent of a passive sentence (`the top card was flipped face up by him`, `Kim was
-    # called a cheater by Lee`): the one who did it, whoever is named before
-    # (not an owner, `stolen by Lee's Mind Control`, nor one followed by what she did it with,
-    # `drawn by Kim with Pot of Greed`: a card's effect may have made it legal)
-    agent = next((i for i in persons if i > 0 and words[i - 1].text.lower() == "by" and i not in context
-                  and (i + 1 == len(words) or words[i + 1].pause or words[i + 1].text.lower() in _AFTER_AGENT)),
-                 None) if passive else None
+    agent = passive_agent(words, context)
     if agent is not None:
         subject_at = agent
         if "Q" in form.slots:
@@ -318,6 +312,19 @@ def _owned(vocab: Vocabulary, kind: str, words: list[Word], persons: list[int]) 
     cards), in a sentence that names no one but their owner: the owner is its subject."""
     owned = {args[0] for args in vocab.reading.get("read_owned", [])}
     return kind in owned and len({words[i].person for i in persons}) == 1
+
+
+def passive_agent(words: list[Word], context: Collection[int] = ()) -> int | None:
+    """Where the agent of a passive sentence stands (`the top card was flipped face up by him`,
+    `Kim was called a cheater by Lee`): the one who did it, whoever is named before; not an
+    owner (`stolen by Lee's Mind Control`), nor one followed by what she did it with (`drawn by
+    Kim with Pot of Greed`: a card's effect may have made it legal), nor one in a clause of when
+    or why (`context`).  None in a sentence that is not passive or names no agent."""
+    if not _passive(words):
+        return None
+    return next((i for i, word in enumerate(words) if word.person is not None and i > 0
+                 and words[i - 1].text.lower() == "by" and i not in context
+                 and (i + 1 == len(words) or words[i + 1].pause or words[i + 1].text.lower() in _AFTER_AGENT)), None)
 
 
 # what may follow the agent of a passive sentence: where, when, how often

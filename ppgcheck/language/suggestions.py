@@ -14,7 +14,7 @@ from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import MAX_WORDS, Context, Refusal, modifiers_in, sentence_words
-from ppgcheck.language.signs import ARTICLES, doers, score, signs_of, unit_number
+from ppgcheck.language.signs import ARTICLES, doers, passive_agent, score, signs_of, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -97,6 +97,9 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
         cues.setdefault(kind, set()).add(cue.lower())
     negated = any(w.negation for w in words)
     named = sentence_words(sentence, context, vocab)
+    agent = passive_agent(named)
+    if agent is not None:       # (`Sara was called a cheater by Tomas`: Tomas's line first)
+        subject = named[agent].person
     signs = score(compiled, named, {i for i, w in enumerate(named) if w.person is not None})
     for kind in allowed:
         coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
