@@ -117,6 +117,16 @@ def test_vocab_words_lists_what_the_reader_takes_for_each_observation_of_the_pol
     assert "read_sign" not in run("vocab", "--policy", "yugioh").output
 
 
+def test_vocab_words_lists_the_reader_s_other_words_summons_negations_and_modifier_phrases():
+    result = run("vocab", "--policy", "fab", "--words", "--format", "json")
+    listed = {(e["kind"], e["fact"], e["form"]) for e in json.loads(result.output) if e["category"] == "reader-other"}
+    assert {("summons", "read_summoned", "called over"), ("summons", "read_summons", "called me over"),
+            ("mixed_into_hand", "read_negates", "extras_identifiable"),
+            ("from_cards_of", "read_phrase", "from {Q}'s deck")} <= listed
+    text = run("vocab", "--policy", "fab", "--words").output
+    assert "read_summoned" in text and "read_negates" in text
+
+
 def test_compare_rules_the_same_observations_under_every_guide():
     result = run("compare", str(ROOT / "examples" / "compare" / "extra-card.txt"), "--format", "json")
     [data] = json.loads(result.output)

@@ -128,13 +128,27 @@ def reader_words(vocab_) -> list[tuple[str, str, str]]:
     return sorted(out, key=lambda item: (item[0], order[item[1]], item[2]))
 
 
+def reader_other_words(vocab_) -> list[tuple[str, str, str]]:
+    """(kind, fact, text) of the tolerant reader's words that are no observation's: a
+    modifier's phrases, a negated modifier read as another (`read_negates`: text is the one
+    read), and who called the judge (`read_summons` after a name, `read_summoned` before `by`
+    or `from` and a name: context, kept as not read)."""
+    modifiers = set(vocab_.modifiers)
+    out = [(kind, "read_phrase", text) for kind, text in vocab_.reading.get("read_phrase", []) if kind in modifiers]
+    out += [(negated, "read_negates", read) for negated, read in vocab_.reading.get("read_negates", [])]
+    out += [("summons", fact, text) for fact in ("read_summons", "read_summoned")
+            for (text,) in vocab_.reading.get(fact, [])]
+    return sorted(set(out))
+
+
 @cli.command()
 @click.option("--policy", "-p", shell_complete=complete_policy,
               help="Add the forms this policy's pack declares to the core's.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--words", is_flag=True,
               help="Also list the words the tolerant reader takes for each observation in a free note "
-                   "(its phrases, signs, hints and cues).")
+                   "(its phrases, signs, hints and cues), and its other words (modifier phrases, negated "
+                   "modifiers, who called the judge).")
 @rules_option("List the language of a pack under this rules folder (with --policy).")
 @fails_cleanly
 def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None:
@@ -160,11 +174,15 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
     forms = vocab_.all_forms() + list(vocab_.when.values()) + vocab_.value_forms()
     origin = {"core": "core", "pack": vocab_.pack}
     said = reader_words(vocab_) if words else []
+    other = reader_other_words(vocab_) if words else []
     if fmt == "json":
         click.echo(json.dumps([{"category": f.category, "kind": f.kind, "form": f.text, "fact": f.fact,
                                 "origin": origin[f.origin]} for f in forms]
                               + [{"category": "reader", "kind": kind, "form": text, "fact": fact,
-                                  "origin": "reading"} for kind, fact, text in said], indent=2, ensure_ascii=False))
+                                  "origin": "reading"} for kind, fact, text in said]
+                              + [{"category": "reader-other", "kind": kind, "form": text, "fact": fact,
+                                  "origin": "reading"} for kind, fact, text in other],
+                              indent=2, ensure_ascii=False))
         return
     mark = lambda f: f"  [{vocab_.pack}]" if f.origin == "pack" else ""      # noqa: E731
     for title, category in (("Headers", "header"), ("Observations", "observation"),
@@ -197,6 +215,10 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
         click.echo("on its own; read_hint: points to it; read_cue: makes a reading of another kind refused):")
         for kind, fact, text in said:
             click.echo(f"  {kind:<32} {fact:<12} {text}")
+        click.echo("Its other words (read_phrase: a modifier's; read_negates: `not` before the first reads as the")
+        click.echo("second; read_summons, read_summoned: who called the judge, kept as not read):")
+        for kind, fact, text in other:
+            click.echo(f"  {kind:<32} {fact:<13} {text}")
     click.echo("Words that stand for each other:")
     for name, words in vocab_.word_classes.items():
         click.echo(f"  {name}: " + ", ".join(words))
