@@ -96,7 +96,8 @@ def cached_json(kind: str, inputs: list[Path], compute: Callable[[], Any], salt:
         return found
     value = compute()
     if _write(folder, entry.name, value):
-        _prune(folder)
+        with contextlib.suppress(OSError):      # (another process may be pruning the same entries)
+            _prune(folder)
     return value
 
 

@@ -476,3 +476,17 @@ def test_a_broken_map_of_passed_shapes_only_costs_the_walk(tmp_path: Path, monke
         kept.write_text(broken)
         walked = _walks_counted(monkeypatch)
         assert check_files([rules]).statements == 1 and len(walked) == 1
+
+
+def test_an_entry_another_process_prunes_meanwhile_only_costs_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers pruning one folder: the entries one lists may be gone when it looks at them
+    (CI saw FileNotFoundError reach a forked job when the prune left the write's guard)."""
+    monkeypatch.setenv("PPGCHECK_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "a.lp"
+    source.write_text("a.")
+
+    def pruned_meanwhile(folder):
+        raise FileNotFoundError(2, "No such file or directory", str(folder / "gone.json"))
+    monkeypatch.setattr(cache, "_prune", pruned_meanwhile)
+    assert cache.cached_json("t", [source], lambda: {"x": 1}) == {"x": 1}
+    assert cache.cached_json("t", [source], lambda: {"x": 2}) == {"x": 1}      # written all the same
