@@ -787,3 +787,76 @@ def test_a_refused_passive_sentence_suggests_the_agent_s_lines():
 def test_a_line_of_punctuation_alone_is_refused_cleanly(line):
     """A line with no piece to read (split finds none) is the strict error, not a crash."""
     refusal(line)
+
+
+# --- clock times, ranges, counts said as less than a number, shorthand ---------------------
+
+@pytest.mark.parametrize("note, minutes", [
+    ("Round began 10:00. Kim sat down at 10:07.", 7),
+    ("Round 3 started at 2:30 PM; Kim got to the table at 2:41 PM.", 11),
+    ("Kim arrived at 10:08, round started 10:00", 8),
+    ("Kim showed up at 10:12 for a 10:00 start.", 12),
+    ("Round began 12:55. Kim arrived 1:04.", 9),                  # a 12-hour clock past noon
+    ("Round began 10:00. Kim didn't arrive until 10:15.", 15),
+])
+def test_an_arrival_time_against_the_rounds_start_is_the_minutes_between(note, minutes):
+    obs = read(note).observations[0]
+    assert (obs.subject, obs.kind, obs.counts) == ("Kim", "late", {"minutes": minutes})
+    assert obs.reading.written == note.rstrip(".").strip() or obs.reading.written in note
+    # the judge's own words shown, never the reader's rewriting of them
+    assert not any("after the round started" in text for text in obs.reading.not_read)
+
+
+def test_the_rounds_start_on_a_line_before_counts_for_an_arrival_on_a_later_line():
+    obs = read("Round began 10:00, table 12.", "Kim sat down at 10:07.").observations
+    assert [(o.kind, o.counts) for o in obs] == [("late", {"minutes": 7})]
+
+
+@pytest.mark.parametrize("note", [
+    "Kim sat down at 10:07.",                                      # no start said: no count
+    "Round began 10:00. Kim arrived at 9:58.",                     # on time: never late
+    "Round began 10:00. Kim drew an extra card at 10:20.",         # no arrival: the time is context
+])
+def test_a_clock_time_is_no_lateness_without_a_start_or_an_arrival_after_it(note):
+    try:
+        observations = read(note).observations
+    except ReportError:
+        return
+    assert all(o.kind != "late" for o in observations)
+
+
+@pytest.mark.parametrize("note, counts", [
+    ("Kim drew 2-3 extra cards", (2, 3)),
+    ("Kim drew two or three extra cards", (2, 3)),
+    ("Kim was 3 to 4 minutes late", (3, 4)),
+])
+def test_a_count_given_as_a_range_is_refused_with_the_line_for_each(note, counts):
+    error = refusal(note)
+    assert "is a range" in error.message
+    assert [any(f" {n} " in s for s in error.suggestions[:2]) for n in counts] == [True, True]
+
+
+def test_a_count_said_to_fall_short_of_its_number_is_refused_and_a_rough_one_is_read():
+    assert "unsure" in refusal("Kim was almost 10 minutes late").message
+    assert "unsure" in refusal("Kim drew nearly 3 extra cards").message
+    assert read("Kim was a quarter of an hour late").observations[0].counts == {"minutes": 15}
+    assert read("Kim was half an hour late").observations[0].counts == {"minutes": 30}
+    assert read("Kim was ~3 min late").observations[0].counts == {"minutes": 3}
+
+
+def test_a_judges_shorthand_reads_as_the_words_it_stands_for():
+    obs = read("Kim drew 2 extra cards & shuffled them into her hand").observations[0]
+    assert obs.reading.read_as == "Kim drew 2 extra cards, mixed into her hand"
+    from ppgcheck.language.wordforms import tokenize
+    assert [t.text for t in tokenize("w/o it b/c x&y w/ her")] == ["without", "it", "because", "x", "and", "y",
+                                                                    "with", "her"]
+
+
+def test_a_line_of_context_alone_is_shown_as_not_read_by_the_statement_after_it():
+    [obs] = read("Round 6, table 31.", "Kim was 7 minutes late").observations
+    assert obs.reading.not_read[0] == "Round 6, table 31." and obs.counts == {"minutes": 7}
+    [obs] = read("Kim drew an extra card", "Table 31.").observations      # none after it: the one before
+    assert obs.reading.not_read[-1] == "Table 31." and obs.reading.read_as == "Kim drew 1 extra card"
+    assert refusal("Round 6, table 31.").line == 4          # context of nothing: the line's own error
+    # a line that says what happened, in words the reader does not know, is no context
+    assert refusal("An extra card was drawn, round 6.", "Kim was 7 minutes late").line == 4

@@ -241,7 +241,8 @@ class Patterns:
                         continue
                     start, end = run[0].start, run[-1].end
                     text = " ".join(w.text for w in run)
-                    new = [Word(text if j == 0 else "", start, end, lemmas(m), negation=m in self.negations)
+                    new = [Word(text if j == 0 else "", start, end, lemmas(m), negation=m in self.negations,
+                                number=int(m) if m.isdigit() else None)    # (`half an hour`: 30 minutes)
                            for j, m in enumerate(means)]
                     words[i:i + len(written)] = new
                     i += len(new)

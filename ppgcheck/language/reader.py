@@ -76,7 +76,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if refused:
         return refused
     refused = exclusive_refusal(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
-        or _unsaid_count(words, found, vocab)
+        or _count_range(sentence, words, taken, found, vocab) or _unsaid_count(words, found, vocab)
     if refused:
         return refused
     line = line_of(found, modifiers, vocab)
@@ -119,6 +119,28 @@ def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabu
         lines = [line_of(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
         return Refusal(f"`{words[place[0]].text} {words[place[1]].text}` is a second count beside the {number} "
                        "read: write the one meant", words[place[0]].start + 1, readings=lines)
+    return None
+
+
+# between the two numbers of a range (`2-3 cards`, `two or three`, `3 to 4 minutes`)
+_RANGE = re.compile(r"\s*(?:[-–/]|or|to)\s*", re.IGNORECASE)
+
+
+def _count_range(sentence: str, words: list[Word], taken: set[int], found: Found,
+                 vocab: Vocabulary) -> Refusal | None:
+    """A count read as the second number of a range (`2-3 extra cards`, `3 or 4 minutes`): the
+    judge does not know which, and the reader never picks.  Refused, with the line for each."""
+    for i in sorted(taken):
+        slot = next((slot for slot, number in found.numbers.items() if words[i].number == number), None)
+        # the number before, apart by `-` or `/`, or by the word `or` or `to`
+        at = i - 2 if i > 1 and words[i - 1].text.lower() in ("or", "to") else i - 1
+        if slot is None or at < 0 or at in taken or words[at].number is None \
+                or not _RANGE.fullmatch(sentence[words[at].end:words[i].start]):
+            continue
+        numbers = (words[at].number, words[i].number)
+        lines = [line_of(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in numbers]
+        return Refusal(f"`{sentence[words[at].start:words[i].end]}` is a range: write the count meant",
+                       words[at].start + 1, readings=lines)
     return None
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ppgcheck.language import clock
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
@@ -142,6 +143,7 @@ def context_only(piece: str, context: Context, vocab: Vocabulary) -> bool:
     sign or hint, no observation's verb, no modifier, cue word or negation.  It is kept as
     not read beside the statements of its line, never read as one."""
     compiled = patterns(vocab)
+    piece = clock.without_start(piece, context.names, vocab)      # (`Round began 10:00`: when, not what)
     words = sentence_words(piece, context, vocab)
     if not words or any(w.person is not None or w.negation for w in words):
         return False

@@ -10,9 +10,11 @@ import re
 from collections.abc import Callable
 
 from ppgcheck.errors import ReportError
+from ppgcheck.language import clock
 from ppgcheck.language.model import Reading, Report
+from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
-from ppgcheck.language.sentences import read_pieces, unread_statement
+from ppgcheck.language.sentences import context_only, read_pieces, unread_statement
 from ppgcheck.language.signs import JOINERS_AND_SO
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.vocabulary import Vocabulary
@@ -39,6 +41,7 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
     lines = list(lines)
     readings: dict[int, Reading] = {}
     origin: dict[int, int] = {}         # a statement appended past the end: the line it was read from
+    asides: dict[int, ReportError] = {}     # a line of context alone (`Round 6, table 31.`): its error
     for _ in range(2 * len(lines) + 1):
         try:
             reports = parse(lines)
@@ -49,15 +52,7 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 raise _at_origin(exc, origin, written) from None
             vocab = vocab_of_line(n)
             context = _context(lines, n)
-            result = read_sentence(lines[n - 1], context, vocab)
-            pieces = read_pieces(lines[n - 1], context, vocab) \
-                if _says_more(result, context) and _last_report(lines, n) else None
-            # (a line read as one piece still says what it left unread: `... because Chidi ...`)
-            unread = unread_statement(result, context, vocab) if isinstance(result, Read) and len(pieces or []) <= 1 \
-                else None
-            if unread:
-                result = Refusal(f"`{unread}` says what else happened, and it cannot be read: write it as a line "
-                                 "of its own", lines[n - 1].find(unread) + 1, readings=[result.line])
+            result, pieces = _read_line(lines, written, n, context, vocab)
             if pieces and (isinstance(result, Refusal) or len(pieces) > 1):
                 # the main statement where it was written, the others after the report's last line
                 result, *others = pieces
@@ -66,23 +61,12 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                     readings[len(lines)] = other.reading
                     origin[len(lines)] = n
             if isinstance(result, Refusal):
-                header = _header(lines, n)
-                offered = suggest(lines[n - 1], context, vocab, result,
-                                  lambda line: _parses(parse, header, line))
-                if result.message == NOTHING_FOUND:
-                    if _a_form_mistyped(lines[n - 1], offered):
-                        # nothing of the language in it: the strict error says where and what fits
-                        # (`extar` at its caret), the reader adds whole lines to choose from (the
-                        # strict error's "closest valid forms" are templates, not lines: never offered)
-                        raise dataclasses.replace(exc, suggestions=offered, suggesting="did you mean") from None
-                    # a sentence: where the language's forms stop
-                    word = lines[n - 1][exc.column - 1:].split(maxsplit=1)[:1] if exc.line == n else []
-                    stop = f"; the language's forms stop at `{word[0]}`" if word else ""
-                    raise ReportError(f"cannot read this sentence: {NOTHING_FOUND}{stop}", source, n,
-                                      exc.column if word else 1, lines[n - 1], suggestions=offered,
-                                      suggesting="did you mean") from None
-                raise ReportError(f"cannot read this sentence: {result.message}", source, n, result.column,
-                                  lines[n - 1], suggestions=offered, suggesting="did you mean") from None
+                error = _refusal_error(exc, result, lines, n, source, parse, context, vocab)
+                if result.message == NOTHING_FOUND and n <= len(written) and context_only(lines[n - 1], context, vocab):
+                    asides[n] = error       # shown as not read beside the statement after it
+                    lines[n - 1] = ""
+                    continue
+                raise error from None
             readings[n] = result.reading
             lines[n - 1] = result.line
             continue
@@ -103,8 +87,78 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                     for modifier in observation.modifiers:
                         modifier.line = observation.line
             report.lines = report.lines[:len(written)] if origin else report.lines
+        for n, error in asides.items():
+            if not _aside(reports, n, written):
+                raise error         # context of no statement: the line as the strict parse refused it
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+def _aside(reports: list[Report], n: int, written: list[str]) -> bool:
+    """Line n, context alone, shown as not read by the statement after it in its report (or,
+    where none follows, the one before); False when its report has no statement to show it."""
+    start = max((i + 1 for i in range(n - 1) if _SEPARATOR.match(written[i])), default=0)
+    end = next((i for i in range(n, len(written)) if _SEPARATOR.match(written[i])), len(written))
+    observations = sorted(((o, report.vocab) for report in reports for o in report.observations
+                           if start < o.line <= end), key=lambda pair: pair[0].line)
+    if not observations:
+        return False
+    observation, vocab = next((pair for pair in observations if pair[0].line > n), observations[-1])
+    text, before = written[n - 1].strip(), observation.line > n
+    reading = observation.reading or Reading(written[observation.line - 1].strip(), print_observation(observation, vocab))
+    observation.reading = dataclasses.replace(
+        reading, written=f"{text} {reading.written}" if before else f"{reading.written} {text}",
+        not_read=[text, *reading.not_read] if before else [*reading.not_read, text])
+    return True
+
+
+def _read_line(lines: list[str], written: list[str], n: int, context: Context,
+               vocab: Vocabulary) -> tuple[Read | Refusal, list[Read] | None]:
+    """Line n read whole, and piece by piece where it says more; its clock times as minutes
+    after the round began (clock.py; the round's start on a line before too, as written), the
+    reading showing the judge's own words."""
+    began = next((t for line in reversed(_chunk(written, n)) if (t := clock.round_began(line, context.names, vocab))
+                  is not None), None)
+    timed, said = clock.in_minutes(lines[n - 1], began, context.names, vocab)
+    for line in ([timed] if said else []) + [lines[n - 1]]:
+        result = read_sentence(line, context, vocab)
+        pieces = read_pieces(line, context, vocab) if _says_more(result, context) and _last_report(lines, n) else None
+        # (a line read as one piece still says what it left unread: `... because Chidi ...`)
+        unread = unread_statement(result, context, vocab) if isinstance(result, Read) and len(pieces or []) <= 1 \
+            else None
+        if unread:
+            result = Refusal(f"`{unread}` says what else happened, and it cannot be read: write it as a line "
+                             "of its own", line.find(unread) + 1, readings=[result.line])
+        if line is timed and (isinstance(result, Read) or pieces):
+            return _as_written(result, said), [_as_written(piece, said) for piece in pieces] if pieces else pieces
+    return result, pieces
+
+
+def _as_written(result: Read | Refusal, said: dict[str, str]) -> Read | Refusal:
+    """A reading of a line with its clock times in minutes, in the judge's words again."""
+    if isinstance(result, Refusal):
+        return result
+    return Read(result.line, clock.as_written(result.reading, said), result.subject)
+
+
+def _refusal_error(exc: ReportError, result: Refusal, lines: list[str], n: int, source: str,
+                   parse: Callable[[list[str]], list[Report]], context: Context, vocab: Vocabulary) -> ReportError:
+    """The error for line n, which the reader refused, with whole lines to choose from."""
+    header = _header(lines, n)
+    offered = suggest(lines[n - 1], context, vocab, result, lambda line: _parses(parse, header, line))
+    if result.message != NOTHING_FOUND:
+        return ReportError(f"cannot read this sentence: {result.message}", source, n, result.column,
+                           lines[n - 1], suggestions=offered, suggesting="did you mean")
+    if _a_form_mistyped(lines[n - 1], offered):
+        # nothing of the language in it: the strict error says where and what fits (`extar` at
+        # its caret), the reader adds whole lines to choose from (the strict error's "closest
+        # valid forms" are templates, not lines: never offered)
+        return dataclasses.replace(exc, suggestions=offered, suggesting="did you mean")
+    # a sentence: where the language's forms stop
+    word = lines[n - 1][exc.column - 1:].split(maxsplit=1)[:1] if exc.line == n else []
+    stop = f"; the language's forms stop at `{word[0]}`" if word else ""
+    return ReportError(f"cannot read this sentence: {NOTHING_FOUND}{stop}", source, n, exc.column if word else 1,
+                       lines[n - 1], suggestions=offered, suggesting="did you mean")
 
 
 # a line of at most this many words, or this close to a line offered (rapidfuzz ratio), is a

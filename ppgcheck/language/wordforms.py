@@ -17,10 +17,11 @@ import lemminflect
 from rapidfuzz import fuzz, process
 
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
-_WORD = re.compile(r"'s\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
+# (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`)
+_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
-                 "n't": ("not",)}
+                 "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",)}
 TYPO_MIN_LENGTH = 5         # shorter words are too close to each other to correct
 TYPO_MIN_SCORE = 88         # rapidfuzz ratio a typo needs to be read as a vocabulary word
 
