@@ -122,9 +122,10 @@ def test_vocab_words_lists_the_reader_s_other_words_summons_negations_and_modifi
     listed = {(e["kind"], e["fact"], e["form"]) for e in json.loads(result.output) if e["category"] == "reader-other"}
     assert {("summons", "read_summoned", "called over"), ("summons", "read_summons", "called me over"),
             ("mixed_into_hand", "read_negates", "extras_identifiable"),
-            ("from_cards_of", "read_phrase", "from {Q}'s deck")} <= listed
+            ("from_cards_of", "read_phrase", "from {Q}'s deck"), ("clock", "read_arrived", "sit down"),
+            ("clock", "read_round_began", "begin")} <= listed
     text = run("vocab", "--policy", "fab", "--words").output
-    assert "read_summoned" in text and "read_negates" in text
+    assert "read_summoned" in text and "read_negates" in text and "read_round_began" in text
 
 
 def test_compare_rules_the_same_observations_under_every_guide():
