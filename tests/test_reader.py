@@ -860,3 +860,21 @@ def test_a_line_of_context_alone_is_shown_as_not_read_by_the_statement_after_it(
     assert refusal("Round 6, table 31.").line == 4          # context of nothing: the line's own error
     # a line that says what happened, in words the reader does not know, is no context
     assert refusal("An extra card was drawn, round 6.", "Kim was 7 minutes late").line == 4
+
+
+def test_the_erring_player_calling_a_judge_at_once_is_the_modifier_not_a_second_statement():
+    for note in ("Kim drew an extra card and immediately called a judge",
+                 "Kim drew an extra card and called a judge right away",
+                 "Kim drew an extra card. She called a judge at once."):
+        [obs] = read(note).observations
+        assert [(m.kind, m.person) for m in obs.modifiers] == [("called_judge_at_once", "Kim")], note
+    [obs] = read("Kim drew an extra card. Lee immediately called a judge.").observations
+    assert [(m.kind, m.person) for m in obs.modifiers] == [("called_judge_at_once", "Lee")]
+
+
+def test_another_persons_claim_of_a_modifier_is_refused_the_subjects_own_account_is_read():
+    error = refusal("Kim drew an extra card. Lee said it was on purpose.")
+    assert "Lee's account" in error.message
+    assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card"]
+    [obs] = read("Kim drew an extra card. She said it was an accident.").observations
+    assert [m.kind for m in obs.modifiers] == ["accidental"]

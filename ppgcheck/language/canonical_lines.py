@@ -21,7 +21,7 @@ def line_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> str:
 
 
 def observation_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> Observation:
-    """The observation a reading says (a count a reader phrase leaves out is 1)."""
+    """The observation a reading says (a count a reader phrase leaves out is 1, a person its subject)."""
     pattern = found.pattern
     slots = vocab.canonical("observation", pattern.kind).slots
     counts = {slot: found.numbers.get(slot, 1) for slot in slots if slot not in PERSON_SLOTS}
@@ -30,7 +30,10 @@ def observation_of(found: Found, modifiers: list[Found], vocab: Vocabulary) -> O
     for modifier in modifiers:
         kind = modifier.pattern.kind
         number = next(iter(modifier.numbers.values()), None) if kind in vocab.counted_modifiers else None
-        observation.modifiers.append(Modifier(kind, modifier.persons.get("Q"), number))
+        # a reader phrase that leaves its person out says it of the subject (`and at once called a judge`)
+        written = any(e.what == "person" for e in modifier.pattern.elements)
+        person = modifier.persons.get("Q") if written or kind not in vocab.person_modifiers else observation.subject
+        observation.modifiers.append(Modifier(kind, person, number))
     return observation
 
 

@@ -19,7 +19,8 @@ from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.canonical_lines import inferred_line, line_of, observation_of
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
 from ppgcheck.language.model import Modifier, Observation, Reading
-from ppgcheck.language.printer import print_observation
+from ppgcheck.language.grammar import language
+from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
 from ppgcheck.language.signs import (ARTICLES, other_pronoun, plurals, reports, score, signed, unit_number,
                                      when_clause)
@@ -59,6 +60,11 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
                        "of the report language is that long", too_long.start + 1)
     found = _observation(compiled, words)
+    if isinstance(found, Found) and found.pattern.category == "state":
+        # `She called a judge at once`: a modifier of the statement before says more than the state
+        more = _continuation(sentence, words, compiled, context, covering=found.read)
+        if more:
+            return more
     if isinstance(found, Refusal) and found.message == NOTHING_FOUND:
         found = _continuation(sentence, words, compiled, context) or _inferred(compiled, words) \
             or _signed(compiled, words) or found
@@ -72,7 +78,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     taken = set(found.read)
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
     refused = negation_refusal(sentence, words, taken, modifiers, vocab, found) \
-        or _asked(words, taken | {i for m in modifiers for i in m.read})
+        or _asked(words, taken | {i for m in modifiers for i in m.read}) \
+        or _claimed(words, found, modifiers, vocab)
     if refused:
         return refused
     refused = exclusive_refusal(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
@@ -103,6 +110,27 @@ def _asked(words: list[Word], read: set[int]) -> Refusal | None:
         if any(i < j < end for j in read if words[j].person is None):
             return Refusal(f"`{words[ask].text} ... {word.text}` asks a question: write what happened, not what "
                            "was asked", word.start + 1)
+    return None
+
+
+def _claimed(words: list[Word], found: Found, modifiers: list[Found], vocab: Vocabulary) -> Refusal | None:
+    """A modifier in what another person says (`Kim drew an extra card. Lee said it was on
+    purpose.`, `Lee claims Kim did it on purpose`): Lee's claim, not what the judge found.
+    Refused, with the line with it and the line without it (the subject's own account, `she said
+    it was an accident`, is read)."""
+    subject = found.persons.get("P")
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    for modifier in modifiers:
+        first = min(modifier.read)
+        # (the claim's clause reaches the modifier: no pause between, `before Olek noticed, so ...`)
+        claim = next((k for k in range(1, first) if words[k].forms & verbs and words[k - 1].person is not None
+                      and words[k - 1].person != subject and k - 1 not in modifier.read
+                      and not any(w.pause for w in words[k + 1:first + 1])), None)
+        if claim is not None:
+            others = [m for m in modifiers if m is not modifier]
+            return Refusal(f"`{words[claim - 1].text} {words[claim].text} ...` is {words[claim - 1].text}'s account, not "
+                           "what you found: write what happened", words[claim - 1].start + 1,
+                           readings=[line_of(found, modifiers, vocab), line_of(found, others, vocab)])
     return None
 
 
@@ -160,14 +188,22 @@ def _unsaid_count(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal
     return None
 
 
-def _continuation(sentence: str, words: list[Word], compiled: Patterns, context: Context) -> Read | None:
+def _continuation(sentence: str, words: list[Word], compiled: Patterns, context: Context,
+                  covering: tuple[int, ...] = ()) -> Read | None:
     """A sentence of modifiers alone about the previous observation (`She did it on
-    purpose`): the continuation line `It ...`, when every modifier reads plainly."""
-    if context.previous is None or any(w.person not in (None, context.previous) for w in words):
+    purpose`, `She called a judge at once`): the continuation line `It was ...`, when every
+    modifier reads plainly (and reads every word of `covering`: a state's, `she called a judge`,
+    that a modifier says more of)."""
+    if context.previous is None:
         return None
-    taken: set[int] = {i for i, w in enumerate(words) if w.person is not None}
-    modifiers = _modifiers(compiled, words, taken)
-    if not modifiers or any(w.negation for i, w in enumerate(words) if i not in taken):
+    modifiers = _modifiers(compiled, words, set())
+    persons = {i for i, w in enumerate(words) if w.person is not None}
+    taken = persons | {i for m in modifiers for i in m.read}
+    # (another person only as a modifier's: `Lee called a judge at once`)
+    if any(words[i].person != context.previous and not any(i in m.read for m in modifiers) for i in persons):
+        return None
+    if not modifiers or any(w.negation for i, w in enumerate(words) if i not in taken) \
+            or not set(covering) <= taken:
         return None
     said = {m.pattern.kind for m in modifiers}
     if any(cue.lower() in w.forms and kind not in said for i, w in enumerate(words) if i not in taken
@@ -177,9 +213,10 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
     parts = []
     for modifier in modifiers:
         form = vocab.canonical("modifier", modifier.pattern.kind)
-        if form.slots:
+        if any(slot not in modifier.persons for slot in form.slots):
             return None
-        parts.append(form.text)
+        names = {slot: quote_name(person, language(vocab)) for slot, person in modifier.persons.items()}
+        parts.append(fill(form, names, vocab))
     line = "It was " + ", ".join(parts)
     return Read(line, Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled)), context.previous)
 
@@ -267,6 +304,11 @@ def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
         return Refusal(NOTHING_FOUND)
     kept = [f for f in best.values()
             if not any(set(f.read) < set(g.read) for g in best.values() if g is not f)]
+    if len(kept) > 1 and any(f.pattern.category == "state" for f in kept):
+        # `... and at once called a judge`: a modifier that says more than the state, not a state
+        said = [set(m.read) for m in _modifiers(compiled, words, set())]
+        kept = [f for f in kept if f.pattern.category != "state"
+                or not any({i for i in f.read if words[i].person is None} <= read for read in said)]
     if len(kept) > 1:
         kept.sort(key=lambda f: f.read[0])
         described = " or ".join(f"`{f.pattern.kind}`" for f in kept[:3])

@@ -53,7 +53,8 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             vocab = vocab_of_line(n)
             context = _context(lines, n)
             result, pieces = _read_line(lines, written, n, context, vocab)
-            if pieces and (isinstance(result, Refusal) or len(pieces) > 1):
+            # (one piece that reads more of the line than the line read whole: `... She called a judge at once`)
+            if pieces and (isinstance(result, Refusal) or len(pieces) > 1 or _unread(pieces[0]) < _unread(result)):
                 # the main statement where it was written, the others after the report's last line
                 result, *others = pieces
                 for other in others:
@@ -122,7 +123,7 @@ def _read_line(lines: list[str], written: list[str], n: int, context: Context,
     timed, said = clock.in_minutes(lines[n - 1], began, context.names, vocab)
     for line in ([timed] if said else []) + [lines[n - 1]]:
         result = read_sentence(line, context, vocab)
-        pieces = read_pieces(line, context, vocab) if _says_more(result, context) and _last_report(lines, n) else None
+        pieces = read_pieces(line, context, vocab) if _says_more(result, context, vocab) and _last_report(lines, n) else None
         # (a line read as one piece still says what it left unread: `... because Chidi ...`)
         unread = unread_statement(result, context, vocab) if isinstance(result, Read) and len(pieces or []) <= 1 \
             else None
@@ -175,14 +176,20 @@ def _a_form_mistyped(line: str, offered: list[str]) -> bool:
     return len(text.split()) <= _FORM_WORDS or any(fuzz.ratio(text, o.lower()) >= _FORM_LIKENESS for o in offered)
 
 
-def _says_more(result: Read | Refusal, context: Context) -> bool:
+def _says_more(result: Read | Refusal, context: Context, vocab: Vocabulary) -> bool:
     """A line to read piece by piece: refused whole, or read with words not read that
-    start with a person (`..., Lee let it pass`: a statement of its own)."""
+    start with a person (`..., Lee let it pass`, `... She called a judge at once`: a
+    statement of its own, or more of the one read)."""
     if isinstance(result, Refusal):
         return True
     names = [name.lower() for name in context.names]
-    return any(_JOINER.sub("", text.lower()).startswith(tuple(names))
+    pronouns = [f"{word} " for (word,) in vocab.reading.get("read_pronoun", [])]
+    return any(_JOINER.sub("", text.lower()).startswith((*names, *pronouns))
                for text in result.reading.not_read)
+
+
+def _unread(read: Read) -> int:
+    return sum(len(text.split()) for text in read.reading.not_read)
 
 
 def _last_report(lines: list[str], n: int) -> bool:
