@@ -291,6 +291,8 @@ class Patterns:
             for j in range(at, end):
                 if read and j > at and names_someone(words, j - 1):
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
+                if read and pattern.category == "modifier" and words[j].pause:
+                    break           # a modifier is written in one piece (`no riffle, on purpose`: not `not on purpose`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
                 if i == 1 and elements[0].what == "person" and j >= 2 and words[j - 1].text == "'s" \

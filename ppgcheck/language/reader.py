@@ -82,7 +82,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         or _claimed(words, found, modifiers, vocab)
     if refused:
         return refused
-    refused = exclusive_refusal(modifiers, vocab, found) or _other_count(words, taken, found, vocab) \
+    refused = exclusive_refusal(modifiers, vocab, found) or _other_count(sentence, words, taken, found, vocab) \
         or _count_range(sentence, words, taken, found, vocab) or _unsaid_count(words, found, vocab)
     if refused:
         return refused
@@ -134,14 +134,18 @@ def _claimed(words: list[Word], found: Found, modifiers: list[Found], vocab: Voc
     return None
 
 
-def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> Refusal | None:
+def _other_count(sentence: str, words: list[Word], taken: set[int], found: Found,
+                 vocab: Vocabulary) -> Refusal | None:
     """A second number of a count read, left unread (`says he was only 2 minutes late but he
     arrived 6 minutes after the round started`): which one is meant is not the reader's to
-    pick.  Refused, with the line for each."""
+    pick.  Refused, with the line for each (a number in another sentence of the line, `Gave
+    them 3 minutes extra.`, counts something else)."""
+    read = [i for i in taken if words[i].number is not None]
     for slot, number in found.numbers.items():
         place = unit_number(vocab, slot, words, taken)
         # (`a card's effect`: an article is no count said against the one read)
-        if place is None or words[place[0]].number == number or words[place[0]].text.lower() in ARTICLES:
+        if place is None or words[place[0]].number == number or words[place[0]].text.lower() in ARTICLES \
+                or read and _SENTENCE_END.search(sentence, *sorted((words[read[0]].end, words[place[0]].start))):
             continue
         other = words[place[0]].number
         lines = [line_of(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
@@ -150,6 +154,7 @@ def _other_count(words: list[Word], taken: set[int], found: Found, vocab: Vocabu
     return None
 
 
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 # between the two numbers of a range (`2-3 cards`, `two or three`, `3 to 4 minutes`)
 _RANGE = re.compile(r"\s*(?:[-–/]|or|to)\s*", re.IGNORECASE)
 

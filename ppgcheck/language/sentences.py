@@ -118,7 +118,7 @@ def _joint(sentence: str, context: Context) -> re.Match | None:
     if len(names) < 2:
         return None
     alternatives = "|".join(names)
-    return re.match(rf"\s*(?:both\s+)?({alternatives})\s+and\s+({alternatives})\b(?:\s+both\b)?(.*)\Z", sentence,
+    return re.match(rf"\s*(?:both\s+)?({alternatives})\s+(?:and|&)\s+({alternatives})\b(?:\s+both\b)?(.*)\Z", sentence,
                     re.IGNORECASE | re.DOTALL)
 
 
