@@ -878,3 +878,24 @@ def test_another_persons_claim_of_a_modifier_is_refused_the_subjects_own_account
     assert error.suggestions[:2] == ["Kim drew 1 extra card, on purpose", "Kim drew 1 extra card"]
     [obs] = read("Kim drew an extra card. She said it was an accident.").observations
     assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+def test_a_sentence_naming_someone_is_hers_and_a_pronoun_after_it_the_one_named_before():
+    """`Lee called me over: Kim called him an idiot.` was read `Lee insulted Kim`."""
+    [obs] = read("Lee called me over: Kim called him an idiot.",
+                 header="policy: yugioh\nplayer: Kim\nplayer: Lee\n").observations
+    assert (obs.kind, obs.subject, obs.other) == ("insulted", "Kim", "Lee")
+
+
+def test_a_negation_before_a_comma_does_not_negate_the_modifier_after_it():
+    """`no riffle, on purpose` was read `not on purpose`: Insufficient Randomization, not Manipulation."""
+    [obs] = read("Kim pile shuffled her deck only, no riffle, on purpose.",
+                 header="policy: dci\nplayer: Kim\nplayer: Lee\n").observations
+    assert [m.kind for m in obs.modifiers] == ["on_purpose"]
+
+
+def test_two_subjects_joined_by_an_ampersand_and_a_count_of_another_sentence():
+    report = read("Kim & Lee were both 5 minutes late")
+    assert [(o.subject, o.counts) for o in report.observations] == [("Kim", {"minutes": 5}), ("Lee", {"minutes": 5})]
+    [obs] = read("Kim was 6 minutes late for round 3. Gave them 3 minutes extra.").observations
+    assert obs.counts == {"minutes": 6}

@@ -59,6 +59,7 @@ class Word:
     negation: bool = False
     joined: tuple["Word", ...] = ()          # the words read with this one (`instead of M` of an `extra`)
     pause: bool = False                      # punctuation or a quote mark before it (`told Lee "you ...`)
+    stop: bool = False                       # a sentence's end before it (`.`, `;`, `:`, `!`, `?`)
 
 
 @dataclass
@@ -178,13 +179,14 @@ class Patterns:
         previous_end = 0
         for token in _number_words_apart(tokenize(sentence), numbers):
             pause = bool(_PAUSE.search(sentence, previous_end, token.start)) if out else False
+            stop = bool(_STOP.search(sentence, previous_end, token.start)) if pause else False
             previous_end = token.end
             mention = next((m for m in mentions if m[0] <= token.start < m[1]), None)
             if mention is not None:
                 if out and out[-1].person is not None and out[-1].start == mention[0]:
                     continue            # the rest of a multiword name
                 out.append(Word(sentence[mention[0]:mention[1]], mention[0], mention[1], frozenset(),
-                                person=mention[2], pause=pause))
+                                person=mention[2], pause=pause, stop=stop))
                 if token.end == mention[1] + 1:      # `Kims deck` (reader.py `_mentions`): Kim's
                     out.append(Word("'s", mention[1], token.end, frozenset({"'s"})))
                 continue
@@ -194,7 +196,7 @@ class Patterns:
                 forms |= lemmas(fixed) | {fixed}
             value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
-                            negation=token.text in self.negations, pause=pause))
+                            negation=token.text in self.negations, pause=pause, stop=stop))
         return self.read_instead(self.replace_synonyms(compound_numbers(out)))
 
     def read_instead(self, words: list[Word]) -> list[Word]:
@@ -291,8 +293,10 @@ class Patterns:
             for j in range(at, end):
                 if read and j > at and names_someone(words, j - 1):
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
-                if read and pattern.category == "modifier" and words[j].pause:
-                    break           # a modifier is written in one piece (`no riffle, on purpose`: not `not on purpose`)
+                if read and (words[j].stop and words[j].person is not None
+                             or words[j].pause and elements[i - 1].what == "negation"):
+                    break           # a negation's reach ends at a pause (`no riffle, on purpose`: not `not on
+                    #  purpose`), and a sentence naming someone is hers (`Lee called me over: Kim called him ...`)
                 if j in taken or not accepts(element, words[j], persons):
                     continue
                 if i == 1 and elements[0].what == "person" and j >= 2 and words[j - 1].text == "'s" \
@@ -314,6 +318,7 @@ class Patterns:
 
 
 _COMPILED: dict[tuple[str, str | None], Patterns] = {}
+_STOP = re.compile(r"[.;:!?](?=\s|$)|[.;:!?][\"\u201d)]")
 _PAUSE = re.compile(r"[.,;:!?\"\u201c\u201d()\u2013\u2014]|\s-\s")
 
 

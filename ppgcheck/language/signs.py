@@ -258,7 +258,9 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             other = next((i for i in persons if words[i].person != words[agent].person), None)
             return None if other is None else (agent, other)
     elif acting:
-        before = [i for i in acting if i < first_sign]
+        # (in the sentence of the signs, where it names someone: `Lee called me over: Kim called him ...`)
+        start = max((k for k in range(first_sign + 1) if words[k].stop), default=0)
+        before = [i for i in acting if start <= i < first_sign] or [i for i in acting if i < first_sign]
         subject_at = before[-1] if before else owner if owner is not None and not passive \
             else acting[0]
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
@@ -273,9 +275,15 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         return subject_at, None
     subject = words[subject_at].person
     other = next((i for i in persons if i > subject_at and words[i].person != subject), None)
-    if other is None and other_before:
+    # (`Lee called me over: Kim called him an idiot`: `him` is the other one, named in a sentence before)
+    pronoun = any(words[i].text.lower() in _OBJECT_PRONOUNS for i in range(subject_at + 1, len(words))) \
+        and any(w.stop for w in words[:subject_at + 1])
+    if other is None and (other_before or pronoun):
         other = next((i for i in reversed(persons) if i < subject_at and words[i].person != subject), None)
     return None if other is None else (subject_at, other)
+
+
+_OBJECT_PRONOUNS = {"him", "her", "them"}
 
 
 def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
