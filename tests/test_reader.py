@@ -899,3 +899,24 @@ def test_two_subjects_joined_by_an_ampersand_and_a_count_of_another_sentence():
     assert [(o.subject, o.counts) for o in report.observations] == [("Kim", {"minutes": 5}), ("Lee", {"minutes": 5})]
     [obs] = read("Kim was 6 minutes late for round 3. Gave them 3 minutes extra.").observations
     assert obs.counts == {"minutes": 6}
+
+
+@pytest.mark.parametrize("note", ["Kim was over 3 minutes late", "Kim was more than 10 minutes late",
+                                  "Kim was at least 5 minutes late"])
+def test_a_limit_before_a_count_of_minutes_is_refused_not_read_as_the_count(note):
+    """Yu-Gi-Oh's Game Loss is for "later than 3 minutes": `over 3 minutes` read as 3 was no penalty."""
+    error = refusal(note, header="policy: yugioh\nplayer: Kim\nplayer: Lee\n")
+    assert "a limit, not the count" in error.message
+
+
+def test_a_count_of_cards_after_a_verbs_over_is_read_and_minutes_never_said_are_refused():
+    assert read("Kim flipped over 2 extra cards").observations[0].counts == {"cards": 2}
+    error = refusal("Kim arrived late.", header="policy: yugioh\nplayer: Kim\nplayer: Lee\n")
+    assert "how many minutes" in error.message and error.suggestions[0] == "Kim was 1 minute late"
+    assert refusal("Kim arrived late").suggestions[0] == "Kim was 1 minute late"
+
+
+def test_a_card_seen_in_a_public_zone_is_not_read_as_an_extra_card_looked_at():
+    error = refusal("Kim looked at the top card of her graveyard")
+    assert "allowed" in error.message
+    assert read("Kim looked at the top card of her deck").observations[0].kind == "looked_at_extra_cards"

@@ -25,6 +25,7 @@ from ppgcheck.language.refusals import Refusal, cue_refusal, exclusive_refusal, 
 from ppgcheck.language.signs import (ARTICLES, other_pronoun, plurals, reports, score, signed, unit_number,
                                      when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
+from ppgcheck.language.wordforms import phrase_at, phrase_forms
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
 NOTHING_FOUND = "no statement of the report language found in the sentence"
@@ -83,7 +84,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if refused:
         return refused
     refused = exclusive_refusal(modifiers, vocab, found) or _other_count(sentence, words, taken, found, vocab) \
-        or _count_range(sentence, words, taken, found, vocab) or _unsaid_count(words, found, vocab)
+        or _count_range(sentence, words, taken, found, vocab) or _count_bound(words, taken, found, vocab) \
+        or _unsaid_count(words, found, vocab) or _unsaid_minutes(words, found, vocab)
     if refused:
         return refused
     line = line_of(found, modifiers, vocab)
@@ -175,6 +177,46 @@ def _count_range(sentence: str, words: list[Word], taken: set[int], found: Found
         return Refusal(f"`{sentence[words[at].start:words[i].end]}` is a range: write the count meant",
                        words[at].start + 1, readings=lines)
     return None
+
+
+def _count_bound(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """A count read with a bound before it (`over 3 minutes`, `more than 10 minutes`, `at
+    least 2 cards`: `read_bound`): the number is a limit, not the count, and a guide's line may
+    fall between (Yu-Gi-Oh's "later than 3 minutes").  Refused, with the line for the number."""
+    bounds = [phrase for (phrase,) in vocab.reading.get("read_bound", [])]
+    forms = [w.forms for w in words]
+    # (of minutes, where the guides draw their lines: `flipped over 2 cards` is no bound)
+    minutes = {found.numbers[slot] for slot in found.numbers if _of_minutes(vocab, slot)}
+    for i in sorted(taken):
+        if words[i].number is None or words[i].number not in minutes:
+            continue
+        for bound in bounds:
+            at = i - len(phrase_forms(bound))
+            if at >= 0 and not taken & set(range(at, i)) and phrase_at(forms, bound, at):
+                said = " ".join(w.text for w in words[at:i + 1])
+                return Refusal(f"`{said}` says a limit, not the count: write the count", words[at].start + 1,
+                               readings=[line_of(found, [], vocab)])
+    return None
+
+
+def _unsaid_minutes(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """A count of minutes the sentence does not say (`Kim arrived late`): read as 1 it would be
+    a guess each guide's lines of minutes turn on.  Refused, with the line for 1 to correct."""
+    if found.pattern.category != "observation":
+        return None
+    form = vocab.canonical("observation", found.pattern.kind)
+    for slot in form.slots:
+        if slot in PERSON_SLOTS or slot in found.numbers or not _of_minutes(vocab, slot):
+            continue
+        if not any(w.forms & {u for pair in vocab.units[slot] for u in pair} for w in words):
+            return Refusal("the sentence does not say how many minutes: write the count",
+                           readings=[line_of(found, [], vocab)])
+    return None
+
+
+def _of_minutes(vocab: Vocabulary, slot: str) -> bool:
+    """A count slot of minutes (its unit `minute`)."""
+    return any(singular == "minute" for singular, _ in vocab.units.get(slot, []))
 
 
 def _unsaid_count(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
