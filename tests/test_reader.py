@@ -920,3 +920,8 @@ def test_a_card_seen_in_a_public_zone_is_not_read_as_an_extra_card_looked_at():
     error = refusal("Kim looked at the top card of her graveyard")
     assert "allowed" in error.message
     assert read("Kim looked at the top card of her deck").observations[0].kind == "looked_at_extra_cards"
+
+
+def test_a_draw_counted_instead_of_another_without_its_unit_is_the_difference():
+    assert read("Kim drew 3 instead of 2").observations[0].reading.read_as == "Kim drew 1 extra card"
+    assert read("Kim drew three for her draw phase instead of two").observations[0].counts == {"cards": 1}

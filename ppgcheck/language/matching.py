@@ -204,6 +204,7 @@ class Patterns:
         Word)` says so (`drew 3 cards instead of two`: 1 extra card); the words `instead of M`
         are read with it (a count the sentence states as a difference, not guessed)."""
         rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
+        counted = {verb.lower(): unit for verb, unit in self.vocab.reading.get("read_counted", [])}
         for i, word in enumerate(words):
             if word.number is None or i + 1 >= len(words):
                 continue
@@ -211,6 +212,12 @@ class Patterns:
             at = next((a for a in (i + 1, i + 2) if a < len(words) and (a == i + 1 or (
                 words[i + 1].number is None and words[i + 1].person is None and not words[i + 1].negation))
                 and any(set(forms) & words[a].forms for forms in rules)), None)
+            verb = next((counted[v] for v in (words[i - 1].forms if i else ()) if v in counted), None)
+            if at is None and verb is not None and any(
+                    w.text == "instead" for w in words[i + 1:_first_person_or_number(words, i + 1, i + 12)]):
+                # `drew 3 instead of 2`: the verb's unit, said by no word (`read_counted`)
+                words.insert(i + 1, Word("", word.end, word.end, lemmas(verb)))
+                at = i + 1
             if at is None:
                 continue
             unit = next(extra for forms, extra in rules.items() if set(forms) & words[at].forms)
@@ -328,6 +335,12 @@ def patterns(vocab: Vocabulary) -> Patterns:
     if key not in _COMPILED:
         _COMPILED[key] = Patterns(vocab)
     return _COMPILED[key]
+
+
+def _first_person_or_number(words: list[Word], start: int, end: int) -> int:
+    """Where a person or a number first stands in words[start:end] (end where none does)."""
+    return next((j for j in range(start, min(end, len(words))) if words[j].person is not None
+                 or words[j].number is not None), min(end, len(words)))
 
 
 def names_someone(words: list[Word], i: int) -> bool:

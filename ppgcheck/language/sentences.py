@@ -26,7 +26,10 @@ from ppgcheck.language.wordforms import phrase_at, phrase_forms, tokenize
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|;\s*")
+# (never after a judge's abbreviation: `approx. 3 min`, `e.g.`, `vs.`)
+_ABBREVIATIONS = ("approx", "ca", "e.g", "i.e", "vs", "esp", "rd", "tbl")
+_SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+                           + r"(?<=[.!?;:])\s+(?=\S)|;\s*", re.IGNORECASE)
 
 
 def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
