@@ -133,7 +133,8 @@ def reader_other_words(vocab_) -> list[tuple[str, str, str]]:
     modifier's phrases, a negated modifier read as another (`read_negates`: text is the one
     read), and who called the judge (`read_summons` after a name, `read_summoned` before `by`
     or `from` and a name: context, kept as not read), and the words around a clock time
-    (`read_round_began`, `read_arrived`: an arrival's time against the round's start)."""
+    (`read_round_began`, `read_arrived`: an arrival's time against the round's start), and
+    the words about a count (`read_bound`: a limit, refused; `read_counted`: a verb's unit)."""
     modifiers = set(vocab_.modifiers)
     out = [(kind, "read_phrase", text) for kind, text in vocab_.reading.get("read_phrase", []) if kind in modifiers]
     out += [(negated, "read_negates", read) for negated, read in vocab_.reading.get("read_negates", [])]
@@ -141,6 +142,8 @@ def reader_other_words(vocab_) -> list[tuple[str, str, str]]:
             for (text,) in vocab_.reading.get(fact, [])]
     out += [("clock", fact, text) for fact in ("read_round_began", "read_arrived")
             for (text,) in vocab_.reading.get(fact, [])]
+    out += [("count", "read_bound", text) for (text,) in vocab_.reading.get("read_bound", [])]
+    out += [(unit, "read_counted", verb) for verb, unit in vocab_.reading.get("read_counted", [])]
     return sorted(set(out))
 
 
@@ -220,7 +223,8 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
             click.echo(f"  {kind:<32} {fact:<12} {text}")
         click.echo("Its other words (read_phrase: a modifier's; read_negates: `not` before the first reads as the")
         click.echo("second; read_summons, read_summoned: who called the judge, kept as not read; read_round_began,")
-        click.echo("read_arrived: the words that say what a clock time is the time of):")
+        click.echo("read_arrived: the words that say what a clock time is the time of; read_bound: a limit before a")
+        click.echo("count, refused; read_counted: the unit a verb counts before `instead of`):")
         for kind, fact, text in other:
             click.echo(f"  {kind:<32} {fact:<13} {text}")
     click.echo("Words that stand for each other:")
