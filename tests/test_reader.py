@@ -925,3 +925,9 @@ def test_a_card_seen_in_a_public_zone_is_not_read_as_an_extra_card_looked_at():
 def test_a_draw_counted_instead_of_another_without_its_unit_is_the_difference():
     assert read("Kim drew 3 instead of 2").observations[0].reading.read_as == "Kim drew 1 extra card"
     assert read("Kim drew three for her draw phase instead of two").observations[0].counts == {"cards": 1}
+
+
+def test_a_modifier_said_twice_is_read_once_and_two_that_disagree_are_refused():
+    [obs] = read("Kim drew an extra card. Nobody did it on purpose, it was an accident.").observations
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
+    assert "says both" in refusal("Kim drew an extra card on purpose, it was an accident.").message
