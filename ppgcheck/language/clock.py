@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from ppgcheck.language.model import Reading
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
+from ppgcheck.language.wordforms import Token, phrase_forms, phrase_in, tokenize
 
 # `10:07`, `9:58am`, `2:41 p.m.` (a time of day; its last `.` may end the sentence, so it stays)
 _CLOCK = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])(?:\s*([ap])\.?m\b)?", re.IGNORECASE)
@@ -46,9 +46,8 @@ def without_start(line: str, names: list[str], vocab: Vocabulary) -> str:
     table 12` -> `Round , table 12`): what is left of it says what else it says."""
     began = {form for (text,) in vocab.reading.get("read_round_began", []) for forms in phrase_forms(text)
              for form in forms}
-    spans = [(c.start, c.end) for c, kind in _clocks(line, names, vocab) if kind == "began"]
-    spans += [(t.start, t.end) for c, kind in _clocks(line, names, vocab) if kind == "began"
-              for t in c.near if t.forms & began]
+    starts = [c for c, kind in _clocks(line, names, vocab) if kind == "began"]
+    spans = [(c.start, c.end) for c in starts] + [(t.start, t.end) for c in starts for t in c.near if t.forms & began]
     for start, end in spans:
         line = line[:start] + " " * (end - start) + line[end:]
     return line
@@ -101,9 +100,12 @@ def _after(start: int, arrived: int) -> int | None:
 def _clocks(line: str, names: list[str], vocab: Vocabulary) -> list[tuple[Clock, str]]:
     """Each time of day in the line and what it is the time of: `began` (the round), `arrived` (a
     person got there) or `other`."""
+    matches = list(_CLOCK.finditer(line))
+    if not matches:         # (most lines: no words to look at)
+        return []
     out = []
-    tokens = tokenize(line)
-    for match in _CLOCK.finditer(line):
+    tokens, person = tokenize(line), _persons(names, vocab)
+    for match in matches:
         hours, minutes = int(match.group(1)), int(match.group(2))
         if match.group(3) and match.group(3).lower() == "p" and hours < 12:
             hours += 12
@@ -112,7 +114,7 @@ def _clocks(line: str, names: list[str], vocab: Vocabulary) -> list[tuple[Clock,
         at = _AT.search(line[:match.start()])
         clock = Clock(at.start() if at else match.start(), match.end(), hours * 60 + minutes,
                       tuple(before[:_NEAR] + after[:_NEAR]))
-        out.append((clock, _kind(before, after, names, vocab)))
+        out.append((clock, _kind(before, after, person, vocab)))
     return out
 
 
@@ -125,8 +127,7 @@ def _clause(tokens: list[Token], line: str, at: int, backwards: bool) -> list[To
     return [t for t in tokens if at <= t.start and t.end <= pause]
 
 
-def _kind(before: list[Token], after: list[Token], names: list[str], vocab: Vocabulary) -> str:
-    person = _persons(names, vocab)
+def _kind(before: list[Token], after: list[Token], person: set[str], vocab: Vocabulary) -> str:
     if not any(t.text in person for t in after[:_NEAR]):
         # `a 10:00 start` right after the time; `Round 3 began at 10:00` in a clause naming no one
         if _says(after[:2], vocab, "read_round_began") or not any(t.text in person for t in before) \
@@ -139,9 +140,7 @@ def _kind(before: list[Token], after: list[Token], names: list[str], vocab: Voca
 
 
 def _says(tokens: list[Token], vocab: Vocabulary, fact: str) -> bool:
-    forms = [t.forms for t in tokens]
-    return any(phrase_at(forms, text, i) for (text,) in vocab.reading.get(fact, [])
-               for i in range(len(forms) - len(phrase_forms(text)) + 1))
+    return phrase_in([t.forms for t in tokens], [text for (text,) in vocab.reading.get(fact, [])])
 
 
 def _persons(names: list[str], vocab: Vocabulary) -> set[str]:

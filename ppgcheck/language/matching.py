@@ -213,27 +213,23 @@ class Patterns:
                 words[i + 1].number is None and words[i + 1].person is None and not words[i + 1].negation))
                 and any(set(forms) & words[a].forms for forms in rules)), None)
             verb = next((counted[v] for v in (words[i - 1].forms if i else ()) if v in counted), None)
-            if at is None and verb is not None and any(
-                    w.text == "instead" for w in words[i + 1:_first_person_or_number(words, i + 1, i + 12)]):
+            if at is None and verb is not None and _instead_of(words, i + 1, i + 12) is not None:
                 # `drew 3 instead of 2`: the verb's unit, said by no word (`read_counted`)
                 words.insert(i + 1, Word("", word.end, word.end, lemmas(verb)))
                 at = i + 1
             if at is None:
                 continue
             unit = next(extra for forms, extra in rules.items() if set(forms) & words[at].forms)
-            for j in range(at + 1, min(len(words) - 2, i + 12)):
-                if words[j].person is not None or words[j].number is not None:
-                    break
-                if words[j].text == "instead" and words[j + 1].text == "of":
-                    k = j + 2 + (j + 3 < len(words) and words[j + 2].text in ("just", "only"))
-                    said = words[k].number if k < len(words) else None
-                    if said is not None and said < word.number:
-                        word.number -= said
-                        joined = tuple(words[j:k + 1])
-                        words[k].number = None       # read with the difference, never as a count of its own
-                        words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit),
-                                              joined=joined))
-                    break
+            j = _instead_of(words, at + 1, i + 12)
+            if j is None:
+                continue
+            k = j + 2 + (j + 3 < len(words) and words[j + 2].text in ("just", "only"))
+            said = words[k].number if k < len(words) else None
+            if said is not None and said < word.number:
+                word.number -= said
+                joined = tuple(words[j:k + 1])
+                words[k].number = None       # read with the difference, never as a count of its own
+                words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit), joined=joined))
         return words
 
     def replace_synonyms(self, words: list[Word]) -> list[Word]:
@@ -337,10 +333,15 @@ def patterns(vocab: Vocabulary) -> Patterns:
     return _COMPILED[key]
 
 
-def _first_person_or_number(words: list[Word], start: int, end: int) -> int:
-    """Where a person or a number first stands in words[start:end] (end where none does)."""
-    return next((j for j in range(start, min(end, len(words))) if words[j].person is not None
-                 or words[j].number is not None), min(end, len(words)))
+def _instead_of(words: list[Word], start: int, end: int) -> int | None:
+    """Where `instead of` stands in words[start:end], before any person or number (`drew 3
+    cards instead of two`); None where it does not."""
+    for j in range(start, min(len(words) - 2, end)):
+        if words[j].person is not None or words[j].number is not None:
+            return None
+        if words[j].text == "instead" and words[j + 1].text == "of":
+            return j
+    return None
 
 
 def names_someone(words: list[Word], i: int) -> bool:

@@ -83,6 +83,9 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         or _claimed(words, found, modifiers, vocab)
     if refused:
         return refused
+    # (a negation read may make one modifier another said too: `nobody did it on purpose, it was
+    # an accident` is one `not on purpose`; its words stay read)
+    modifiers = [m for i, m in enumerate(modifiers) if all(k.pattern.kind != m.pattern.kind for k in modifiers[:i])]
     refused = exclusive_refusal(modifiers, vocab, found) or _other_count(sentence, words, taken, found, vocab) \
         or _count_range(sentence, words, taken, found, vocab) or _count_bound(words, taken, found, vocab) \
         or _unsaid_count(words, found, vocab) or _unsaid_minutes(words, found, vocab)

@@ -81,12 +81,9 @@ def same_clause(sentence: str, start: int, end: int) -> bool:
 
 def exclusive_refusal(modifiers: list[Found], vocab: Vocabulary, found: Found) -> Refusal | None:
     groups: dict[str, Found] = {}
-    for modifier in list(modifiers):
+    for modifier in modifiers:
         group = vocab.exclusive.get(modifier.pattern.kind)
         if group is None:
-            continue
-        if group in groups and groups[group].pattern.kind == modifier.pattern.kind:
-            modifiers.remove(modifier)      # said twice (`nobody did it on purpose, it was an accident`)
             continue
         if group in groups:
             first = groups[group]

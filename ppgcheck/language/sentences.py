@@ -22,7 +22,7 @@ from ppgcheck.language.model import Reading
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
 from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import phrase_at, phrase_forms, tokenize
+from ppgcheck.language.wordforms import phrase_at, phrase_forms, phrase_in, tokenize
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
@@ -110,9 +110,7 @@ def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read]
 
 def _says_allowed(text: str, vocab: Vocabulary) -> bool:
     """Words left unread say the action was allowed (`read_allowed`: `with the event's effect`)."""
-    forms = [token.forms for token in tokenize(text)]
-    return any(phrase_at(forms, allowed, i) for (allowed,) in vocab.reading.get("read_allowed", [])
-               for i in range(len(forms)))
+    return phrase_in([token.forms for token in tokenize(text)], [a for (a,) in vocab.reading.get("read_allowed", [])])
 
 
 def _joint(sentence: str, context: Context) -> re.Match | None:

@@ -5,6 +5,7 @@ whole-line suggestions (suggestions.py), each of which parses strictly."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import re
 from collections.abc import Callable
@@ -41,7 +42,8 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
     lines = list(lines)
     readings: dict[int, Reading] = {}
     origin: dict[int, int] = {}         # a statement appended past the end: the line it was read from
-    asides: dict[int, ReportError] = {}     # a line of context alone (`Round 6, table 31.`): its error
+    # a line of context alone (`Round 6, table 31.`): its error, made only if it has no statement to go with
+    asides: dict[int, Callable[[], ReportError]] = {}
     for _ in range(2 * len(lines) + 1):
         try:
             reports = parse(lines)
@@ -62,12 +64,12 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                     readings[len(lines)] = other.reading
                     origin[len(lines)] = n
             if isinstance(result, Refusal):
-                error = _refusal_error(exc, result, lines, n, source, parse, context, vocab)
+                error = functools.partial(_refusal_error, exc, result, list(lines), n, source, parse, context, vocab)
                 if result.message == NOTHING_FOUND and n <= len(written) and context_only(lines[n - 1], context, vocab):
                     asides[n] = error       # shown as not read beside the statement after it
                     lines[n - 1] = ""
                     continue
-                raise error from None
+                raise error() from None
             readings[n] = result.reading
             lines[n - 1] = result.line
             continue
@@ -90,7 +92,7 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
             report.lines = report.lines[:len(written)] if origin else report.lines
         for n, error in asides.items():
             if not _aside(reports, n, written):
-                raise error         # context of no statement: the line as the strict parse refused it
+                raise error()       # context of no statement: the line as the strict parse refused it
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
 

@@ -67,6 +67,11 @@ def phrase_at(forms: Sequence[frozenset[str]], text: str, start: int = 0) -> boo
     return len(forms) - start >= len(want) and all(w & f for w, f in zip(want, forms[start:]))
 
 
+def phrase_in(forms: Sequence[frozenset[str]], texts: Sequence[str]) -> bool:
+    """One of the phrases `texts` stands somewhere in `forms`."""
+    return any(phrase_at(forms, text, i) for text in texts for i in range(len(forms)))
+
+
 @lru_cache(maxsize=8192)
 def lemmas(word: str) -> frozenset[str]:
     """A word and its dictionary forms (`drew` -> {drew, draw}); a number word stays itself."""
