@@ -187,7 +187,7 @@ class Patterns:
                     continue            # the rest of a multiword name
                 out.append(Word(sentence[mention[0]:mention[1]], mention[0], mention[1], frozenset(),
                                 person=mention[2], pause=pause, stop=stop))
-                if token.end == mention[1] + 1:      # `Kims deck` (reader.py `_mentions`): Kim's
+                if token.end == mention[1] + 1:      # `Kims deck` (reader.py `mentions`): Kim's
                     out.append(Word("'s", mention[1], token.end, frozenset({"'s"})))
                 continue
             forms = set(token.forms)

@@ -50,12 +50,12 @@ class Read:
 def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | Refusal:
     """Read one free sentence in the language of a vocabulary."""
     compiled = patterns(vocab)
-    mentions = _mentions(sentence, context, vocab)
-    if isinstance(mentions, Refusal):
-        return mentions
+    found_names = mentions(sentence, context, vocab)
+    if isinstance(found_names, Refusal):
+        return found_names
     if len(sentence.split()) > MAX_WORDS:
         return Refusal(f"the sentence has more than {MAX_WORDS} words: write one statement a line")
-    words = compiled.words(sentence, mentions)
+    words = compiled.words(sentence, found_names)
     too_long = next((w for w in words if is_digits(w.text) and len(w.text) > MAX_DIGITS), None)
     if too_long:        # (matching.py reads no number past MAX_DIGITS: never read as none at all)
         return Refusal(f"`{too_long.text[:12]}…` ({len(too_long.text)} digits) is out of range: no number "
@@ -275,7 +275,7 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
 # who the sentence names
 # ---------------------------------------------------------------------------
 
-def _mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
+def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
     """(start, end, name) of each person the sentence names."""
     found: list[tuple[int, int, str]] = []
     declared = {name.lower() for name in context.names}
@@ -375,8 +375,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     vocab = compiled.vocab
     named = [i for i, w in enumerate(words) if w.person is not None]
     # a person named as doing something; else the owner (`All of Kim's lands are in sleeves ...`)
-    mentions = [i for i in named if not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)] or named
-    if not mentions:
+    subjects = [i for i in named if not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)] or named
+    if not subjects:
         return None
     taken = {i for i, w in enumerate(words) if w.person is not None}
     implies: dict[str, list[str]] = {}
@@ -390,7 +390,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
             first_implying = min(first_implying, modifier.read[0])
     if len(evidence) != 1:
         if len(evidence) > 1:
-            subject = words[mentions[0]].person
+            subject = words[subjects[0]].person
             lines = [inferred_line(vocab, kind, subject, words) for kind in sorted(evidence)]
             return Refusal(f"the sentence speaks of {' and '.join(f'`{k}`' for k in sorted(evidence))}: "
                            "write the one you mean", readings=[line for line in lines if line])
@@ -400,8 +400,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     pattern = compiled.compile("observation", kind, form.text)
     # the subject is the person named last before what the modifier says (`Lee said nothing
     # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
-    before = [i for i in mentions if i < first_implying
-              and (i == 0 or len(mentions) == 1 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
+    before = [i for i in subjects if i < first_implying
+              and (i == 0 or len(subjects) == 1 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
     if not before:
         return None
     subject_at = before[-1]
@@ -505,8 +505,8 @@ def _not_noticed(words: list[Word], between: list[Word], other: str, found: Foun
 def sentence_words(sentence: str, context: Context, vocab: Vocabulary) -> list[Word]:
     """The sentence's words as the reader reads them, each declared name one person word
     (none where the names cannot be read: `the opponent` of three players)."""
-    mentions = _mentions(sentence, context, vocab)
-    return patterns(vocab).words(sentence, [] if isinstance(mentions, Refusal) else mentions)
+    found_names = mentions(sentence, context, vocab)
+    return patterns(vocab).words(sentence, [] if isinstance(found_names, Refusal) else found_names)
 
 
 def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Modifier]:

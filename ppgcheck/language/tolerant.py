@@ -18,6 +18,7 @@ from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read
 from ppgcheck.language.sentences import context_only, read_pieces, unread_statement
 from ppgcheck.language.signs import JOINERS_AND_SO
 from ppgcheck.language.suggestions import suggest
+from ppgcheck.language.verdict import read_verdict
 from ppgcheck.language.vocabulary import Vocabulary
 
 # a line that starts like a header, history or a tally (`player: Kim`, `history:`, `score:`): not a
@@ -120,6 +121,9 @@ def _read_line(lines: list[str], written: list[str], n: int, context: Context,
     """Line n read whole, and piece by piece where it says more; its clock times as minutes
     after the round began (clock.py; the round's start on a line before too, as written), the
     reading showing the judge's own words."""
+    verdict = read_verdict(lines[n - 1], context, vocab)
+    if verdict is not None:         # the judge's verdict of legal play: the note says nothing else
+        return verdict, None
     began = next((t for line in reversed(_chunk(written, n)) if (t := clock.round_began(line, context.names, vocab))
                   is not None), None)
     timed, said = clock.in_minutes(lines[n - 1], began, context.names, vocab)

@@ -1,0 +1,152 @@
+"""A judge's own verdict of legal play: a note that ends in `all legal, no infraction` after
+a call over something the rules allow is read as `P did nothing wrong` (each pack says why
+that is no infraction, with its guide's sentence), never refused for want of a statement.
+
+The verdict is the judge's finding, so it is read only where the note says nothing else:
+a sentence of it that reads as a statement of the language (outside what a player claimed,
+thought or asked: `Lee thought Kim drew an extra card`) makes the note say both, and it is
+refused.  The subject is the person the verdict names (`no infraction for Lee`), else the
+first player the note names who is not the one who called, claimed or asked, else the
+other of two players of a caller; the words around the verdict are shown as not read.
+"""
+from __future__ import annotations
+
+import re
+
+from ppgcheck.language.grammar import language
+from ppgcheck.language.model import Reading
+from ppgcheck.language.printer import quote_name
+from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, mentions, read_sentence
+from ppgcheck.language.refusals import Refusal
+from ppgcheck.language.vocabulary import Vocabulary
+from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
+
+LEGAL_FORM = "did nothing wrong"        # core vocabulary.lp's canonical form of `played_legally`
+NEGATION_REACH = 2                      # words before a verdict a negation unsays it from (`not all legal`)
+_SENTENCE = re.compile(r"[^.;!?]+[.;!?]*")
+_PAUSE = re.compile(r"[.,;:!?()]")
+_PRONOUNS = frozenset({"she", "he", "they", "i", "we"})
+# a verdict that starts with its verb (`is legal`, `was fine`) judges the play only after one of
+# these (`it's fine`, `everything was correct`); after a thing it judges the thing (`her list is legal`)
+_COPULAS = frozenset({"is", "was", "'s", "are", "were", "be", "checks", "checked"})
+_GENERIC = frozenset({"it", "that", "this", "everything", "all", "which", "play", "plays", "action",
+                      "actions", "there", "so", "pace"})
+
+
+def read_verdict(line: str, context: Context, vocab: Vocabulary) -> Read | Refusal | None:
+    """The line read as the judge's verdict of legal play; a refusal where it says something
+    else besides; None where it has no verdict."""
+    tokens = tokenize(line)
+    claims = _claim_words(vocab)
+    found = mentions(line, context, vocab)
+    if isinstance(found, Refusal):
+        return None
+    verdict = _verdict(line, tokens, claims, found, vocab)
+    if verdict is None:
+        return None
+    start, end = verdict
+    said = _statement_besides(line, start, end, _claiming(tokens, claims, found), context, vocab)
+    if said is not None:
+        # (a sentence the reader refuses for what it says: the note is read as it was before)
+        return said if "says both" in said.message else None
+    subject = _subject(line, tokens, found, end, claims, context)
+    if subject is None:
+        return Refusal(f"`{line[start:end]}` says nothing was wrong, and the note names no one it is about: "
+                       "say who (a name the header declares)", start + 1)
+    canonical = f"{quote_name(subject, language(vocab))} {LEGAL_FORM}"
+    not_read = [piece for piece in (line[:start].strip(" ,;:-"), line[end:].strip(" ,;:-.")) if piece]
+    return Read(canonical, Reading(line.strip(), canonical, not_read), subject)
+
+
+def _claim_words(vocab: Vocabulary) -> set[str]:
+    """The words by which a person claims, reports, asks or calls (`read_reporting`,
+    `read_suspicion`): what follows them is what someone said or thought, not a finding."""
+    return {word for fact in ("read_reporting", "read_suspicion") for (word,) in vocab.reading.get(fact, [])}
+
+
+def _verdict(line: str, tokens: list[Token], claims: set[str], found: list[tuple[int, int, str]],
+             vocab: Vocabulary) -> tuple[int, int] | None:
+    """(start, end) of the first verdict the judge writes: a `read_legal` phrase that no
+    negation just before unsays and no verb of claiming before it in its sentence puts in a
+    player's mouth (`Rui asked me if that's legal`)."""
+    negations = {word for (word,) in vocab.reading.get("read_negation", [])}
+    forms = [token.forms for token in tokens]
+    claiming = _claiming(tokens, claims, found)   # (the claim words of the verdict's sentence)
+    for i in range(len(tokens)):
+        for (text,) in vocab.reading.get("read_legal", []):
+            if not phrase_at(forms, text, i):
+                continue
+            if tokens[i].text in _COPULAS and (i == 0 or tokens[i - 1].text not in _GENERIC):
+                continue
+            start, end = tokens[i].start, tokens[i + len(phrase_forms(text)) - 1].end
+            before = [t for t in tokens[max(0, i - NEGATION_REACH):i] if not _PAUSE.search(line[t.end:start])]
+            sentence = _sentence_start(line, start)
+            claimed = any(sentence <= at < start for at in claiming)
+            if not claimed and not any(t.forms & negations for t in before):
+                return start, end
+    return None
+
+
+def _sentence_start(line: str, at: int) -> int:
+    return max((m.start() for m in _SENTENCE.finditer(line) if m.start() <= at), default=0)
+
+
+def _statement_besides(line: str, start: int, end: int, claiming: list[int], context: Context,
+                       vocab: Vocabulary) -> Refusal | None:
+    """A refusal where a sentence of the note, the verdict taken out, reads as a statement:
+    each sentence up to the first person in it who claims, asks or calls (what follows is
+    theirs, not the judge's finding)."""
+    text = line[:start] + " " * (end - start) + line[end:]
+    for match in _SENTENCE.finditer(text):
+        cut = min((at for at in claiming if match.start() <= at < match.end()), default=match.end())
+        said = text[match.start():cut]
+        if not tokenize(said):
+            continue
+        read = read_sentence(said, context, vocab)
+        if isinstance(read, Read):
+            return Refusal(f"the note says both `{read.line}` and that nothing was wrong (`{line[start:end]}`): "
+                           "write the one the judge found", match.start() + 1, readings=[read.line])
+        if read.message != NOTHING_FOUND:
+            return read         # it says something the reader cannot read: not a note of legal play alone
+    return None
+
+
+def _claiming(tokens: list[Token], claims: set[str], found: list[tuple[int, int, str]]) -> list[int]:
+    """Where each person who claims, asks or calls stands: a name or a pronoun with a verb of
+    claiming right after it (`Lee thought`, `she then asked`; `as the card
+    says` is no one's claim)."""
+    at = [s for s, e, _ in found if _claims_after(tokens, e, claims)]
+    at += [t.start for t in tokens if t.text in _PRONOUNS and _claims_after(tokens, t.end, claims)]
+    return sorted(at)
+
+
+def _subject(line: str, tokens: list[Token], found: list[tuple[int, int, str]], end: int, claims: set[str],
+             context: Context) -> str | None:
+    """Whom the verdict is about (see the module's doc; where every player named called or
+    claimed, the other of the first)."""
+    named = next((name for s, _, name in found if end <= s and not line[end:s].strip(" ,").count(" ") > 1
+                  and re.match(r"\s*(?:for|by|from|on)\s", line[end:s])), None)
+    if named:
+        return named
+    callers = {name for s, e, name in found if _claims_after(tokens, e, claims)}
+    others = [name for _, _, name in found if name not in callers]
+    players = [name for name in others if name in context.players] or others
+    if players:
+        return players[0]
+    caller = next((name for _, _, name in found if name in callers and name in context.players), None)
+    if caller and len(context.players) == 2:
+        return next(p for p in context.players if p != caller)
+    return context.previous if not found else None
+
+
+def _claims_after(tokens: list[Token], end: int, claims: set[str]) -> bool:
+    """A verb of claiming, asking or calling right after a name (`Lee thought`, `Lee then
+    called`; not `Kim activated Called by the Grave`)."""
+    after = [t for t in tokens if t.start >= end]
+    verb = next((t for t in after if t.text not in _BEFORE_VERB), None)
+    return verb is not None and bool(verb.forms & claims)
+
+
+# words that may stand between a person and the verb of what they did (`Lee then called me`)
+_BEFORE_VERB = frozenset({"then", "also", "just", "immediately", "first", "later", "quickly", "finally", "again",
+                          "had", "has", "have", "was", "is", "did", "does", "had", "even", "still", "only", "not"})

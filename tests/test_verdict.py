@@ -1,0 +1,100 @@
+"""The judge's verdict of legal play (ppgcheck/language/verdict.py): a note that says the play
+was legal and nothing else reads as `P did nothing wrong`, ruled as no infraction with each
+guide's reason; a note that also says what someone did wrong is refused."""
+from __future__ import annotations
+
+import pytest
+
+from ppgcheck.api import rule_report
+from ppgcheck.errors import ReportError
+from ppgcheck.language.printer import print_report
+from ppgcheck.language.report import parse_report
+
+HEADER = "policy: fab\nplayer: Kim\nplayer: Lee\n"
+
+
+def read(note: str, header: str = HEADER):
+    [observation] = parse_report(header + note + "\n", tolerant=True).observations
+    return observation
+
+
+def refused(note: str, header: str = HEADER) -> ReportError:
+    with pytest.raises(ReportError) as caught:
+        parse_report(header + note + "\n", tolerant=True)
+    return caught.value
+
+
+def test_a_verdict_after_a_players_claim_reads_as_the_suspected_player_did_nothing_wrong():
+    observation = read("Lee called me b/c he thought Kim drew an extra card off her spell. "
+                       "The spell says draw 2, she drew 2. All legal, no infraction.")
+    assert observation.reading.read_as == "Kim did nothing wrong"
+    assert observation.kind == "played_legally"
+    assert any("thought Kim drew an extra card" in text for text in observation.reading.not_read)
+
+
+def test_the_person_a_verdict_names_is_its_subject():
+    assert read("Kim and Lee argued over a block. No infraction for Lee.").reading.read_as == "Lee did nothing wrong"
+
+
+def test_the_first_player_named_who_did_not_call_is_the_subject():
+    assert read("Lee resolved his attack, Kim asked me to check it. All correct.").reading.read_as \
+        == "Lee did nothing wrong"
+
+
+def test_a_callers_opponent_is_the_subject_where_no_one_else_is_named():
+    assert read("Lee called me, thought it was one card too many. Nothing wrong there.").reading.read_as \
+        == "Kim did nothing wrong"
+
+
+def test_a_verdict_with_no_one_to_be_about_is_refused_offering_the_legal_form():
+    error = refused("All legal.")
+    assert "names no one" in error.message
+    assert "Kim did nothing wrong" in error.suggestions
+
+
+@pytest.mark.parametrize("note", [
+    "Kim drew an extra card. No infraction for Lee.",
+    "Kim drew 2 extra cards, all legal otherwise.",
+])
+def test_a_note_that_also_says_what_someone_did_wrong_is_refused(note):
+    error = refused(note)
+    assert "says both" in error.message and "nothing was wrong" in error.message
+
+
+@pytest.mark.parametrize("note", [
+    "Lee asked me if that is legal.",                   # a question, not the judge's verdict
+    "Kim's deck was not legal.",                        # negated
+    "Kim drew an extra card, it wasn't fine at all.",
+])
+def test_a_verdict_negated_or_in_a_players_mouth_is_no_verdict(note):
+    try:
+        observation = read(note)
+    except ReportError as error:
+        assert "nothing was wrong" not in error.message
+    else:
+        assert observation.kind != "played_legally"
+
+
+def test_what_another_player_claimed_is_not_said_besides_the_verdict():
+    observation = read("Kim thought Lee drew an extra card and called me. I counted his hand: all fine.")
+    assert observation.reading.read_as == "Lee did nothing wrong"
+
+
+@pytest.mark.parametrize("policy,header,section", [
+    ("fab", "", "PPG 1.2"),
+    ("dci", "rel: competitive\n", "UPG 1"),
+    ("ffg", "", "FFG Warning Guidelines"),
+    ("yugioh", "tier: 2\n", "YGO: Penalties"),
+])
+def test_each_guide_rules_the_verdict_as_no_infraction_and_no_gap(policy, header, section):
+    text = f"policy: {policy}\n{header}player: Kim\nplayer: Lee\n" \
+           "Lee thought Kim looked at too many cards. Kim scried 2 as the card says, all legal.\n"
+    [ruling_set] = rule_report(text, tolerant=True, questions=False)
+    assert not ruling_set.rulings and not [f for f in ruling_set.findings if f.kind == "gap"]
+    [no_infraction] = ruling_set.no_infractions
+    assert no_infraction.section.startswith(section) and "judge found no" in no_infraction.reason
+    # the reading prints back as a canonical report that the strict language rules the same
+    printed = print_report(parse_report(text, tolerant=True))
+    assert "Kim did nothing wrong" in printed
+    [strict] = rule_report(printed, questions=False)
+    assert strict.no_infractions == ruling_set.no_infractions and not strict.rulings
