@@ -42,6 +42,7 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
     before: list[str] = []          # context pieces before the first statement
     current = dataclasses.replace(context)
     summoners = set()
+    background: set[str] = set()     # who the pieces of what went before name
     for piece in pieces:
         summoner = summons(piece, current, vocab)
         if summoner:            # who called the judge over: context, not a statement
@@ -58,8 +59,10 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
             continue
         result = read_sentence(piece, current, vocab)
         if isinstance(result, Refusal):
-            if result.message != NOTHING_FOUND or not context_only(piece, current, vocab):
+            if result.message != NOTHING_FOUND or not context_only(piece, current, vocab) and not (
+                    _whole_sentence(piece, sentence) and context_only(piece, current, vocab, background=True)):
                 return None
+            background |= {w.person for w in sentence_words(piece, current, vocab) if w.person is not None}
             if reads:
                 reads[-1] = _with_context(reads[-1], after=piece)
             else:
@@ -74,9 +77,19 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
         current = dataclasses.replace(current, previous=result.subject)
     if any(read.subject in summoners for read in reads):
         return None         # (a player calling a judge about her own error may be reporting it)
+    if any(read.subject in background for read in reads):
+        return None         # (what the subject did that cannot be read is never left out: `Kim juggled the dice`)
     if reads and before:
         reads[0] = _with_context(reads[0], before=" ".join(before))
     return reads or None
+
+
+def _whole_sentence(piece: str, line: str) -> bool:
+    """The piece is a sentence of the line of its own, not a clause of one (`..., because Lee's
+    aura stopped it`: a clause may say why the statement is no infraction)."""
+    at = line.find(piece)
+    before, after = line[:at].rstrip(), line[at + len(piece):].lstrip()
+    return at >= 0 and (not before or before[-1] in ".;!?:") and (not after or piece[-1] in ".;!?" or after[0] in ".;!?")
 
 
 def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
@@ -139,14 +152,17 @@ def _swapped(line: str, first: str, second: str) -> str:
     return names.sub(lambda match: second if match.group(1) == first else first, line)
 
 
-def context_only(piece: str, context: Context, vocab: Vocabulary) -> bool:
+def context_only(piece: str, context: Context, vocab: Vocabulary, background: bool = False) -> bool:
     """A piece that says nothing the language reads (`Round 6, table 31.`): no person, no
     sign or hint, no observation's verb, no modifier, cue word or negation.  It is kept as
-    not read beside the statements of its line, never read as one."""
+    not read beside the statements of its line, never read as one.  With `background`, a
+    piece of a line whose other pieces say what happened may name a person and negate
+    (`Lee had lethal on board but had not attacked yet.`): with nothing of the language in
+    it, it is what went before, kept as not read."""
     compiled = patterns(vocab)
     piece = clock.without_start(piece, context.names, vocab)      # (`Round began 10:00`: when, not what)
     words = sentence_words(piece, context, vocab)
-    if not words or any(w.person is not None or w.negation for w in words):
+    if not words or not background and any(w.person is not None or w.negation for w in words):
         return False
     cues = {cue.lower() for _, cue in vocab.reading.get("read_cue", [])}
     verbs = {f for pairs in compiled.verbs.values() for verb, _ in pairs for f in verb}

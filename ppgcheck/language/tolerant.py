@@ -17,6 +17,7 @@ from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
 from ppgcheck.language.sentences import context_only, read_pieces, unread_statement
 from ppgcheck.language.signs import JOINERS_AND_SO
+from ppgcheck.language.ruling_time import RULING_LINE, ruling_time
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.verdict import read_verdict
 from ppgcheck.language.vocabulary import Vocabulary
@@ -73,6 +74,8 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 raise error() from None
             readings[n] = result.reading
             lines[n - 1] = result.line
+            if n <= len(written) and _last_report(lines, n):
+                _add_ruling_time(lines, written, readings, origin, n, vocab)
             continue
         taken = {o.line for report in reports for o in report.observations}
         hidden = next((n for n, r in sorted(readings.items()) if n not in taken and r.not_read), None)
@@ -96,6 +99,31 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 raise error()       # context of no statement: the line as the strict parse refused it
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+_RULING_LINE = re.compile(r"\s*the\s+ruling\s+took\b", re.IGNORECASE)
+
+
+def _add_ruling_time(lines: list[str], written: list[str], readings: dict[int, Reading], origin: dict[int, int],
+                     n: int, vocab: Vocabulary) -> None:
+    """How long the judge took, where the words line n's reading left unread say it (`fixed in
+    2 min`: ruling_time.py) and its report states no time yet: the report's `the ruling took N
+    minutes`, appended, and shown in the line's reading (read as `...; the ruling took N minutes`)."""
+    start = max((i + 1 for i in range(n - 1) if _SEPARATOR.match(written[i])), default=0)
+    if any(_RULING_LINE.match(line) for line in written[start:] + lines[len(written):]):
+        return
+    for k in [n, *(k for k, at in origin.items() if at == n)]:
+        reading = readings[k]
+        for i, piece in enumerate(reading.not_read):
+            time = ruling_time(piece, vocab)
+            if time is None:
+                continue
+            lines.append(RULING_LINE.format(time.minutes))
+            origin[len(lines)] = n
+            rest = " ".join(piece.replace(time.words, "", 1).split()).strip(" ,;:.-")
+            not_read = [*reading.not_read[:i], *([rest] if rest else []), *reading.not_read[i + 1:]]
+            readings[k] = dataclasses.replace(reading, read_as=f"{reading.read_as}; {lines[-1]}", not_read=not_read)
+            return
 
 
 def _aside(reports: list[Report], n: int, written: list[str]) -> bool:
