@@ -453,8 +453,11 @@ def test_who_acts_in_a_leading_clause_of_when_is_context_not_the_subject():
     obs = read("After Kim attacked, Lee drew an extra card").observations[0]
     assert (obs.subject, obs.reading.read_as) == ("Lee", "Lee drew 1 extra card")
     assert obs.reading.not_read == ["After Kim attacked"]
-    # without its `after` the sentence starts with what Kim did: refused, not guessed
-    refusal("Kim attacked, Lee drew an extra card")
+    # without its `after`, what Kim did is a piece of its own with nothing of the language in it:
+    # what went before, kept as not read; tied on by a joiner it may say why, and is refused
+    obs = read("Kim attacked, Lee drew an extra card").observations[0]
+    assert (obs.subject, obs.reading.not_read) == ("Lee", ["Kim attacked"])
+    refusal("Kim's trigger was never put on the stack because Lee's aura stopped it")
     # nor is the clause's person the doer of a sign reading (was read `Lee insulted Kim`)
     for sentence in ("After Lee attacked, Kim called Lee a cheater",
                      "Round 5, table 12. After Lee attacked, Kim called Lee a cheater"):
@@ -487,9 +490,22 @@ def test_a_count_said_as_more_than_one_but_not_how_many_is_refused():
 
 
 def test_what_one_person_saw_of_anothers_is_never_read_as_the_seers():
-    # the missed trigger is Kim's: once read as `Lee missed a trigger`
-    error = refusal("Lee saw Kim's missed trigger")
-    assert "starts with what Lee did" in error.message
+    # the missed trigger is Kim's: once read as `Lee missed a trigger`; who saw it is context
+    [obs] = read("Lee saw Kim's missed trigger").observations
+    assert (obs.subject, obs.kind, obs.reading.not_read) == ("Kim", "missed_trigger", ["Lee saw"])
+    [obs] = read("Lee noticed that Kim drew an extra card").observations
+    assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")
+    # what the one who saw did next is theirs: refused, not left out
+    for sentence in ("Lee saw Kim draw an extra card and kept quiet",
+                     "Lee noticed Kim drew an extra card but said nothing"):
+        assert "starts with what Lee did" in refusal(sentence).message
+
+
+def test_a_count_said_as_a_difference_is_not_blurred_by_both():
+    [obs] = read("Kim drew 2 for the turn instead of 1, both already in her hand",
+                 header="policy: dci\nplayer: Kim\nplayer: Lee\n").observations
+    assert obs.counts == {"cards": 1}
+    refusal("Kim picked up two cards for her draw, both touched her hand", header="policy: dci\nplayer: Kim\nplayer: Lee\n")
 
 
 def test_what_the_player_wanted_is_never_left_unread_beside_a_reading_without_intent():

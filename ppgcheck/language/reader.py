@@ -450,6 +450,8 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
         if i + 1 < len(words) and words[i + 1].text == "'s":
             continue            # `Lee's deck`: of Lee, not by Lee
         between = words[i + 1:at]
+        if _perceived(words, between, word.person, found):
+            continue            # `Pru noticed that Olaf played ...`: who saw it is context
         readings = _not_noticed(words, between, word.person, found, vocab)
         if not readings and reports(between, vocab) and found.pattern.category == "observation":
             # `Kim says Lee hit her`: what Lee did is the line Kim reports
@@ -458,6 +460,25 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+# `Pru noticed that Olaf ...`, `Lee saw Kim ...`: a verb of seeing that what follows happened
+PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
+PERCEIVED_FILLERS = frozenset({"that", "how", "then", "just", "clearly", "also", "had", "has", "it"})
+# after the statement read, words that join on what the one who saw did next (`and kept quiet`)
+_NEXT_CLAUSE = frozenset({"and", "but", "so", "then", "while", "yet"})
+
+
+def _perceived(words: list[Word], between: list[Word], seer: str, found: Found) -> bool:
+    """The words between the first person and the subject say only that the first saw what
+    the subject did (`Pru noticed that Olaf played his event in the wrong phase`): the one who
+    saw is context, the statement the subject's, where nothing after it says more of the one
+    who saw (`..., and kept quiet`, `... but said nothing`: what the seer did is refused)."""
+    if not between or not any(w.forms & PERCEIVING for w in between) \
+            or any(not w.forms & PERCEIVING and w.text not in PERCEIVED_FILLERS for w in between):
+        return False
+    tail = words[max(found.read) + 1:]
+    return not any(w.person == seer or w.negation or w.text in _NEXT_CLAUSE for w in tail)
 
 
 def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, context: Context) -> Refusal | None:

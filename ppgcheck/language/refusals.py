@@ -110,6 +110,8 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
     counted = found.pattern.category == "observation" and any(
         slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
+    # (a count said as a difference, `drew 2 instead of 1, both in her hand`, is no count a doubt word blurs)
+    counted = counted and not any(words[t].joined for t in taken if t < len(words))
     compiled = patterns(vocab)
     allowed = allowed_at(words, taken, found, vocab)
     if allowed is not None:

@@ -19,7 +19,8 @@ import re
 from ppgcheck.language import clock
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
-from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, modifiers_in, read_sentence, sentence_words
+from ppgcheck.language.reader import (NOTHING_FOUND, PERCEIVED_FILLERS, PERCEIVING, Context, Read, Refusal, modifiers_in,
+                                      read_sentence, sentence_words)
 from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
 from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.language.wordforms import phrase_at, phrase_forms, phrase_in, tokenize
@@ -85,11 +86,12 @@ def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read
 
 
 def _whole_sentence(piece: str, line: str) -> bool:
-    """The piece is a sentence of the line of its own, not a clause of one (`..., because Lee's
-    aura stopped it`: a clause may say why the statement is no infraction)."""
+    """The piece stands on its own: a sentence of the line, or a clause cut from the next by
+    a comma alone (`Zoe was waiting at table 9, Yuri sat down ...`), never one a joiner ties to
+    the statement (`..., because Lee's aura stopped it`: it may say why it is no infraction)."""
     at = line.find(piece)
     before, after = line[:at].rstrip(), line[at + len(piece):].lstrip()
-    return at >= 0 and (not before or before[-1] in ".;!?:") and (not after or piece[-1] in ".;!?" or after[0] in ".;!?")
+    return at >= 0 and (not before or before[-1] in ".;!?:,") and (not after or piece[-1] in ".;!?" or after[0] in ".;!?,")
 
 
 def read_joint(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
@@ -252,6 +254,8 @@ def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | N
         start = 1 if words and words[0].text.lower() in JOINERS_AND_SO else 0
         if len(words) <= start or words[start].person in (None, read.subject):
             continue
+        if all(w.forms & PERCEIVING or w.text in PERCEIVED_FILLERS for w in words[start + 1:]):
+            continue        # `Lee noticed that`: who saw what the statement says (reader.py `_perceived`)
         if score(patterns(vocab), words, {i for i, w in enumerate(words) if w.person is not None}):
             return text
     return None

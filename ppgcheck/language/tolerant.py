@@ -106,18 +106,20 @@ _RULING_LINE = re.compile(r"\s*the\s+ruling\s+took\b", re.IGNORECASE)
 
 def _add_ruling_time(lines: list[str], written: list[str], readings: dict[int, Reading], origin: dict[int, int],
                      n: int, vocab: Vocabulary) -> None:
-    """How long the judge took, where the words line n's reading left unread say it (`fixed in
-    2 min`: ruling_time.py) and its report states no time yet: the report's `the ruling took N
+    """How long the judge took, where line n says it (`fixed in 2 min`: ruling_time.py) in words
+    its reading left unread and its report states no time yet: the report's `the ruling took N
     minutes`, appended, and shown in the line's reading (read as `...; the ruling took N minutes`)."""
     start = max((i + 1 for i in range(n - 1) if _SEPARATOR.match(written[i])), default=0)
     if any(_RULING_LINE.match(line) for line in written[start:] + lines[len(written):]):
         return
+    time = ruling_time(written[n - 1], vocab)
+    if time is None:
+        return
     for k in [n, *(k for k, at in origin.items() if at == n)]:
         reading = readings[k]
         for i, piece in enumerate(reading.not_read):
-            time = ruling_time(piece, vocab)
-            if time is None:
-                continue
+            if time.words not in piece:
+                continue        # (a duration some reading read is no time of the judge's)
             lines.append(RULING_LINE.format(time.minutes))
             origin[len(lines)] = n
             rest = " ".join(piece.replace(time.words, "", 1).split()).strip(" ,;:.-")
