@@ -52,13 +52,20 @@ def test_a_verdict_with_no_one_to_be_about_is_refused_offering_the_legal_form():
     assert "Kim did nothing wrong" in error.suggestions
 
 
-@pytest.mark.parametrize("note", [
-    "Kim drew an extra card. No infraction for Lee.",
-    "Kim drew 2 extra cards, all legal otherwise.",
-])
-def test_a_note_that_also_says_what_someone_did_wrong_is_refused(note):
-    error = refused(note)
+def test_a_note_that_also_says_what_someone_did_wrong_is_refused():
+    error = refused("Kim drew an extra card. No infraction for Lee.")
     assert "says both" in error.message and "nothing was wrong" in error.message
+
+
+@pytest.mark.parametrize("note", ["Kim drew 2 extra cards, all legal otherwise.",
+                                  "Kim's play was fine but she swore at Lee afterwards"])
+def test_a_verdict_set_against_something_else_is_no_verdict_of_legal_play(note):
+    try:
+        observation = read(note)
+    except ReportError as error:
+        assert "nothing was wrong" not in error.message
+    else:
+        assert observation.kind != "played_legally"
 
 
 @pytest.mark.parametrize("note", [

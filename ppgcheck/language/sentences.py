@@ -184,8 +184,13 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
     if words[0].person is None:
         return _summoned_by(piece, words, context, vocab)
     forms = [word.forms for word in words]
-    for (text,) in vocab.reading.get("read_summons", []):
-        if len(phrase_forms(text)) == len(words) - 1 and phrase_at(forms, text, 1):
+    for (text,) in sorted((args for args in vocab.reading.get("read_summons", [])), key=lambda a: -len(a[0])):
+        length = len(phrase_forms(text))
+        if len(words) <= length or not phrase_at(forms, text, 1):
+            continue
+        # (where and when after it: `Lee called me over on turn 6 of their X-Wing game:`)
+        rest = piece[words[length].end:].strip(" ,.;:()[]")
+        if not rest or context_only(rest, context, vocab):
             return words[0].person
     return None
 

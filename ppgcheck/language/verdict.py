@@ -16,12 +16,15 @@ import re
 from ppgcheck.language.grammar import language
 from ppgcheck.language.model import Reading
 from ppgcheck.language.printer import quote_name
-from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, mentions, read_sentence
+from ppgcheck.language.matching import patterns
+from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, mentions, read_sentence, sentence_words
 from ppgcheck.language.refusals import Refusal
+from ppgcheck.language.signs import SIGN, score
 from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
 
 LEGAL_FORM = "did nothing wrong"        # core vocabulary.lp's canonical form of `played_legally`
+LEGAL_KIND = "played_legally"
 NEGATION_REACH = 2                      # words before a verdict a negation unsays it from (`not all legal`)
 _SENTENCE = re.compile(r"[^.;!?]+[.;!?]*")
 _PAUSE = re.compile(r"[.,;:!?()]")
@@ -82,9 +85,22 @@ def _verdict(line: str, tokens: list[Token], claims: set[str], found: list[tuple
             before = [t for t in tokens[max(0, i - NEGATION_REACH):i] if not _PAUSE.search(line[t.end:start])]
             sentence = _sentence_start(line, start)
             claimed = any(sentence <= at < start for at in claiming)
+            if _contrasted(tokens, end, line):
+                return None         # `the play was fine but she swore at Lee`: fine in part, not legal play
             if not claimed and not any(t.forms & negations for t in before):
                 return start, end
     return None
+
+
+_CONTRASTS = frozenset({"but", "however", "although", "though", "except", "apart", "besides", "otherwise"})
+
+
+def _contrasted(tokens: list[Token], verdict_end: int, line: str) -> bool:
+    """The verdict's sentence goes on to set something against it (`fine but she swore`,
+    `all legal otherwise`); one set against before it (`three ships but in another order,
+    which is fine`) is what the verdict judges."""
+    end = next((m.end() for m in _SENTENCE.finditer(line) if m.start() <= verdict_end <= m.end()), len(line))
+    return any(verdict_end <= t.start < end and t.text in _CONTRASTS for t in tokens)
 
 
 def _sentence_start(line: str, at: int) -> int:
@@ -106,9 +122,16 @@ def _statement_besides(line: str, start: int, end: int, claiming: list[int], con
         if isinstance(read, Read):
             return Refusal(f"the note says both `{read.line}` and that nothing was wrong (`{line[start:end]}`): "
                            "write the one the judge found", match.start() + 1, readings=[read.line])
-        if read.message != NOTHING_FOUND:
+        if read.message != NOTHING_FOUND or _signed(said, context, vocab):
             return read         # it says something the reader cannot read: not a note of legal play alone
     return None
+
+
+def _signed(text: str, context: Context, vocab: Vocabulary) -> bool:
+    """The text holds a sign of a situation of the policy (`pocketed a booster`): what it says is
+    no legal play, whether or not the reader can read it."""
+    scores = score(patterns(vocab), sentence_words(text, context, vocab), set())
+    return any(held.points >= SIGN for kind, held in scores.items() if kind != LEGAL_KIND)
 
 
 def _claiming(tokens: list[Token], claims: set[str], found: list[tuple[int, int, str]]) -> list[int]:
@@ -143,8 +166,10 @@ def _claims_after(tokens: list[Token], end: int, claims: set[str]) -> bool:
     """A verb of claiming, asking or calling right after a name (`Lee thought`, `Lee then
     called`; not `Kim activated Called by the Grave`)."""
     after = [t for t in tokens if t.start >= end]
-    verb = next((t for t in after if t.text not in _BEFORE_VERB), None)
-    return verb is not None and bool(verb.forms & claims)
+    at = next((i for i, t in enumerate(after) if t.text not in _BEFORE_VERB), None)
+    if at is None or not after[at].forms & claims:
+        return False
+    return not (at + 1 < len(after) and after[at + 1].text == "at")     # `swore at Lee`: said to, not claimed
 
 
 # words that may stand between a person and the verb of what they did (`Lee then called me`)
