@@ -947,3 +947,17 @@ def test_a_modifier_said_twice_is_read_once_and_two_that_disagree_are_refused():
     [obs] = read("Kim drew an extra card. Nobody did it on purpose, it was an accident.").observations
     assert [m.kind for m in obs.modifiers] == ["accidental"]
     assert "says both" in refusal("Kim drew an extra card on purpose, it was an accident.").message
+
+
+def test_a_negated_modifier_implies_no_observation():
+    # (read as `Kim has marked cards, without a pattern`: the note says nothing was marked)
+    header = "policy: dci\nplayer: Kim\nplayer: Lee\n"
+    for sentence in ("None of Kim's sleeves are lighter than her spells.", "Kim's sleeves are not lighter than her spells"):
+        refusal(sentence, header=header)
+    assert read("Kim's lands have lighter sleeves than her spells", header=header).observations[0].kind == "marked_cards"
+
+
+def test_an_ordinal_in_digits_is_no_count():
+    [obs] = read("Kim drew 3 instead of 2, the 3rd card still face down",
+                 header="policy: yugioh\ntier: 2\nplayer: Kim\nplayer: Lee\n").observations
+    assert obs.counts == {"cards": 1}

@@ -385,6 +385,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     evidence: dict[str, list[int]] = {}
     first_implying = len(words)
     for modifier in _modifiers(compiled, words, set(taken)):
+        if _negated_before(words, modifier.read[0]):
+            continue        # `None of Kim's sleeves are lighter ...`: it says nothing happened
         for kind in implies.get(modifier.pattern.kind, []):
             evidence.setdefault(kind, [])
             first_implying = min(first_implying, modifier.read[0])
@@ -422,6 +424,16 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     read_at = sorted({subject_at, *read} | {i for i, w in enumerate(words) if w.number in numbers.values()
                                             and w.number is not None})
     return Found(pattern, tuple(read_at), persons, numbers, inferred=True)
+
+
+def _negated_before(words: list[Word], at: int) -> bool:
+    """A negation in the clause before words[at]: from its last pause, person who acts or
+    `that` (`Lee never noticed that Kim defended from arsenal`: Kim's clause is not negated)."""
+    def starts_clause(i: int) -> bool:
+        owner = i + 1 < len(words) and words[i + 1].text == "'s"
+        return words[i].pause or (words[i].person is not None and not owner) or words[i].text == "that"
+    start = max((i for i in range(at + 1) if starts_clause(i)), default=0)
+    return any(w.negation for w in words[start:at])
 
 
 def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:

@@ -17,8 +17,8 @@ import lemminflect
 from rapidfuzz import fuzz, process
 
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
-# (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`)
-_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
+# (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`; `3rd` is one word, an ordinal, no count)
+_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
                  "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",)}
