@@ -961,3 +961,12 @@ def test_an_ordinal_in_digits_is_no_count():
     [obs] = read("Kim drew 3 instead of 2, the 3rd card still face down",
                  header="policy: yugioh\ntier: 2\nplayer: Kim\nplayer: Lee\n").observations
     assert obs.counts == {"cards": 1}
+
+
+def test_a_sign_s_doer_is_never_the_person_named_after_it_where_a_pronoun_did_it():
+    header = "policy: yugioh\ntier: 2\nplayer: Kim\nplayer: Lee\n"
+    # (both were read as Lee's: the one named after the sign, and the seer of Kim's sleeves)
+    [obs] = read("Kim's activation was correct but she swore at Lee afterwards", header=header).observations
+    assert (obs.subject, obs.kind) == ("Kim", "offensive_language")
+    refusal("After the game she swore at Lee", header=header)
+    refusal("kim's opp noticed her sleeves r double sleeved", header=header)

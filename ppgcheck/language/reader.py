@@ -73,7 +73,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
         return found
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
-    refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context)
+    refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context) \
+        or _seer_subject(words, found)
     if refused:
         return refused
     taken = set(found.read)
@@ -407,6 +408,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     if not before:
         return None
     subject_at = before[-1]
+    if any(w.forms & PERCEIVING for w in words[subject_at + 1:first_implying]):
+        return None         # (`Kim's opp noticed her sleeves r double sleeved`: the seer's sleeves?)
     subject = words[subject_at].person
     persons = {"P": subject}
     if "Q" in form.slots:
@@ -491,6 +494,22 @@ def _perceived(words: list[Word], between: list[Word], seer: str, found: Found) 
         return False
     tail = words[max(found.read) + 1:]
     return not any(w.person == seer or w.negation or w.text in _NEXT_CLAUSE for w in tail)
+
+
+def _seer_subject(words: list[Word], found: Found) -> Refusal | None:
+    """The subject read only saw what the form's words say (`Kim's opp noticed her sleeves are
+    double sleeved`: the sleeves are not the seer's): refused, never read as the seer's."""
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    after = [i for i in found.read if at is not None and i > at and words[i].person is None]
+    if not after:
+        return None
+    between = words[at + 1:after[0]]
+    seeing = next((w for w in between if w.forms & PERCEIVING), None)
+    if seeing is None or any(w.text in _NEXT_CLAUSE for w in between):
+        return None         # (`Lee saw it and let it pass`: what the seer did next is the seer's)
+    return Refusal(f"`{words[at].text} ... {seeing.text}` says what {subject} saw, and what was seen is not "
+                   f"said to be {subject}'s: write who did it", seeing.start + 1)
 
 
 def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, context: Context) -> Refusal | None:

@@ -175,6 +175,23 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers, inferred=True)
 
 
+_SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
+_SEEING = frozenset({"notice", "see", "spot", "catch", "realize", "observe", "watch", "discover"})
+
+
+def _pronoun_doer(words: list[Word], persons: list[int], start: int, first_sign: int) -> int | None:
+    """Where no one named acts before the signs but `she` does (`Kim's activation was fine but
+    she swore at Lee`), the one person named before the pronoun (an owner too); -1 where two
+    are or none is; None where no pronoun stands there."""
+    pronoun = next((i for i in range(start, first_sign) if words[i].text.lower() in _SUBJECT_PRONOUNS), None)
+    if pronoun is None:
+        return None
+    named = [i for i in persons if i < pronoun]
+    if not named:
+        return -1           # (`After the game she swore at Lee`: not Lee, and who, the note does not say)
+    return named[-1] if len({words[i].person for i in named}) == 1 else -1
+
+
 def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_sign: int) -> int | None:
     """A clause of `she`/`he`/`they` (after `and`, `but`, a comma) between the subject and the
     signs, after two persons were named (`Kim's opponent asked her life total and she gave ...`),
@@ -261,16 +278,23 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         # (in the sentence of the signs, where it names someone: `Lee called me over: Kim called him ...`)
         start = max((k for k in range(first_sign + 1) if words[k].stop), default=0)
         before = [i for i in acting if start <= i < first_sign] or [i for i in acting if i < first_sign]
-        subject_at = before[-1] if before else owner if owner is not None and not passive \
-            else acting[0]
+        said = _pronoun_doer(words, persons, start, first_sign) if not before else None
+        if said == -1:
+            return None         # a pronoun before the signs that may be either of two named before it
+        subject_at = before[-1] if before else said if said is not None else owner \
+            if owner is not None and not passive else acting[0]
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
+        if any(w.forms & _SEEING for w in words[subject_at + 1:subject_at + 3]):
+            return None         # (`Kim's opp noticed her sleeves are ...`: whose sleeves, the seer's?)
     elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
         subject_at = persons[0]
+        if subject_at > first_sign and _pronoun_doer(words, persons, 0, first_sign) is not None:
+            return None         # (`After the game she swore at Lee`: she did it, not Lee)
     if "Q" not in form.slots:
         return subject_at, None
     subject = words[subject_at].person
