@@ -32,6 +32,9 @@ _PRONOUNS = frozenset({"she", "he", "they", "i", "we"})
 # a verdict that starts with its verb (`is legal`, `was fine`) judges the play only after one of
 # these (`it's fine`, `everything was correct`); after a thing it judges the thing (`her list is legal`)
 _COPULAS = frozenset({"is", "was", "'s", "are", "were", "be", "checks", "checked"})
+# after `no infraction`, a word that makes it the guide's silence (`no infraction fits`: a gap)
+_OF_THE_GUIDE = frozenset({"fit", "fits", "apply", "applies", "cover", "covers", "exist", "exists", "match",
+                           "matches", "describe", "describes"})
 _GENERIC = frozenset({"it", "that", "this", "everything", "all", "which", "play", "plays", "action",
                       "actions", "there", "so", "pace"})
 
@@ -81,6 +84,9 @@ def _verdict(line: str, tokens: list[Token], claims: set[str], found: list[tuple
                 continue
             if tokens[i].text in _COPULAS and (i == 0 or tokens[i - 1].text not in _GENERIC):
                 continue
+            after = i + len(phrase_forms(text))
+            if after < len(tokens) and tokens[after].forms & _OF_THE_GUIDE:
+                continue        # `no infraction fits`: the guide's silence, not the judge's verdict
             start, end = tokens[i].start, tokens[i + len(phrase_forms(text)) - 1].end
             before = [t for t in tokens[max(0, i - NEGATION_REACH):i] if not _PAUSE.search(line[t.end:start])]
             sentence = _sentence_start(line, start)

@@ -44,7 +44,7 @@ def tokenize(sentence: str) -> list[Token]:
             parts = _CONTRACTIONS[word]
         elif word.endswith("n't") and len(word) > 3:
             parts = (word[:-3], "not")
-        elif word.endswith("'s") and len(word) > 2 and word != "'s":
+        elif word.endswith("'s") and len(word) > 2 and word != "'s" and word != "let's":   # (`let's roll`: no `let`)
             # each part where it stands: `Lee's` is a name, then the possessive after it
             out.extend([Token(word[:-2], start, end - 2, lemmas(word[:-2])), Token("'s", end - 2, end, lemmas("'s"))])
             continue
