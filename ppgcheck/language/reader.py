@@ -22,8 +22,8 @@ from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
-from ppgcheck.language.signs import (ARTICLES, other_pronoun, plurals, reports, score, signed, unit_number,
-                                     when_clause)
+from ppgcheck.language.signs import (ARTICLES, PERCEIVING, other_pronoun, plurals, reports, score, signed,
+                                     unit_number, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import phrase_at, phrase_forms
 
@@ -477,8 +477,7 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
     return None
 
 
-# `Pru noticed that Olaf ...`, `Lee saw Kim ...`: a verb of seeing that what follows happened
-PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
+# the words beside a verb of seeing (signs.PERCEIVING) in `Pru noticed that Olaf ...`
 PERCEIVED_FILLERS = frozenset({"that", "how", "then", "just", "clearly", "also", "had", "has", "it"})
 # after the statement read, words that join on what the one who saw did next (`and kept quiet`)
 _NEXT_CLAUSE = frozenset({"and", "but", "so", "then", "while", "yet"})

@@ -19,6 +19,7 @@ from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
 
 RULING_LINE = "the ruling took {} minutes"     # core vocabulary.lp's header_form(ruling, ...)
+RULING_STATED = re.compile(r"\s*the\s+ruling\s+took\b", re.IGNORECASE)   # a line that states it already
 MAX_MINUTES = 120                              # its header_range
 FIX_REACH = 6                                  # words between a duration and its word of fixing
 _SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=\S)|\.(?<=approx\.))+")

@@ -19,9 +19,9 @@ import re
 from ppgcheck.language import clock
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.model import Reading
-from ppgcheck.language.reader import (NOTHING_FOUND, PERCEIVED_FILLERS, PERCEIVING, Context, Read, Refusal, modifiers_in,
+from ppgcheck.language.reader import (NOTHING_FOUND, PERCEIVED_FILLERS, Context, Read, Refusal, modifiers_in,
                                       read_sentence, sentence_words)
-from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, score
+from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, PERCEIVING, score
 from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.language.wordforms import phrase_at, phrase_forms, phrase_in, tokenize
 

@@ -176,7 +176,8 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
 
 
 _SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
-_SEEING = frozenset({"notice", "see", "spot", "catch", "realize", "observe", "watch", "discover"})
+# verbs of seeing that what follows happened (`Pru noticed that Olaf ...`): the seer is no doer of it
+PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
 
 
 def _pronoun_doer(words: list[Word], persons: list[int], start: int, first_sign: int) -> int | None:
@@ -287,7 +288,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
-        if any(w.forms & _SEEING for w in words[subject_at + 1:subject_at + 3]):
+        if any(w.forms & PERCEIVING for w in words[subject_at + 1:subject_at + 3]):
             return None         # (`Kim's opp noticed her sleeves are ...`: whose sleeves, the seer's?)
     elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None

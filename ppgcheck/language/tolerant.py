@@ -17,7 +17,7 @@ from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
 from ppgcheck.language.sentences import context_only, read_pieces, unread_statement
 from ppgcheck.language.signs import JOINERS_AND_SO
-from ppgcheck.language.ruling_time import RULING_LINE, ruling_time
+from ppgcheck.language.ruling_time import RULING_LINE, RULING_STATED, ruling_time
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.verdict import read_verdict
 from ppgcheck.language.vocabulary import Vocabulary
@@ -101,16 +101,13 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
     raise AssertionError("each pass reads a new line")     # pragma: no cover
 
 
-_RULING_LINE = re.compile(r"\s*the\s+ruling\s+took\b", re.IGNORECASE)
-
-
 def _add_ruling_time(lines: list[str], written: list[str], readings: dict[int, Reading], origin: dict[int, int],
                      n: int, vocab: Vocabulary) -> None:
     """How long the judge took, where line n says it (`fixed in 2 min`: ruling_time.py) in words
     its reading left unread and its report states no time yet: the report's `the ruling took N
     minutes`, appended, and shown in the line's reading (read as `...; the ruling took N minutes`)."""
     start = max((i + 1 for i in range(n - 1) if _SEPARATOR.match(written[i])), default=0)
-    if any(_RULING_LINE.match(line) for line in written[start:] + lines[len(written):]):
+    if any(RULING_STATED.match(line) for line in written[start:] + lines[len(written):]):
         return
     time = ruling_time(written[n - 1], vocab)
     if time is None:

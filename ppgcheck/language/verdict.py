@@ -47,15 +47,17 @@ def read_verdict(line: str, context: Context, vocab: Vocabulary) -> Read | Refus
     found = mentions(line, context, vocab)
     if isinstance(found, Refusal):
         return None
-    verdict = _verdict(line, tokens, claims, found, vocab)
+    claiming = _claiming(tokens, claims, found)
+    verdict = _verdict(line, tokens, claiming, vocab)
     if verdict is None:
         return None
     start, end = verdict
-    said = _statement_besides(line, start, end, _claiming(tokens, claims, found), context, vocab)
-    if said is not None:
-        # (a sentence the reader refuses for what it says: the note is read as it was before)
-        return said if "says both" in said.message else None
-    subject = _subject(line, tokens, found, end, claims, context)
+    both, unread = _statement_besides(line, start, end, claiming, context, vocab)
+    if both is not None:
+        return both
+    if unread:
+        return None         # (a sentence the reader refuses for what it says: the note is read as it was before)
+    subject = _subject(line, found, end, claiming, context)
     if subject is None:
         return Refusal(f"`{line[start:end]}` says nothing was wrong, and the note names no one it is about: "
                        "say who (a name the header declares)", start + 1)
@@ -70,14 +72,12 @@ def _claim_words(vocab: Vocabulary) -> set[str]:
     return {word for fact in ("read_reporting", "read_suspicion") for (word,) in vocab.reading.get(fact, [])}
 
 
-def _verdict(line: str, tokens: list[Token], claims: set[str], found: list[tuple[int, int, str]],
-             vocab: Vocabulary) -> tuple[int, int] | None:
+def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabulary) -> tuple[int, int] | None:
     """(start, end) of the first verdict the judge writes: a `read_legal` phrase that no
     negation just before unsays and no verb of claiming before it in its sentence puts in a
     player's mouth (`Rui asked me if that's legal`)."""
     negations = {word for (word,) in vocab.reading.get("read_negation", [])}
     forms = [token.forms for token in tokens]
-    claiming = _claiming(tokens, claims, found)   # (the claim words of the verdict's sentence)
     for i in range(len(tokens)):
         for (text,) in vocab.reading.get("read_legal", []):
             if not phrase_at(forms, text, i):
@@ -114,10 +114,11 @@ def _sentence_start(line: str, at: int) -> int:
 
 
 def _statement_besides(line: str, start: int, end: int, claiming: list[int], context: Context,
-                       vocab: Vocabulary) -> Refusal | None:
-    """A refusal where a sentence of the note, the verdict taken out, reads as a statement:
-    each sentence up to the first person in it who claims, asks or calls (what follows is
-    theirs, not the judge's finding)."""
+                       vocab: Vocabulary) -> tuple[Refusal | None, bool]:
+    """What the note says besides the verdict, each sentence read up to the first person in it
+    who claims, asks or calls (what follows is theirs, not the judge's finding): a refusal where a
+    sentence reads as a statement (the note says both), and whether one says what the reader
+    cannot read (refused for it, or with a sign of another situation)."""
     text = line[:start] + " " * (end - start) + line[end:]
     for match in _SENTENCE.finditer(text):
         cut = min((at for at in claiming if match.start() <= at < match.end()), default=match.end())
@@ -127,10 +128,10 @@ def _statement_besides(line: str, start: int, end: int, claiming: list[int], con
         read = read_sentence(said, context, vocab)
         if isinstance(read, Read):
             return Refusal(f"the note says both `{read.line}` and that nothing was wrong (`{line[start:end]}`): "
-                           "write the one the judge found", match.start() + 1, readings=[read.line])
+                           "write the one the judge found", match.start() + 1, readings=[read.line]), False
         if read.message != NOTHING_FOUND or _signed(said, context, vocab):
-            return read         # it says something the reader cannot read: not a note of legal play alone
-    return None
+            return None, True   # not a note of legal play alone
+    return None, False
 
 
 def _signed(text: str, context: Context, vocab: Vocabulary) -> bool:
@@ -149,7 +150,7 @@ def _claiming(tokens: list[Token], claims: set[str], found: list[tuple[int, int,
     return sorted(at)
 
 
-def _subject(line: str, tokens: list[Token], found: list[tuple[int, int, str]], end: int, claims: set[str],
+def _subject(line: str, found: list[tuple[int, int, str]], end: int, claiming: list[int],
              context: Context) -> str | None:
     """Whom the verdict is about (see the module's doc; where every player named called or
     claimed, the other of the first)."""
@@ -157,7 +158,7 @@ def _subject(line: str, tokens: list[Token], found: list[tuple[int, int, str]], 
                   and re.match(r"\s*(?:for|by|from|on)\s", line[end:s])), None)
     if named:
         return named
-    callers = {name for s, e, name in found if _claims_after(tokens, e, claims)}
+    callers = {name for s, _, name in found if s in claiming}
     others = [name for _, _, name in found if name not in callers]
     players = [name for name in others if name in context.players] or others
     if players:
