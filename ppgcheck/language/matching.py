@@ -86,6 +86,8 @@ class Patterns:
         self.negations = {args[0].lower() for args in reading.get("read_negation", [])}
         self.synonyms = [(tuple(written.lower().split()), tuple(means.lower().split()))
                          for written, means in reading.get("read_synonym", [])]
+        self.contrasts = sorted({tuple(text.lower().split()) for (text,) in reading.get("read_instead_of", [])},
+                                key=len, reverse=True)
         self.patterns: list[Pattern] = []
         categories = {"observation": vocab.observations, "modifier": vocab.modifiers, "adverb": vocab.adverbs,
                       "state": vocab.states}
@@ -213,23 +215,28 @@ class Patterns:
                 words[i + 1].number is None and words[i + 1].person is None and not words[i + 1].negation))
                 and any(set(forms) & words[a].forms for forms in rules)), None)
             verb = next((counted[v] for v in (words[i - 1].forms if i else ()) if v in counted), None)
-            if at is None and verb is not None and _instead_of(words, i + 1, i + 12) is not None:
+            # (`should have drawn 1`, never `had to discard 1`: a contrast's verb is the count's own)
+            contrasts = (self.contrasts, words[i - 1].forms if i else frozenset())
+            if at is None and verb is not None and _instead_of(words, i + 1, i + 12, contrasts) is not None:
                 # `drew 3 instead of 2`: the verb's unit, said by no word (`read_counted`)
                 words.insert(i + 1, Word("", word.end, word.end, lemmas(verb)))
                 at = i + 1
             if at is None:
                 continue
             unit = next(extra for forms, extra in rules.items() if set(forms) & words[at].forms)
-            j = _instead_of(words, at + 1, i + 12)
-            if j is None:
+            span = _instead_of(words, at + 1, i + 12, contrasts)
+            if span is None:
                 continue
-            k = j + 2 + (j + 3 < len(words) and words[j + 2].text in ("just", "only"))
-            said = words[k].number if k < len(words) else None
+            j, k = span
+            said = words[k].number
             if said is not None and said < word.number:
                 word.number -= said
                 joined = tuple(words[j:k + 1])
                 words[k].number = None       # read with the difference, never as a count of its own
-                words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit), joined=joined))
+                if at == i + 2 and unit in words[i + 1].forms:
+                    words[i + 1].joined = joined        # `two extra cards instead of one`: the word is written
+                else:
+                    words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit), joined=joined))
         return words
 
     def replace_synonyms(self, words: list[Word]) -> list[Word]:
@@ -305,6 +312,8 @@ class Patterns:
                 if i == 1 and elements[0].what == "person" and j >= 2 and words[j - 1].text == "'s" \
                         and words[j - 2].person is not None:
                     continue        # `pointed out Lee's missed trigger`: Lee's trigger, not Kim's verb
+                if element.what == "person" and read and elements[i - 1].what == "word" and _own_object(words[at:j]):
+                    continue        # `pushed the cards toward Lee`: the verb's object is the cards, not Lee
                 if element.what == "person" and not names_someone(words, j) and not (
                         i + 1 < len(elements) and elements[i + 1].what == "possessive"):
                     continue        # `Lee's deck` is no subject, unless the form says `{P}'s`
@@ -333,14 +342,45 @@ def patterns(vocab: Vocabulary) -> Patterns:
     return _COMPILED[key]
 
 
-def _instead_of(words: list[Word], start: int, end: int) -> int | None:
-    """Where `instead of` stands in words[start:end], before any person or number (`drew 3
-    cards instead of two`); None where it does not."""
-    for j in range(start, min(len(words) - 2, end)):
+# before a contrast said with a verb of duty (`when she should have drawn 1`), the words that
+# tie it on; read with it
+_CONTRAST_OPENERS = frozenset({"when", "but", "while", "where", "though", "although", "and", "she", "he",
+                               "they", "it", "was", "is", "only"})
+# between a contrast and its number, besides the count's own verb (`should have drawn only 1`)
+_CONTRAST_GAP = frozenset({"have", "only", "just", "been", "be", "get", "got", "gotten", "a", "total", "of"})
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "some"})
+
+
+def _own_object(gap: list[Word]) -> bool:
+    """Words between a verb and a person that give the verb an object of its own (`the cards`)."""
+    return any(w.text.lower() in _DETERMINERS and n.person is None and n.number is None
+               for w, n in zip(gap, gap[1:]))
+
+
+def _instead_of(words: list[Word], start: int, end: int,
+                contrasts: tuple[list[tuple[str, ...]], frozenset[str]]) -> tuple[int, int] | None:
+    """Where a contrast (`instead of`, `rather than`, `should have drawn`: core's
+    `read_instead_of`) stands in words[start:end] before any person or number, and its number
+    (`drew 3 cards instead of two`): the first word read with it and the number's place.  The
+    words between a contrast and its number are the count's verb (`verb`) and a few fillers."""
+    phrases, verb = contrasts
+    for j in range(start, min(len(words) - 1, end)):
         if words[j].person is not None or words[j].number is not None:
             return None
-        if words[j].text == "instead" and words[j + 1].text == "of":
-            return j
+        size = next((len(c) for c in phrases if tuple(w.text.lower() for w in words[j:j + len(c)]) == c), 0)
+        if not size:
+            continue
+        k = j + size
+        while k < len(words) and words[k].number is None and not words[k].pause \
+                and (words[k].text.lower() in _CONTRAST_GAP or words[k].forms & verb):
+            k += 1
+        if k >= len(words) or words[k].number is None or any(w.pause for w in words[j + 1:k + 1]):
+            return None
+        while j > start and not words[j].pause and words[j - 1].text.lower() in _CONTRAST_OPENERS:
+            j -= 1
+        return j, k
     return None
 
 

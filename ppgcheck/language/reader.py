@@ -81,7 +81,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
     refused = negation_refusal(sentence, words, taken, modifiers, vocab, found) \
         or _asked(words, taken | {i for m in modifiers for i in m.read}) \
-        or _claimed(words, found, modifiers, vocab)
+        or _claimed(words, found, modifiers, vocab) or _scare_quoted(sentence, words, found, modifiers, vocab)
     if refused:
         return refused
     # (a negation read may make one modifier another said too: `nobody did it on purpose, it was
@@ -132,12 +132,43 @@ def _claimed(words: list[Word], found: Found, modifiers: list[Found], vocab: Voc
         claim = next((k for k in range(1, first) if words[k].forms & verbs and words[k - 1].person is not None
                       and words[k - 1].person != subject and k - 1 not in modifier.read
                       and not any(w.pause for w in words[k + 1:first + 1])), None)
+        if claim is not None and words[claim].forms & PERCEIVING and _when_caught(modifier, vocab):
+            continue            # `Lee notice two turn later`: when it was seen, which a verb of seeing says
         if claim is not None:
             others = [m for m in modifiers if m is not modifier]
             return Refusal(f"`{words[claim - 1].text} {words[claim].text} ...` is {words[claim - 1].text}'s account, not "
                            "what you found: write what happened", words[claim - 1].start + 1,
                            readings=[line_of(found, modifiers, vocab), line_of(found, others, vocab)])
     return None
+
+
+_QUOTES = "\"'\u2018\u2019\u201c\u201d"
+
+
+def _scare_quoted(sentence: str, words: list[Word], found: Found, modifiers: list[Found],
+                  vocab: Vocabulary) -> Refusal | None:
+    """A modifier alone in quotes that no one is said to have said (`Kim "accidentally" drew
+    two`): quotes of that kind may mean the opposite.  Refused, with the line with it and
+    the line without it."""
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    for modifier in modifiers:
+        first, last = min(modifier.read), max(modifier.read)
+        before = sentence[:words[first].start].rstrip()
+        after = sentence[words[last].end:].lstrip()
+        if not (before and after and before[-1] in _QUOTES and after[0] in _QUOTES):
+            continue
+        if first and words[first - 1].forms & verbs:
+            continue            # `she said "by accident"`: her account, read as the rest of the sentence
+        others = [m for m in modifiers if m is not modifier]
+        return Refusal(f"`{sentence[len(before) - 1:len(sentence) - len(after) + 1]}` stands in quotes, which may "
+                       "mean the opposite: write what you found", len(before),
+                       readings=[line_of(found, modifiers, vocab), line_of(found, others, vocab)])
+    return None
+
+
+def _when_caught(modifier: Found, vocab: Vocabulary) -> bool:
+    """A modifier of when the error was caught (`caught later`, `caught before the next pick`)."""
+    return any(form.text.startswith("caught ") for form in vocab.modifiers.get(modifier.pattern.kind, []))
 
 
 def _other_count(sentence: str, words: list[Word], taken: set[int], found: Found,
@@ -276,6 +307,9 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
 # who the sentence names
 # ---------------------------------------------------------------------------
 
+_PLAYER_LETTER = re.compile(r"player\s+([a-z0-9])", re.IGNORECASE)
+
+
 def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
     """(start, end, name) of each person the sentence names."""
     found: list[tuple[int, int, str]] = []
@@ -285,6 +319,9 @@ def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[i
         # reads the `s` as the possessive)
         owner = "" if f"{name}s".lower() in declared or name.lower().endswith("s") else r"(?=s\b)|"
         pattern = r'"?(?<![\w\'-])' + r"\s+".join(map(re.escape, name.split())) + rf'(?:{owner}(?![\w-]|\'(?!s\b)))"?'
+        short = _PLAYER_LETTER.fullmatch(name)
+        if short:       # `PA` for `Player A` (`P1` for `Player 1`), as judges shorten it
+            pattern = rf"(?:{pattern}|(?<![\w'-])P{re.escape(short.group(1))}(?![\w'-]))"
         for match in re.finditer(pattern, sentence, re.IGNORECASE):
             if not any(s < match.end() and match.start() < e for s, e, _ in found):
                 found.append((match.start(), match.end(), name))
@@ -464,6 +501,8 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue
         if i + 1 < len(words) and words[i + 1].text == "'s":
             continue            # `Lee's deck`: of Lee, not by Lee
+        if _paired_with(words, i, subject, found.read):
+            continue            # `Kim and Lee were playing game 2 when Kim drew ...`: what both did
         between = words[i + 1:at]
         if _perceived(words, between, word.person, found):
             continue            # `Pru noticed that Olaf played ...`: who saw it is context
@@ -475,6 +514,14 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+def _paired_with(words: list[Word], i: int, subject: str, read: tuple[int, ...]) -> bool:
+    """Word i names a person beside the subject, `and` between (`Kim and Lee`, `Lee and Kim`),
+    a pair the statement read names its subject after (never the pair as the subject: `Kim and
+    Lee both drew ...` is refused here, read_joint reads it for each)."""
+    return any(0 <= j < len(words) and 0 <= k < len(words) and words[j].text.lower() in ("and", "&")
+               and words[k].person == subject and k not in read for j, k in ((i - 1, i - 2), (i + 1, i + 2)))
 
 
 # the words beside a verb of seeing (signs.PERCEIVING) in `Pru noticed that Olaf ...`

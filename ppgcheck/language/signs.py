@@ -290,6 +290,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
         if any(w.forms & PERCEIVING for w in words[subject_at + 1:subject_at + 3]):
             return None         # (`Kim's opp noticed her sleeves are ...`: whose sleeves, the seer's?)
+        if _bidden(words, vocab, subject_at, first_sign):
+            return None         # (`Kim told Lee to hurry up`: what Kim asked for, not what anyone did)
     elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
@@ -309,6 +311,15 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
 
 
 _OBJECT_PRONOUNS = {"him", "her", "them"}
+
+
+def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: int) -> bool:
+    """Between the subject and the signs, a reporting verb, a person and `to` (`told Lee to`,
+    `asked her to`): the signs say what the subject bade someone do."""
+    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    return any(words[i].forms & verbs and (words[i + 1].person is not None
+                                           or words[i + 1].text.lower() in _OBJECT_PRONOUNS)
+               and words[i + 2].text.lower() == "to" for i in range(subject_at + 1, first_sign - 2))
 
 
 def unit_number(vocab: Vocabulary, slot: str, words: list[Word],

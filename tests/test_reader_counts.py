@@ -1,0 +1,41 @@
+"""How many: the count due said after the one done (`drew 2 when she should have drawn 1`),
+read as their difference where the verb is the count's own, and never across another verb."""
+from __future__ import annotations
+
+import pytest
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.report import parse_report
+
+HEADER = "policy: dci\nplayer: Kim\nplayer: Lee\n"
+
+
+def read(sentence: str):
+    return parse_report(HEADER + sentence + "\n", tolerant=True).observations[0]
+
+
+@pytest.mark.parametrize("sentence, count", [
+    ("Kim drew 2 cards when she should have drawn 1", 1),
+    ("Kim drew 3 cards but should only draw 2", 1),
+    ("Kim drew 4 cards rather than 1", 3),
+    ("Kim drew 2 cards, she was supposed to draw 1", 1),
+    ("Kim drew two card when she must draw one", 1),
+    ("Kim drew 2 cards, should have been 1", 1),
+    ("Kim drew two extra cards instead of one", 1),     # `extra` said loosely: two were drawn for one
+])
+def test_the_count_due_after_the_count_drawn_is_read_as_their_difference(sentence, count):
+    obs = read(sentence)
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+    assert obs.reading.not_read == []        # the words of the contrast are read with the count
+
+
+@pytest.mark.parametrize("sentence", [
+    "Kim drew 2 cards and had to discard 1",             # another verb's count: the card's own effect
+    "Kim drew 1 card when she should have drawn 2",      # fewer than due: no extra card
+])
+def test_a_second_count_of_another_verb_or_a_larger_one_is_no_difference(sentence):
+    try:
+        obs = read(sentence)
+    except ReportError:
+        return                  # refused: fine, nothing was guessed
+    assert obs.kind != "drew_extra_cards" or obs.counts != {"cards": 1}

@@ -1,0 +1,72 @@
+"""Who did it: the persons of a judge's note as judges name them (`PA` for `Player A`), the
+pair that was playing, a verb of seeing that says when an error was caught, and what one
+player bade another do (never read as done)."""
+from __future__ import annotations
+
+import pytest
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.report import parse_report
+
+
+def read(sentence: str, players: tuple[str, ...] = ("Kim", "Lee")):
+    header = "policy: dci\n" + "".join(f"player: {p}\n" for p in players)
+    return parse_report(header + sentence + "\n", tolerant=True).observations
+
+
+def refused(sentence: str, players: tuple[str, ...] = ("Kim", "Lee")) -> ReportError:
+    with pytest.raises(ReportError) as caught:
+        read(sentence, players)
+    return caught.value
+
+
+@pytest.mark.parametrize("sentence", ["PA drew 2 cards instead of 1", "pa drew two cards instead of one"])
+def test_a_player_declared_as_player_a_is_named_pa_too(sentence):
+    obs = read(sentence, ("Player A", "Player B"))[0]
+    assert (obs.subject, obs.kind) == ("Player A", "drew_extra_cards")
+
+
+def test_pa_is_no_name_where_no_player_a_is_declared():
+    refused("PA drew 2 cards instead of 1")         # no declared name: never read as Kim's or Lee's
+
+
+def test_the_pair_that_was_playing_is_no_other_subject():
+    obs = read("Kim and Lee were playing game 2 when Kim drew 2 cards instead of 1")[0]
+    assert (obs.subject, obs.kind, obs.counts) == ("Kim", "drew_extra_cards", {"cards": 1})
+
+
+def test_another_person_acting_first_is_still_refused():
+    assert "starts with what Lee did" in refused("Lee distracted Kim and Kim drew 2 extra cards").message
+
+
+@pytest.mark.parametrize("sentence, caught", [
+    ("Kim drew 2 cards instead of 1, Lee notice two turn later", "caught_later"),
+    ("Kim drew 2 cards instead of 1, Lee see it right away", "caught_at_once"),
+])
+def test_a_verb_of_seeing_in_the_present_says_when_the_error_was_caught(sentence, caught):
+    obs = read(sentence)[0]
+    assert obs.kind == "drew_extra_cards" and caught in {m.kind for m in obs.modifiers}
+
+
+def test_what_another_saw_of_intent_is_still_their_account():
+    assert "account" in refused("Kim drew 2 cards instead of 1, Lee saw she did it on purpose").message
+
+
+@pytest.mark.parametrize("sentence", ["Kim told Lee to hurry up", "Kim asked him to play faster",
+                                      "Kim told Lee to hurry up and Lee missed his trigger"])
+def test_what_a_player_bade_another_do_is_never_read_as_done(sentence):
+    try:
+        observations = read(sentence)
+    except ReportError:
+        return
+    assert all(o.kind != "played_slowly" for o in observations)
+
+
+def test_a_verb_with_an_object_of_its_own_does_not_reach_a_person_after_it():
+    for sentence in ("Lee pushed the cards toward Kim to show them", "Kim pushed her chair back and left"):
+        try:
+            observations = read(sentence)
+        except ReportError:
+            continue
+        assert all(o.kind not in ("shoved", "aggressive") for o in observations)
+    assert read("Lee shoved Kim hard")[0].kind == "shoved"
