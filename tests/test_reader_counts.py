@@ -39,3 +39,12 @@ def test_a_second_count_of_another_verb_or_a_larger_one_is_no_difference(sentenc
     except ReportError:
         return                  # refused: fine, nothing was guessed
     assert obs.kind != "drew_extra_cards" or obs.counts != {"cards": 1}
+
+
+def test_a_pattern_without_a_count_never_skips_a_number():
+    # (`looked at the top card` read over `top 3 w/ her card` as 1 extra card, the 3 unread)
+    try:
+        obs = read("kim looked at top 3 w/ her card")
+    except ReportError:
+        return
+    assert obs.counts != {"cards": 1}

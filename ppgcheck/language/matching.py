@@ -271,6 +271,7 @@ class Patterns:
         gap = MODIFIER_GAP if pattern.category == "modifier" else MAX_GAP
         # a pattern read by one word of several (`decklist` of `with her decklist`) is too weak a sign
         least = min(2, len(elements))
+        uncounted = not any(element.what == "number" for element in elements)
 
         def accepts(element: Element, word: Word, persons: dict[str, str]) -> bool:
             if element.what == "person":
@@ -303,6 +304,9 @@ class Patterns:
             for j in range(at, end):
                 if read and j > at and names_someone(words, j - 1):
                     break           # a gap never passes over another person (`Kim said Lee drew ...`)
+                if read and j > at and uncounted and reach != SUBJECT_GAP and words[j - 1].number not in (None, 1):
+                    break           # nor, in a pattern with no count (one), over another (`looked at top 3 w/ her card`;
+                    # where and when between the subject and the verb are context: `Kim, at table 9, played ...`)
                 if read and (words[j].stop and words[j].person is not None
                              or words[j].pause and elements[i - 1].what == "negation"):
                     break           # a negation's reach ends at a pause (`no riffle, on purpose`: not `not on

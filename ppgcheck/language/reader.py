@@ -21,11 +21,11 @@ from ppgcheck.language.matching import Found, Patterns, Word, is_digits, pattern
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.refusals import Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
-from ppgcheck.language.signs import (ARTICLES, PERCEIVING, other_pronoun, plurals, reports, score, signed,
-                                     unit_number, when_clause)
+from ppgcheck.language.refusals import NOTHING, Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
+from ppgcheck.language.signs import (ARTICLES, PERCEIVING, other_pronoun, plurals, reports, score, seen,
+                                     signed, unit_number, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import phrase_at, phrase_forms
+from ppgcheck.language.wordforms import SENTENCE_END, phrase_at, phrase_forms
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
 NOTHING_FOUND = "no statement of the report language found in the sentence"
@@ -182,7 +182,7 @@ def _other_count(sentence: str, words: list[Word], taken: set[int], found: Found
         place = unit_number(vocab, slot, words, taken)
         # (`a card's effect`: an article is no count said against the one read)
         if place is None or words[place[0]].number == number or words[place[0]].text.lower() in ARTICLES \
-                or read and _SENTENCE_END.search(sentence, *sorted((words[read[0]].end, words[place[0]].start))):
+                or read and SENTENCE_END.search(sentence, *sorted((words[read[0]].end, words[place[0]].start))):
             continue
         other = words[place[0]].number
         lines = [line_of(replace(found, numbers={**found.numbers, slot: n}), [], vocab) for n in (number, other)]
@@ -191,7 +191,6 @@ def _other_count(sentence: str, words: list[Word], taken: set[int], found: Found
     return None
 
 
-_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 # between the two numbers of a range (`2-3 cards`, `two or three`, `3 to 4 minutes`)
 _RANGE = re.compile(r"\s*(?:[-–/]|or|to)\s*", re.IGNORECASE)
 
@@ -288,6 +287,9 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
             or not set(covering) <= taken:
         return None
     said = {m.pattern.kind for m in modifiers}
+    groups = [compiled.vocab.exclusive[kind] for kind in said if kind in compiled.vocab.exclusive]
+    if len(groups) != len(set(groups)):
+        return None         # (`I don't think he did it on purpose`: `without thinking` and `on purpose`)
     if any(cue.lower() in w.forms and kind not in said for i, w in enumerate(words) if i not in taken
            for kind, cue in compiled.vocab.reading.get("read_cue", [])):
         return None
@@ -308,6 +310,9 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
 # ---------------------------------------------------------------------------
 
 _PLAYER_LETTER = re.compile(r"player\s+([a-z0-9])", re.IGNORECASE)
+# the judge's words that open a finding, before a pronoun that starts it (`I determined that she ...`)
+_FINDING = (r"(?:(?:i|we)\s+(?:then\s+|later\s+|also\s+)?(?:determined|found|confirmed|established|concluded|"
+            r"verified|learned|learnt)|it\s+turned\s+out|turns\s+out|it\s+was\s+clear)\s+(?:that\s+)?")
 
 
 def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
@@ -319,6 +324,9 @@ def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[i
         # reads the `s` as the possessive)
         owner = "" if f"{name}s".lower() in declared or name.lower().endswith("s") else r"(?=s\b)|"
         pattern = r'"?(?<![\w\'-])' + r"\s+".join(map(re.escape, name.split())) + rf'(?:{owner}(?![\w-]|\'(?!s\b)))"?'
+        if not name.lower().startswith(("player ", "player-")):
+            # (`Player Kim stated ...`, as formal write-ups name a player: the word is the name's)
+            pattern = r"(?:(?<![\w'-])player\s+)?" + pattern
         short = _PLAYER_LETTER.fullmatch(name)
         if short:       # `PA` for `Player A` (`P1` for `Player 1`), as judges shorten it
             pattern = rf"(?:{pattern}|(?<![\w'-])P{re.escape(short.group(1))}(?![\w'-]))"
@@ -327,7 +335,7 @@ def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[i
                 found.append((match.start(), match.end(), name))
     reading = vocab.reading
     pronouns = {args[0] for args in reading.get("read_pronoun", [])}
-    first = re.match(r"\s*([^\W\d_]+)\b", sentence)
+    first = re.match(rf"\s*(?:{_FINDING})?([^\W\d_]+)\b", sentence, re.IGNORECASE)
     if first and first.group(1).lower() in pronouns and context.previous:
         found.append((first.start(1), first.end(1), context.previous))
     opponents = "|".join(re.escape(args[0]) for args in reading.get("read_opponent", []))
@@ -551,7 +559,7 @@ def _seer_subject(words: list[Word], found: Found) -> Refusal | None:
     if not after:
         return None
     between = words[at + 1:after[0]]
-    seeing = next((w for w in between if w.forms & PERCEIVING), None)
+    seeing = next((w for k, w in enumerate(between) if w.forms & PERCEIVING and not seen(between, k)), None)
     if seeing is None or any(w.text in _NEXT_CLAUSE for w in between):
         return None         # (`Lee saw it and let it pass`: what the seer did next is the seer's)
     return Refusal(f"`{words[at].text} ... {seeing.text}` says what {subject} saw, and what was seen is not "
@@ -619,7 +627,7 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
     for found in _modifiers(compiled, words, taken):
         kind = found.pattern.kind
         if negated(sentence, words, taken, found.read[0]):
-            if kind not in negates:
+            if negates.get(kind, NOTHING) == NOTHING:
                 continue            # a suggestion never says what the sentence denies
             kind = negates[kind]
         group = vocab.exclusive.get(kind)

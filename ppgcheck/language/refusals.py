@@ -41,6 +41,10 @@ def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifier
         if not word.negation or i in taken:
             continue
         after = [m for m in modifiers if reaches(i, m.read[0])]
+        if after and negates.get(after[0].pattern.kind) == NOTHING:
+            modifiers.remove(after[0])      # `late without notifying a judge`: no modifier, the words read
+            taken.add(i)
+            continue
         if after and after[0].pattern.kind in negates:
             modifier = after[0]
             other = negates[modifier.pattern.kind]
@@ -56,6 +60,10 @@ def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifier
                        readings=[line_of(found, [m for m in modifiers if m not in after[:1]], vocab)],
                        dropped=[m.pattern.kind for m in after[:1]])
     return None
+
+
+# `read_negates(M, nothing)`: `not` before M says what a statement says without any modifier
+NOTHING = "nothing"
 
 
 def negated(sentence: str, words: list[Word], taken: set[int], at: int) -> bool:
@@ -131,10 +139,14 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
                            word.start + 1, readings=[line])
         for kind, cue in cues:
-            if kind in said or cue not in word.forms or cue in doubts:
+            if kind in said or cue in doubts or not _cue_at(words, i, cue, taken):
                 continue
             if negates.get(kind) in said and negated(sentence, words, taken, i):
                 continue        # `a card she did not want, honest mistake`: what was read says it
+            if kind in vocab.observations and _denied(words, i):
+                continue        # `no peeking`, `without peeking`: no sign of looking
+            if kind in vocab.observations and vocab.policy_kinds is not None and kind not in vocab.policy_kinds:
+                continue        # another guide's kind (`drew` of FaB's intellect draw, in a Yu-Gi-Oh note)
             if kind in vocab.observations or kind in vocab.states:
                 message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
             elif kind in vocab.modifiers:
@@ -144,6 +156,26 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             return Refusal(message, word.start + 1, readings=[*with_cue(found, modifiers, kind, vocab), line],
                            extra=[kind] if kind in vocab.modifiers else [])
     return None
+
+
+def _cue_at(words: list[Word], i: int, cue: str, taken: set[int]) -> bool:
+    """A cue starts at word i: its one word, or each word of a cue of several (`all lands`), unread."""
+    if " " not in cue:
+        return cue in words[i].forms
+    size = len(cue.split())
+    return phrase_at([w.forms for w in words], cue, i) and not taken & set(range(i, i + size))
+
+
+# between a negation and the word it denies (`did not even peek`, `never any peeking`)
+_DENIAL_FILLERS = frozenset({"any", "even", "a", "the", "do", "did", "does", "to", "be", "been", "was"})
+
+
+def _denied(words: list[Word], i: int) -> bool:
+    """Word i right after a negation (`no peeking`, `without peeking`, `did not even peek`)."""
+    j = i - 1
+    while j >= 0 and words[j].text.lower() in _DENIAL_FILLERS and not words[j + 1].pause:
+        j -= 1
+    return j >= 0 and i - j <= 3 and not words[j + 1].pause and (words[j].negation or words[j].text.lower() == "without")
 
 
 def allowed_at(words: list[Word], taken: set[int], found: Found, vocab: Vocabulary) -> int | None:

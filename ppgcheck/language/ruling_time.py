@@ -16,13 +16,12 @@ import re
 from dataclasses import dataclass
 
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
+from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, sentence_spans, tokenize
 
 RULING_LINE = "the ruling took {} minutes"     # core vocabulary.lp's header_form(ruling, ...)
 RULING_STATED = re.compile(r"\s*the\s+ruling\s+took\b", re.IGNORECASE)   # a line that states it already
 MAX_MINUTES = 120                              # its header_range
 FIX_REACH = 6                                  # words between a duration and its word of fixing
-_SENTENCE = re.compile(r"(?:[^.;!?]|\.(?=\S)|\.(?<=approx\.))+")
 _APPROXIMATELY = frozenset({"about", "around", "approx", "approximately", "roughly", "maybe", "like", "some",
                             "only", "just", "ca", "perhaps", "probably"})
 _RANGE_WORDS = frozenset({"or", "to"})
@@ -36,8 +35,7 @@ class RulingTime:
 
 def ruling_time(line: str, vocab: Vocabulary) -> RulingTime | None:
     """The one time the judge took that the line says, or None (none, two, or unsure)."""
-    found = [time for match in _SENTENCE.finditer(line) for time in _in_sentence(line, match.start(), match.end(),
-                                                                                  vocab)]
+    found = [time for start, end in sentence_spans(line) for time in _in_sentence(line, start, end, vocab)]
     return found[0] if len({t.minutes for t in found}) == 1 else None
 
 

@@ -23,13 +23,12 @@ from ppgcheck.language.reader import (NOTHING_FOUND, PERCEIVED_FILLERS, Context,
                                       read_sentence, sentence_words)
 from ppgcheck.language.signs import CLAUSE_JOINERS, JOINERS_AND_SO, PERCEIVING, score
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import phrase_at, phrase_forms, phrase_in, tokenize
+from ppgcheck.language.wordforms import ABBREVIATIONS, phrase_at, phrase_forms, phrase_in, tokenize
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
-# (never after a judge's abbreviation: `approx. 3 min`, `e.g.`, `vs.`)
-_ABBREVIATIONS = ("approx", "ca", "e.g", "i.e", "vs", "esp", "rd", "tbl")
-_SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+# (never after a judge's abbreviation: `approx. 3 min`, `e.g.`, `vs.`; a colon ends a piece too)
+_SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS)
                            + r"(?<=[.!?;:])\s+(?=\S)|;\s*", re.IGNORECASE)
 
 

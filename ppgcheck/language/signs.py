@@ -180,6 +180,11 @@ _SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
 PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
 
 
+def seen(words: list[Word], k: int) -> bool:
+    """Word k, a verb of seeing, is passive (`Kim had been seen sorting her lands`: Kim was seen)."""
+    return k > 0 and words[k - 1].text.lower() in ("been", "was", "were", "being", "is", "are", "got")
+
+
 def _pronoun_doer(words: list[Word], persons: list[int], start: int, first_sign: int) -> int | None:
     """Where no one named acts before the signs but `she` does (`Kim's activation was fine but
     she swore at Lee`), the one person named before the pronoun (an owner too); -1 where two
@@ -288,7 +293,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
             subject_at = owner          # (`Carlos saw Dee's illegal attack`: what Dee did)
-        if any(w.forms & PERCEIVING for w in words[subject_at + 1:subject_at + 3]):
+        if any(w.forms & PERCEIVING and not seen(words, k) for k, w in enumerate(words[:subject_at + 3])
+               if k > subject_at):
             return None         # (`Kim's opp noticed her sleeves are ...`: whose sleeves, the seer's?)
         if _bidden(words, vocab, subject_at, first_sign):
             return None         # (`Kim told Lee to hurry up`: what Kim asked for, not what anyone did)

@@ -15,7 +15,7 @@ from ppgcheck.language import clock
 from ppgcheck.language.model import Reading, Report
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
-from ppgcheck.language.sentences import context_only, read_pieces, unread_statement
+from ppgcheck.language.sentences import CONTINUATION, context_only, read_pieces, unread_statement
 from ppgcheck.language.signs import JOINERS_AND_SO
 from ppgcheck.language.ruling_time import RULING_LINE, RULING_STATED, ruling_time
 from ppgcheck.language.suggestions import suggest
@@ -78,7 +78,9 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 _add_ruling_time(lines, written, readings, origin, n, vocab)
             continue
         taken = {o.line for report in reports for o in report.observations}
-        hidden = next((n for n, r in sorted(readings.items()) if n not in taken and r.not_read), None)
+        continued = _continued(reports, readings, taken, written)
+        hidden = next((n for n, r in sorted(readings.items()) if n not in taken and n not in continued
+                       and r.not_read), None)
         if hidden is not None:
             # a state of the match has no place to show what was not read: never dropped unseen
             line = origin.get(hidden, hidden)
@@ -89,6 +91,7 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
         for report in reports:
             for observation in report.observations:
                 observation.reading = readings.get(observation.line)
+                _show_continuations(observation, report, continued, readings, written)
                 if observation.line in origin:
                     observation.line = origin[observation.line]
                     for modifier in observation.modifiers:
@@ -99,6 +102,34 @@ def parse_tolerantly(lines: list[str], source: str, parse: Callable[[list[str]],
                 raise error()       # context of no statement: the line as the strict parse refused it
         return reports
     raise AssertionError("each pass reads a new line")     # pragma: no cover
+
+
+def _continued(reports: list[Report], readings: dict[int, Reading], taken: set[int],
+               written: list[str]) -> dict[int, int]:
+    """Each line read as modifiers alone (`It was on purpose`: `I determined that she did it on
+    purpose`), with the line of the observation it continues (the last one before it in its report)."""
+    out = {}
+    for n, reading in readings.items():
+        if n in taken or not reading.read_as.startswith(CONTINUATION) or n > len(written):
+            continue
+        before = [o.line for report in reports for o in report.observations if o.line < n
+                  and not any(_SEPARATOR.match(written[k - 1]) for k in range(o.line + 1, n))]
+        if before:
+            out[n] = max(before)
+    return out
+
+
+def _show_continuations(observation, report: Report, continued: dict[int, int], readings: dict[int, Reading],
+                        written: list[str]) -> None:
+    """The observation's reading with the lines that continue it: their words, and what was not read."""
+    lines = sorted(n for n, at in continued.items() if at == observation.line)
+    if not lines:
+        return
+    reading = observation.reading or Reading(written[observation.line - 1].strip(), "", [])
+    observation.reading = dataclasses.replace(
+        reading, written=" ".join([reading.written, *(readings[n].written for n in lines)]),
+        read_as=print_observation(observation, report.vocab),
+        not_read=[*reading.not_read, *(text for n in lines for text in readings[n].not_read)])
 
 
 def _add_ruling_time(lines: list[str], written: list[str], readings: dict[int, Reading], origin: dict[int, int],

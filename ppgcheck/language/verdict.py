@@ -21,12 +21,11 @@ from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, mentions, rea
 from ppgcheck.language.refusals import Refusal
 from ppgcheck.language.signs import SIGN, score
 from ppgcheck.language.vocabulary import Vocabulary
-from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, tokenize
+from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, sentence_spans, tokenize
 
 LEGAL_FORM = "did nothing wrong"        # core vocabulary.lp's canonical form of `played_legally`
 LEGAL_KIND = "played_legally"
 NEGATION_REACH = 2                      # words before a verdict a negation unsays it from (`not all legal`)
-_SENTENCE = re.compile(r"[^.;!?]+[.;!?]*")
 _PAUSE = re.compile(r"[.,;:!?()]")
 _PRONOUNS = frozenset({"she", "he", "they", "i", "we"})
 # a verdict that starts with its verb (`is legal`, `was fine`) judges the play only after one of
@@ -105,12 +104,12 @@ def _contrasted(tokens: list[Token], verdict_end: int, line: str) -> bool:
     """The verdict's sentence goes on to set something against it (`fine but she swore`,
     `all legal otherwise`); one set against before it (`three ships but in another order,
     which is fine`) is what the verdict judges."""
-    end = next((m.end() for m in _SENTENCE.finditer(line) if m.start() <= verdict_end <= m.end()), len(line))
+    end = next((e for s, e in sentence_spans(line) if s <= verdict_end <= e), len(line))
     return any(verdict_end <= t.start < end and t.text in _CONTRASTS for t in tokens)
 
 
 def _sentence_start(line: str, at: int) -> int:
-    return max((m.start() for m in _SENTENCE.finditer(line) if m.start() <= at), default=0)
+    return max((s for s, _ in sentence_spans(line) if s <= at), default=0)
 
 
 def _statement_besides(line: str, start: int, end: int, claiming: list[int], context: Context,
@@ -120,15 +119,15 @@ def _statement_besides(line: str, start: int, end: int, claiming: list[int], con
     sentence reads as a statement (the note says both), and whether one says what the reader
     cannot read (refused for it, or with a sign of another situation)."""
     text = line[:start] + " " * (end - start) + line[end:]
-    for match in _SENTENCE.finditer(text):
-        cut = min((at for at in claiming if match.start() <= at < match.end()), default=match.end())
-        said = text[match.start():cut]
+    for begin, finish in sentence_spans(text):
+        cut = min((at for at in claiming if begin <= at < finish), default=finish)
+        said = text[begin:cut]
         if not tokenize(said):
             continue
         read = read_sentence(said, context, vocab)
         if isinstance(read, Read):
             return Refusal(f"the note says both `{read.line}` and that nothing was wrong (`{line[start:end]}`): "
-                           "write the one the judge found", match.start() + 1, readings=[read.line]), False
+                           "write the one the judge found", begin + 1, readings=[read.line]), False
         if read.message != NOTHING_FOUND or _signed(said, context, vocab):
             return None, True   # not a note of legal play alone
     return None, False

@@ -22,6 +22,12 @@ _WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
                  "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",)}
+# a judge's abbreviations, whose dot ends no sentence (`approx. 3 min`, `e.g.`, `vs.`, `rd. 3`)
+ABBREVIATIONS = ("approx", "ca", "e.g", "i.e", "vs", "esp", "rd", "tbl")
+# where a sentence of a note ends: `.`, `;`, `!` or `?` before a space or the end (never `3.5`,
+# never an abbreviation's dot)
+SENTENCE_END = re.compile(r"(?:" + "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS)
+                          + r"\.|[;!?])+(?=\s|$)", re.IGNORECASE)
 TYPO_MIN_LENGTH = 5         # shorter words are too close to each other to correct
 TYPO_MIN_SCORE = 88         # rapidfuzz ratio a typo needs to be read as a vocabulary word
 
@@ -33,6 +39,17 @@ class Token:
     start: int
     end: int
     forms: frozenset[str]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a note's line, its end mark included (SENTENCE_END)."""
+    spans, start = [], 0
+    for match in SENTENCE_END.finditer(text):
+        spans.append((start, match.end()))
+        start = match.end()
+    if text[start:].strip() or not spans:
+        spans.append((start, len(text)))
+    return spans
 
 
 def tokenize(sentence: str) -> list[Token]:
