@@ -70,3 +70,13 @@ def test_a_verb_with_an_object_of_its_own_does_not_reach_a_person_after_it():
             continue
         assert all(o.kind not in ("shoved", "aggressive") for o in observations)
     assert read("Lee shoved Kim hard")[0].kind == "shoved"
+
+
+def test_player_before_a_declared_name_is_the_name_in_a_formal_write_up():
+    obs = read("Player Kim drew 2 cards instead of 1 and Player Lee caught it at once")[0]
+    assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")
+
+
+def test_a_passive_verb_of_seeing_names_who_was_seen_not_a_seer():
+    obs = read("Before game two Kim had been observed drawing 2 cards instead of 1")[0]
+    assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")

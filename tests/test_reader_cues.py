@@ -1,0 +1,51 @@
+"""Cue words, which make a reading refused where they say more than it does: a cue of several
+words (`all lands`), never one denied (`no peeking`), never another guide's kind, and never a
+modifier the observation read cannot take."""
+from __future__ import annotations
+
+import pytest
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.report import parse_report
+
+
+def read(sentence: str, policy: str = "dci"):
+    return parse_report(f"policy: {policy}\nplayer: Kim\nplayer: Lee\n{sentence}\n", tolerant=True).observations
+
+
+def refused(sentence: str, policy: str = "dci") -> ReportError:
+    with pytest.raises(ReportError) as caught:
+        read(sentence, policy)
+    return caught.value
+
+
+@pytest.mark.parametrize("sentence", ["Kim broke draft procedure, no peeking", "Kim broke draft procedure without peeking",
+                                      "Kim broke draft procedure, she did not even peek"])
+def test_a_denied_sign_of_another_situation_refuses_nothing(sentence):
+    [obs] = read(sentence)
+    assert obs.kind == "broke_draft_procedure" and obs.reading.not_read
+
+
+def test_a_sign_of_another_situation_not_denied_still_refuses():
+    assert "speaks of `looked_at_extra_cards`" in refused("Kim broke draft procedure and peeked").message
+
+
+
+def test_a_cue_of_several_words_refuses_a_reading_that_does_not_say_it():
+    # (dci: UPG 222 Marked Cards — Pattern; `all lands` is a pattern the plain reading leaves out)
+    error = refused("Kim's sleeves are marked, all lands")
+    assert error.suggestions[:2] == ["Kim has marked cards, with a pattern", "Kim has marked cards"]
+    assert read("Kim's sleeves are marked")[0].kind == "marked_cards"
+
+
+def test_a_cue_of_a_modifier_the_reading_cannot_take_refuses_nothing():
+    [obs] = read("Kim untapped all her lands and drew 2 extra cards")
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": 2})
+
+
+def test_another_guides_observation_cue_refuses_no_note():
+    # (`drew` is a cue of FaB's intellect draw; a Yu-Gi-Oh note that says it is not refused for it)
+    try:
+        read("Kim reached for her draw and saw the second card", "yugioh")
+    except ReportError as error:
+        assert "drew_above_intellect" not in error.message
