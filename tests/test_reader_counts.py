@@ -48,3 +48,15 @@ def test_a_pattern_without_a_count_never_skips_a_number():
     except ReportError:
         return
     assert obs.counts != {"cards": 1}
+
+
+@pytest.mark.parametrize("sentence, count", [("kim drew 2 extra, mixed in hand", 2), ("Kim drew an extra, mixed in", 1),
+                                             ("kim drew 1 extra", 1), ("Kim drew 2 extra at end of turn", 2)])
+def test_a_draw_counted_as_extra_without_its_unit_is_extra_cards(sentence, count):
+    obs = read(sentence)
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+
+
+def test_extra_before_another_noun_is_no_card():
+    with pytest.raises(ReportError):
+        read("Kim drew 3 extra damage")

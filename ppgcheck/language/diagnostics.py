@@ -66,7 +66,9 @@ def _describe(lang: Language, terminal: str) -> str:
 
 
 def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source: str,
-                 lang: Language) -> ReportError:
+                 lang: Language, closest_forms: bool = True) -> ReportError:
+    """The error for a strict parse's failure; `closest_forms`: with the language's forms
+    nearest the line as suggestions (the costly part)."""
     line = getattr(exc, "line", None)
     column = getattr(exc, "column", None)
     if not isinstance(line, int) or line < 1:
@@ -125,7 +127,7 @@ def syntax_error(exc: lark.exceptions.UnexpectedInput, lines: list[str], source:
     if found_text and found_text.lower().rstrip(".,") in lang.must_quote and "a name" in expected:
         message += f" (a name that is a word of the report language is quoted: `\"{found_text}\"`)"
     return ReportError(message, source, line, column, line_text, expected=expected,
-                       suggestions=closest_forms(line_text, column, vocab))
+                       suggestions=nearest_forms(line_text, column, vocab) if closest_forms else [])
 
 
 def _undeclared_words(line_text: str, column: int, found: str, names: dict) -> tuple[int, str] | None:
@@ -208,7 +210,7 @@ def template(form_text: str) -> str:
     return re.sub(r"\{\w+\}", "N", out)
 
 
-def closest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3) -> list[str]:
+def nearest_forms(line_text: str, column: int, vocab: Vocabulary, limit: int = 3) -> list[str]:
     """The forms of the language nearest to the text around the error."""
     header = _HEADER_START.match(line_text)
     if header and header.group(1).lower() in header_keys(vocab):

@@ -215,6 +215,10 @@ class Patterns:
                 words[i + 1].number is None and words[i + 1].person is None and not words[i + 1].negation))
                 and any(set(forms) & words[a].forms for forms in rules)), None)
             verb = next((counted[v] for v in (words[i - 1].forms if i else ()) if v in counted), None)
+            if at is None and verb is not None and _unit_left_out(words, i, rules):
+                # `drew 2 extra, mixed in hand`: the verb's unit after the word, said by no word
+                words.insert(i + 2, Word("", words[i + 1].end, words[i + 1].end, lemmas(verb)))
+                continue
             # (`should have drawn 1`, never `had to discard 1`: a contrast's verb is the count's own)
             contrasts = (self.contrasts, words[i - 1].forms if i else frozenset())
             if at is None and verb is not None and _instead_of(words, i + 1, i + 12, contrasts) is not None:
@@ -344,6 +348,18 @@ def patterns(vocab: Vocabulary) -> Patterns:
     if key not in _COMPILED:
         _COMPILED[key] = Patterns(vocab)
     return _COMPILED[key]
+
+
+# after `N extra`, words that show the unit was left out (`drew 2 extra in the draw phase`)
+_AFTER_A_COUNT = frozenset({"in", "at", "for", "during", "off", "from", "by", "on", "and", "but", "so", "then",
+                            "when", "while", "because", "after", "before", "into", "instead"})
+
+
+def _unit_left_out(words: list[Word], i: int, rules: dict[tuple[str, ...], str]) -> bool:
+    """`N extra` after a counting verb, then a pause, the end or a joining word: the unit unsaid."""
+    extra = {word for word in rules.values()}
+    return i + 1 < len(words) and words[i + 1].text.lower() in extra and (
+        i + 2 == len(words) or words[i + 2].pause or words[i + 2].text.lower() in _AFTER_A_COUNT)
 
 
 # before a contrast said with a verb of duty (`when she should have drawn 1`), the words that

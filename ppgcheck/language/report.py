@@ -9,6 +9,8 @@ closest valid forms (diagnostics.py).
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import re
 from collections.abc import Iterator
@@ -94,20 +96,38 @@ def _parse_text(text: str, lines: list[str], source: str, policy: str | None, ru
     return reports
 
 
+# whether a strict syntax error lists the closest forms of the language (difflib against every
+# form: ~50 ms a line); the tolerant reader's strict tries, whose errors it mostly discards, do not
+_CLOSEST_FORMS = contextvars.ContextVar("closest_forms", default=True)
+
+
+@contextlib.contextmanager
+def _closest_forms(shown: bool) -> Iterator[None]:
+    token = _CLOSEST_FORMS.set(shown)
+    try:
+        yield
+    finally:
+        _CLOSEST_FORMS.reset(token)
+
+
 def _parse_tolerant(text: str, lines: list[str], source: str, policy: str | None, rules: Path | None,
                     line_offset: int) -> list[Report]:
     """The reports of a text whose free sentences the tolerant reader reads (tolerant.py)."""
     try:        # a report in the language needs no reader: its word forms' libraries (lemminflect
-        return _parse_text(text, lines, source, policy, rules, line_offset)     # and numpy) cost ~75 ms
+        with _closest_forms(False):     # and numpy) cost ~75 ms
+            return _parse_text(text, lines, source, policy, rules, line_offset)
     except ReportError:
         pass
     # (only a line the strict parse refuses needs the reader, its word forms and their libraries)
     from ppgcheck.language.tolerant import parse_tolerantly
     strict_text = text
 
-    def parse(current: list[str]) -> list[Report]:
+    def parse(current: list[str], closest_forms: bool = False) -> list[Report]:
+        """The strict parse of the lines; its error lists the closest forms only when asked
+        (an error the judge will see)."""
         joined = strict_text if current == lines else "\n".join(current)
-        return _parse_text(joined, current, source, policy, rules, line_offset)
+        with _closest_forms(closest_forms):
+            return _parse_text(joined, current, source, policy, rules, line_offset)
 
     def vocab_of_line(n: int) -> Vocabulary:
         chunk = next((c for c in _chunks(lines) if c[0] < n <= c[1]), (0, 0, None))
@@ -280,7 +300,7 @@ def _parse(text: str, lines: list[str], source: str, vocab: Vocabulary, first: i
         tree = names.parse(lang, text if text.endswith("\n") else text + "\n")
     except lark.exceptions.UnexpectedInput as exc:
         from ppgcheck.language.diagnostics import syntax_error     # only a report with an error needs it
-        raise syntax_error(exc, lines, source, lang) from None
+        raise syntax_error(exc, lines, source, lang, closest_forms=_CLOSEST_FORMS.get()) from None
     try:
         return ReportBuilder(source, lines, lang, vocab, line_offset).transform(tree)
     except lark.exceptions.VisitError as exc:
