@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ppgcheck.analysis.context import Context
 from ppgcheck.analysis.determinism import nondeterminism
+from ppgcheck.cache import cached_json
 from ppgcheck.packs import isolation
 from ppgcheck.packs.pack import Pack
 from ppgcheck.engine.policy import PolicyEngine, hold_to_contract
@@ -22,23 +23,42 @@ from ppgcheck.language.vocabulary import Vocabulary
 def cannot_rule(pack: Pack, seconds: float, max_models: int = 200_000) -> str | None:
     """Why this version of a pack cannot rule, None when it rules a report of every kind
     of observation (one batch, one job under the time bound and the memory limit) and no
-    report of one observation gets two answer sets (a second job)."""
+    report of one observation gets two answer sets (a second job).  That it rules is kept in
+    the cache for its files byte for byte (a diff's old side is the same version run after run:
+    ~4 s a side); why it cannot is never kept (a time limit is the machine's as much as the pack's)."""
     try:
         bound = isolation.Limits(seconds, isolation.limits().megabytes)
         hold_to_contract(pack, bound)
         engine = PolicyEngine(pack)
-        facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
-        isolation.call_bounded(lambda: len(engine.solve_many(facts)),
-                               f"{pack.where} (one report of each kind of observation)",
-                               lambda: engine.locate_overrun(facts), bound)
-        found = isolation.call_bounded(lambda: nondeterminism(Context.of(pack, seconds, max_models)),
-                                       f"the determinism search of {pack.where}", limits=bound)
-        if found:
-            return f"a report gets two answer sets ({found[0].message.split('): ', 1)[-1]}):\n" + \
-                "\n".join("    " + line for line in found[0].witness_text.splitlines())
+        files = [*sorted(pack.core.glob("*.lp")), *pack.files]
+        cached_json("rules-every-kind", files, lambda: _rules_every_kind(pack, engine, seconds, max_models, bound),
+                    salt=f"{max_models}:{seconds}")
         return None
+    except _CannotRule as exc:
+        return exc.why
     except PpgError as exc:
         return str(exc)
+
+
+class _CannotRule(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _rules_every_kind(pack: Pack, engine: PolicyEngine, seconds: float, max_models: int,
+                      bound: isolation.Limits) -> bool:
+    """True, or _CannotRule with why (a report of two answer sets); PpgError past a limit."""
+    facts = [build_facts(r).inputs for r in probe_reports(pack.id, engine.vocabulary)]
+    isolation.call_bounded(lambda: len(engine.solve_many(facts)),
+                           f"{pack.where} (one report of each kind of observation)",
+                           lambda: engine.locate_overrun(facts), bound)
+    found = isolation.call_bounded(lambda: nondeterminism(Context.of(pack, seconds, max_models)),
+                                   f"the determinism search of {pack.where}", limits=bound)
+    if found:
+        raise _CannotRule(f"a report gets two answer sets ({found[0].message.split('): ', 1)[-1]}):\n"
+                          + "\n".join("    " + line for line in found[0].witness_text.splitlines()))
+    return True
 
 
 def probe_reports(policy: str, vocab: Vocabulary) -> list[Report]:
