@@ -46,6 +46,11 @@ class Pattern:
         """How many words the pattern must read (more: a more specific pattern)."""
         return sum(not e.optional for e in self.elements)
 
+    @cached_property
+    def required(self) -> tuple[frozenset[str], ...]:
+        """The forms of each word it must read: a sentence without one of them is no place for it."""
+        return tuple(e.forms for e in self.elements if e.what == "word" and not e.optional)
+
 
 @dataclass
 class Word:
@@ -269,6 +274,9 @@ class Patterns:
     def find(self, pattern: Pattern, words: list[Word], taken: set[int],
              subject: str | None = None) -> Found | None:
         """The tightest place the pattern reads in the words (none of them `taken`)."""
+        present = _present(words)
+        if not all(forms & present for forms in pattern.required):
+            return None         # (most patterns: a set test instead of a walk of the words)
         best: list[Found] = []
         steps = [0]
         elements = pattern.elements
@@ -335,6 +343,18 @@ class Patterns:
         if not best:
             return None
         return min(best, key=lambda f: (f.span - len(f.read), f.read[0]))
+
+
+_PRESENT: list = [None, -1, frozenset()]     # the last words asked of (held), their length, their forms
+
+
+def _present(words: list[Word]) -> frozenset[str]:
+    """Every form of the words (the last list asked of kept, and held so that no other list
+    takes its id: the reader asks of one sentence at a time, hundreds of patterns in turn; a
+    word's forms are set once, as the list is made, and a word put in changes its length)."""
+    if _PRESENT[0] is not words or _PRESENT[1] != len(words):
+        _PRESENT[:] = [words, len(words), frozenset().union(*(w.forms for w in words))]
+    return _PRESENT[2]
 
 
 _COMPILED: dict[tuple[str, str | None], Patterns] = {}

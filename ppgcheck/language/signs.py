@@ -33,6 +33,11 @@ class Sign:
     words: tuple[frozenset[str], ...]     # each word's dictionary forms
     points: int
 
+    @property
+    def required(self) -> tuple[frozenset[str], ...]:
+        """The words a sentence must hold for the sign to stand in it (a pronoun may be a name)."""
+        return tuple(w for i, w in enumerate(self.words) if i == 0 or not w & _PRONOUNS)
+
 
 @dataclass
 class Score:
@@ -54,14 +59,21 @@ def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
     return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _PRONOUNS for w in s.words[1:]), -s.points)))
 
 
+@cache
+def _with_required(compiled: Patterns) -> tuple[tuple[Sign, tuple[frozenset[str], ...]], ...]:
+    return tuple((sign, sign.required) for sign in signs_of(compiled))
+
+
 def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, Score]:
     """Each observation kind of the policy the sentence's signs and hints point to."""
     vocab = compiled.vocab
     allowed = set(vocab.policy_kinds) if vocab.policy_kinds is not None else set(vocab.observations)
     used = set(taken)
     scores: dict[str, Score] = {}
-    for sign in signs_of(compiled):
-        if sign.kind not in allowed:
+    present = frozenset().union(*(w.forms for w in words))
+    for sign, required in _with_required(compiled):
+        # (most signs share no word with the sentence: a set test, not a walk of its words)
+        if sign.kind not in allowed or not all(want & present for want in required):
             continue
         at = _find(sign, words, used, compiled.fillers)
         if at is None:
