@@ -91,6 +91,9 @@ class Patterns:
         self.negations = {args[0].lower() for args in reading.get("read_negation", [])}
         self.synonyms = [(tuple(written.lower().split()), tuple(means.lower().split()))
                          for written, means in reading.get("read_synonym", [])]
+        # (each synonym's words as the forms a word must share, the longest synonym first)
+        self.synonyms_longest_first = [(written, means, tuple(lemmas(w) for w in written))
+                                       for written, means in sorted(self.synonyms, key=lambda s: -len(s[0]))]
         self.contrasts = sorted({tuple(text.lower().split()) for (text,) in reading.get("read_instead_of", [])},
                                 key=len, reverse=True)
         self.patterns: list[Pattern] = []
@@ -251,13 +254,17 @@ class Patterns:
     def replace_synonyms(self, words: list[Word]) -> list[Word]:
         """Each run of words a `read_synonym` names, read as the words it means (the
         longest first); a one-word synonym adds its meaning to the word's forms."""
-        for written, means in sorted(self.synonyms, key=lambda s: -len(s[0])):
+        present = frozenset().union(*(w.forms for w in words))
+        for written, means, wanted in self.synonyms_longest_first:
+            if not all(want & present for want in wanted):
+                continue        # (a word it needs is not in the sentence: most synonyms)
             i = 0
             while i + len(written) <= len(words):
                 run = words[i:i + len(written)]
-                if all(w.person is None and lemmas(want) & w.forms for w, want in zip(run, written)):
+                if all(w.person is None and want & w.forms for w, want in zip(run, wanted)):
                     if len(written) == 1 and len(means) == 1:
                         run[0].forms = run[0].forms | lemmas(means[0])
+                        present |= run[0].forms      # (a later synonym may need the meaning's words)
                         i += 1
                         continue
                     start, end = run[0].start, run[-1].end
@@ -266,6 +273,7 @@ class Patterns:
                                 number=int(m) if m.isdigit() else None)    # (`half an hour`: 30 minutes)
                            for j, m in enumerate(means)]
                     words[i:i + len(written)] = new
+                    present = present.union(*(w.forms for w in new))
                     i += len(new)
                 else:
                     i += 1

@@ -60,8 +60,15 @@ def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
 
 
 @cache
-def _with_required(compiled: Patterns) -> tuple[tuple[Sign, tuple[frozenset[str], ...]], ...]:
-    return tuple((sign, sign.required) for sign in signs_of(compiled))
+def _with_required(compiled: Patterns) -> tuple[tuple[tuple[Sign, tuple[frozenset[str], ...]], ...],
+                                                dict[str, tuple[int, ...]]]:
+    """The signs in order with the words each requires, and where the signs of each first word are."""
+    table = tuple((sign, sign.required) for sign in signs_of(compiled))
+    by_first: dict[str, list[int]] = {}
+    for i, (sign, _) in enumerate(table):
+        for form in sign.words[0]:
+            by_first.setdefault(form, []).append(i)
+    return table, {form: tuple(at) for form, at in by_first.items()}
 
 
 def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, Score]:
@@ -71,8 +78,11 @@ def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, S
     used = set(taken)
     scores: dict[str, Score] = {}
     present = frozenset().union(*(w.forms for w in words))
-    for sign, required in _with_required(compiled):
-        # (most signs share no word with the sentence: a set test, not a walk of its words)
+    table, by_first = _with_required(compiled)
+    # (most signs share no word with the sentence: only those whose first word it holds, in
+    # their order, and whose other words it holds too, are walked)
+    for at_sign in sorted({i for form in present for i in by_first.get(form, ())}):
+        sign, required = table[at_sign]
         if sign.kind not in allowed or not all(want & present for want in required):
             continue
         at = _find(sign, words, used, compiled.fillers)

@@ -101,9 +101,10 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     if agent is not None:       # (`Sara was called a cheater by Tomas`: Tomas's line first)
         subject = named[agent].person
     signs = score(compiled, named, {i for i, w in enumerate(named) if w.person is not None})
+    weighed = _weighed(compiled)
     for kind in allowed:
-        coverage = max((_coverage(p, forms_in, negated, idf) for p in compiled.patterns
-                        if p.category == "observation" and p.kind == kind), default=(0.0, 0.0))
+        coverage = max((_coverage(elements, forms_in, negated) for elements in weighed.get(kind, [])),
+                       default=(0.0, 0.0))
         cued = sum(idf.get(c, 1.0) for c in cues.get(kind, set()) & forms_in)
         # the meaning shared (IDF-weighted), more for a pattern the sentence holds more of
         # the pack's signs first (the guide's words for the situation), then what the forms share
@@ -130,16 +131,29 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     return lines
 
 
-def _coverage(pattern, forms_in: set[str], negated: bool, idf: dict[str, float]) -> tuple[float, float]:
+@cache
+def _weighed(compiled: Patterns) -> dict[str, list[list[tuple[bool, frozenset[str], float]]]]:
+    """Each observation kind's patterns as the words they must read, each with its IDF weight
+    (is it a negation, its forms, its weight): what _coverage sums, weighed once."""
+    _, idf = _bags(compiled)
+    out: dict[str, list[list[tuple[bool, frozenset[str], float]]]] = {}
+    for pattern in compiled.patterns:
+        if pattern.category != "observation":
+            continue
+        out.setdefault(pattern.kind, []).append([
+            (element.what == "negation", element.forms, max((idf.get(f, 1.0) for f in element.forms), default=1.0))
+            for element in pattern.elements if not element.optional and element.what in ("word", "negation")])
+    return out
+
+
+def _coverage(elements: list[tuple[bool, frozenset[str], float]], forms_in: set[str],
+              negated: bool) -> tuple[float, float]:
     """How much of a pattern's meaning the sentence has: the IDF-weighted share of its
     words (its fillers aside) the sentence holds, in any order, and their weight."""
     total = found = 0.0
-    for element in pattern.elements:
-        if element.optional or element.what not in ("word", "negation"):
-            continue
-        weight = max((idf.get(f, 1.0) for f in element.forms), default=1.0)
+    for negation, forms, weight in elements:
         total += weight
-        if (element.what == "negation" and negated) or element.forms & forms_in:
+        if (negation and negated) or forms & forms_in:
             found += weight
     return (found / total if total else 0.0), found
 
