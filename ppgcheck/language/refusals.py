@@ -115,9 +115,6 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     said |= {m for kind, m in vocab.reading.get("read_says", []) if kind == found.pattern.kind}
     negates = dict(vocab.reading.get("read_negates", []))
     cues = vocab.reading.get("read_cue", [])
-    implies: dict[str, set[str]] = {}
-    for modifier, kind in vocab.reading.get("read_implies", []):
-        implies.setdefault(modifier, set()).add(kind)
     doubts = {args[0].lower() for args in vocab.reading.get("read_doubt", [])}
     counted = found.pattern.category == "observation" and any(
         slot not in PERSON_SLOTS for slot in vocab.canonical("observation", found.pattern.kind).slots)
@@ -153,8 +150,8 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             if kind in vocab.observations or kind in vocab.states:
                 message = f"`{word.text}` speaks of `{kind}` too: write one statement a line"
             elif kind in vocab.modifiers:
-                if implies.get(kind) and found.pattern.kind not in implies[kind]:
-                    continue    # a modifier of other observations only (`all her lands` of marked cards)
+                # (also a modifier of another kind only: `legs equipment ... not on her list` beside a
+                # reading of a deck that does not match its list says the list is wrong)
                 message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
             else:
                 continue
