@@ -106,3 +106,15 @@ def test_each_guide_rules_the_verdict_as_no_infraction_and_no_gap(policy, header
     assert "Kim did nothing wrong" in printed
     [strict] = rule_report(printed, questions=False)
     assert strict.no_infractions == ruling_set.no_infractions and not strict.rulings
+
+
+def test_what_the_card_allowed_beside_the_verdict_is_legal_play():
+    # (the action, then the card that lets it and the judge's verdict: nothing was wrong)
+    observation = read("Kim looked at the top 2 cards with her scry. All legal, no infraction.",
+                       header="policy: dci\nplayer: Kim\nplayer: Lee\n")
+    assert observation.reading.read_as == "Kim did nothing wrong"
+
+
+def test_the_same_action_without_what_allowed_it_is_refused_as_saying_both():
+    assert "says both" in refused("Kim looked at the top 2 cards. All legal, no infraction.",
+                                  header="policy: dci\nplayer: Kim\nplayer: Lee\n").message

@@ -25,6 +25,7 @@ class Refusal:
     readings: list[str] = field(default_factory=list)     # the lines it could have meant
     extra: list[str] = field(default_factory=list)        # modifier kinds its cue words speak of
     dropped: list[str] = field(default_factory=list)      # modifier kinds it negates: never suggested
+    allowed: bool = False       # refused for words that say the action was allowed (`with her scry`)
 
 
 def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifiers: list[Found], vocab: Vocabulary,
@@ -124,7 +125,7 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     allowed = allowed_at(words, taken, found, vocab)
     if allowed is not None:
         return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
-                       "wrong in the report language", words[allowed].start + 1, readings=[line])
+                       "wrong in the report language", words[allowed].start + 1, readings=[line], allowed=True)
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue

@@ -128,6 +128,8 @@ def _statement_besides(line: str, start: int, end: int, claiming: list[int], con
         if isinstance(read, Read):
             return Refusal(f"the note says both `{read.line}` and that nothing was wrong (`{line[start:end]}`): "
                            "write the one the judge found", begin + 1, readings=[read.line]), False
+        if read.allowed:
+            continue            # (`looked at the top three with her event ...; legal play`: what allowed it)
         if read.message != NOTHING_FOUND or _signed(said, context, vocab):
             return None, True   # not a note of legal play alone
     return None, False
