@@ -80,3 +80,14 @@ def test_player_before_a_declared_name_is_the_name_in_a_formal_write_up():
 def test_a_passive_verb_of_seeing_names_who_was_seen_not_a_seer():
     obs = read("Before game two Kim had been observed drawing 2 cards instead of 1")[0]
     assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")
+
+
+@pytest.mark.parametrize("sentence", ["Kim was given a caution for slow play", "Kim was handed a caution for slow play"])
+def test_a_player_given_a_penalty_for_what_she_did_is_its_doer(sentence):
+    # (`was given` is no passive of what the signs say: Kim played slowly)
+    assert [(o.subject, o.kind) for o in read(sentence)] == [("Kim", "played_slowly")]
+
+
+def test_a_passive_of_the_act_itself_still_names_no_doer():
+    with pytest.raises(ReportError):
+        read("Kim's deck was stolen by someone")

@@ -405,8 +405,15 @@ _AFTER_AGENT = frozenset("in at during on before after while when and but so bec
 
 def _passive(words: list[Word]) -> bool:
     """The sentence says what was done (`were stolen`, `got marked`): a form of `be` or
-    `get` before a past participle."""
-    return any(words[i].forms & {"be", "get"} and is_participle(words[i + 1].text) for i in range(len(words) - 1))
+    `get` before a past participle, never one of a penalty the person was given (`Kim was
+    issued a Warning for Slow Play`: what Kim did is what the signs say)."""
+    return any(words[i].forms & {"be", "get"} and is_participle(words[i + 1].text)
+               and not words[i + 1].forms & _PENALIZED for i in range(len(words) - 1))
+
+
+# the verbs of a penalty given (`was issued`, `got a warning`, `was disqualified for ...`)
+_PENALIZED = frozenset({"issue", "give", "award", "assess", "hand", "warn", "caution", "penalize", "penalise",
+                        "disqualify", "dq"})
 
 
 # what follows a person who is the object of a verb (`Ben hit Ann in the face`, `told Kim to
