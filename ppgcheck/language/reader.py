@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from ppgcheck.language.build import MAX_DIGITS
 from ppgcheck.language.canonical_lines import inferred_line, line_of, observation_of
 from ppgcheck.language.matching import Found, Patterns, Word, is_digits, patterns
+from ppgcheck.language.mentions import Context, mentions
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
@@ -29,15 +30,6 @@ from ppgcheck.language.wordforms import SENTENCE_END, phrase_at, phrase_forms
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
 NOTHING_FOUND = "no statement of the report language found in the sentence"
-
-
-@dataclass
-class Context:
-    """What the report says before the sentence: its declared names (players first
-    among them) and the subject of the previous sentence."""
-    names: list[str]
-    players: list[str]
-    previous: str | None = None
 
 
 @dataclass
@@ -303,80 +295,6 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
         parts.append(fill(form, names, vocab))
     line = "It was " + ", ".join(parts)
     return Read(line, Reading(sentence.strip(), line, _not_read(sentence, words, taken, compiled)), context.previous)
-
-
-# ---------------------------------------------------------------------------
-# who the sentence names
-# ---------------------------------------------------------------------------
-
-_PLAYER_LETTER = re.compile(r"player\s+([a-z0-9])", re.IGNORECASE)
-# the judge's words that open a finding, before a pronoun that starts it (`I determined that she ...`)
-_FINDING = (r"(?:(?:i|we)\s+(?:then\s+|later\s+|also\s+)?(?:determined|found|confirmed|established|concluded|"
-            r"verified|learned|learnt)|it\s+turned\s+out|turns\s+out|it\s+was\s+clear)\s+(?:that\s+)?")
-
-
-def mentions(sentence: str, context: Context, vocab: Vocabulary) -> list[tuple[int, int, str]] | Refusal:
-    """(start, end, name) of each person the sentence names."""
-    found: list[tuple[int, int, str]] = []
-    declared = {name.lower() for name in context.names}
-    for name in sorted(context.names, key=len, reverse=True):
-        # (`Kims deck`, typed fast: Kim's, where no declared name is written so; matching.py
-        # reads the `s` as the possessive)
-        owner = "" if f"{name}s".lower() in declared or name.lower().endswith("s") else r"(?=s\b)|"
-        pattern = r'"?(?<![\w\'-])' + r"\s+".join(map(re.escape, name.split())) + rf'(?:{owner}(?![\w-]|\'(?!s\b)))"?'
-        if not name.lower().startswith(("player ", "player-")):
-            # (`Player Kim stated ...`, as formal write-ups name a player: the word is the name's)
-            pattern = r"(?:(?<![\w'-])player\s+)?" + pattern
-        short = _PLAYER_LETTER.fullmatch(name)
-        if short:       # `PA` for `Player A` (`P1` for `Player 1`), as judges shorten it
-            pattern = rf"(?:{pattern}|(?<![\w'-])P{re.escape(short.group(1))}(?![\w'-]))"
-        for match in re.finditer(pattern, sentence, re.IGNORECASE):
-            if not any(s < match.end() and match.start() < e for s, e, _ in found):
-                found.append((match.start(), match.end(), name))
-    reading = vocab.reading
-    pronouns = {args[0] for args in reading.get("read_pronoun", [])}
-    first = re.match(rf"\s*(?:{_FINDING})?([^\W\d_]+)\b", sentence, re.IGNORECASE)
-    if first and first.group(1).lower() in pronouns and context.previous:
-        found.append((first.start(1), first.end(1), context.previous))
-    opponents = "|".join(re.escape(args[0]) for args in reading.get("read_opponent", []))
-    if opponents:
-        for match in re.finditer(rf"\b(?:the|her|his|their)\s+(?:{opponents})\b", sentence, re.IGNORECASE):
-            if any(s < match.end() and match.start() < e for s, e, _ in found):
-                continue
-            other = _opponent(match.start(), found, context)
-            if isinstance(other, Refusal):
-                other.column = match.start() + 1
-                return other
-            found.append((match.start(), match.end(), other))
-        # `Saki's opponent`: the other of two players, named where the name stands
-        for match in re.finditer(rf"(?:'|\u2019)?s\s+(?:{opponents})\b", sentence, re.IGNORECASE):
-            whose = next((m for m in found if m[1] == match.start()), None)
-            if whose is None or whose[2] not in context.players:
-                continue
-            if len(context.players) != 2:
-                return Refusal(f"`{whose[2]}'s opponent` names the other player where the report declares "
-                               f"exactly two players; it declares {len(context.players)}: write the name",
-                               whose[0] + 1)
-            other = next(p for p in context.players if p != whose[2])
-            found[found.index(whose)] = (whose[0], match.end(), other)
-    spectators = [name for name in context.names if name not in context.players]
-    for match in re.finditer(r"\bthe\s+spectator\b", sentence, re.IGNORECASE):
-        if len(spectators) == 1 and not any(s < match.end() and match.start() < e for s, e, _ in found):
-            found.append((match.start(), match.end(), spectators[0]))     # the one the report declares
-    return sorted(found)
-
-
-def _opponent(at: int, found: list[tuple[int, int, str]], context: Context) -> str | Refusal:
-    """The other player of the one a sentence speaks of before `the opponent` (else of
-    the previous subject), where the report declares exactly two players."""
-    if len(context.players) != 2:
-        return Refusal(f"`the opponent` names the other player where the report declares exactly two players; "
-                       f"it declares {len(context.players)}: write the name")
-    before = [name for start, _, name in found if start < at]
-    whose = before[0] if before else context.previous or (found[0][2] if found else None)
-    if whose not in context.players:
-        return Refusal("`the opponent` of whom? name a player first")
-    return next(p for p in context.players if p != whose)
 
 
 # ---------------------------------------------------------------------------
