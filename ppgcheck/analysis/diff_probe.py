@@ -30,8 +30,7 @@ def cannot_rule(pack: Pack, seconds: float, max_models: int = 200_000) -> str | 
         bound = isolation.Limits(seconds, isolation.limits().megabytes)
         hold_to_contract(pack, bound)
         engine = PolicyEngine(pack)
-        files = [*sorted(pack.core.glob("*.lp")), *pack.files]
-        cached_json("rules-every-kind", files, lambda: _rules_every_kind(pack, engine, seconds, max_models, bound),
+        cached_json("rules-every-kind", pack.every_file, lambda: _rules_every_kind(pack, engine, seconds, max_models, bound),
                     salt=f"{max_models}:{seconds}")
         return None
     except _CannotRule as exc:

@@ -445,5 +445,5 @@ def hold_to_contract(pack: Pack, limits: isolation.Limits | None = None) -> None
     accepts a pack `rule` and `test` refuse.  Files prepared before for ruling, or held to
     it before, byte for byte, met it then: their rewrite is not done again (~0.7 s for dci).
     The rewrite is a job under `limits` (the process's by default)."""
-    pack.confined([*sorted(pack.core.glob("*.lp")), *pack.files])
+    pack.confined(pack.every_file)
     PolicyEngine(pack).hold_to_contract(limits)

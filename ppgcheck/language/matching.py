@@ -282,7 +282,7 @@ class Patterns:
     def find(self, pattern: Pattern, words: list[Word], taken: set[int],
              subject: str | None = None) -> Found | None:
         """The tightest place the pattern reads in the words (none of them `taken`)."""
-        present = _present(words)
+        present = present_forms(words)
         if not all(forms & present for forms in pattern.required):
             return None         # (most patterns: a set test instead of a walk of the words)
         best: list[Found] = []
@@ -356,7 +356,7 @@ class Patterns:
 _PRESENT: list = [None, -1, frozenset()]     # the last words asked of (held), their length, their forms
 
 
-def _present(words: list[Word]) -> frozenset[str]:
+def present_forms(words: list[Word]) -> frozenset[str]:
     """Every form of the words (the last list asked of kept, and held so that no other list
     takes its id: the reader asks of one sentence at a time, hundreds of patterns in turn; a
     word's forms are set once, as the list is made, and a word put in changes its length)."""

@@ -23,8 +23,8 @@ from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import NOTHING, Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
-from ppgcheck.language.signs import (ARTICLES, PERCEIVING, other_pronoun, plurals, reports, score, seen,
-                                     signed, unit_number, when_clause)
+from ppgcheck.language.signs import (ARTICLES, PERCEIVING, other_pronoun, plurals, reporting_verbs, reports, score,
+                                     seen, signed, unit_number, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import SENTENCE_END, phrase_at, phrase_forms
 
@@ -117,7 +117,7 @@ def _claimed(words: list[Word], found: Found, modifiers: list[Found], vocab: Voc
     Refused, with the line with it and the line without it (the subject's own account, `she said
     it was an accident`, is read)."""
     subject = found.persons.get("P")
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    verbs = reporting_verbs(vocab)
     for modifier in modifiers:
         first = min(modifier.read)
         # (the claim's clause reaches the modifier: no pause between, `before Olek noticed, so ...`)
@@ -142,7 +142,7 @@ def _scare_quoted(sentence: str, words: list[Word], found: Found, modifiers: lis
     """A modifier alone in quotes that no one is said to have said (`Kim "accidentally" drew
     two`): quotes of that kind may mean the opposite.  Refused, with the line with it and
     the line without it."""
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    verbs = reporting_verbs(vocab)
     for modifier in modifiers:
         first, last = min(modifier.read), max(modifier.read)
         before = sentence[:words[first].start].rstrip()

@@ -122,6 +122,7 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     # (a count said as a difference, `drew 2 instead of 1, both in her hand`, is no count a doubt word blurs)
     counted = counted and not any(words[t].joined for t in taken if t < len(words))
     compiled = patterns(vocab)
+    forms = [w.forms for w in words]
     allowed = allowed_at(words, taken, found, vocab)
     if allowed is not None:
         return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
@@ -140,7 +141,7 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
                            word.start + 1, readings=[line])
         for kind, cue in cues:
-            if kind in said or cue in doubts or not _cue_at(words, i, cue, taken):
+            if kind in said or cue in doubts or not _cue_at(words, forms, i, cue, taken):
                 continue
             if negates.get(kind) in said and negated(sentence, words, taken, i):
                 continue        # `a card she did not want, honest mistake`: what was read says it
@@ -161,12 +162,13 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     return None
 
 
-def _cue_at(words: list[Word], i: int, cue: str, taken: set[int]) -> bool:
-    """A cue starts at word i: its one word, or each word of a cue of several (`all lands`), unread."""
+def _cue_at(words: list[Word], forms: list[frozenset[str]], i: int, cue: str, taken: set[int]) -> bool:
+    """A cue starts at word i (`forms`: each word's): its one word, or each word of a cue of
+    several (`all lands`), unread."""
     if " " not in cue:
         return cue in words[i].forms
     size = len(cue.split())
-    return phrase_at([w.forms for w in words], cue, i) and not taken & set(range(i, i + size))
+    return phrase_at(forms, cue, i) and not taken & set(range(i, i + size))
 
 
 # between a negation and the word it denies (`did not even peek`, `never any peeking`)

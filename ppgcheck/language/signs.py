@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 
-from ppgcheck.language.matching import Found, Patterns, Word, names_someone
+from ppgcheck.language.matching import Found, Patterns, Word, names_someone, present_forms
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import is_participle, lemmas, tokenize
 
@@ -77,7 +77,7 @@ def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, S
     allowed = set(vocab.policy_kinds) if vocab.policy_kinds is not None else set(vocab.observations)
     used = set(taken)
     scores: dict[str, Score] = {}
-    present = frozenset().union(*(w.forms for w in words))
+    present = present_forms(words)
     table, by_first = _with_required(compiled)
     # (most signs share no word with the sentence: only those whose first word it holds, in
     # their order, and whose other words it holds too, are walked)
@@ -344,7 +344,7 @@ _OBJECT_PRONOUNS = {"him", "her", "them"}
 def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: int) -> bool:
     """Between the subject and the signs, a reporting verb, a person and `to` (`told Lee to`,
     `asked her to`): the signs say what the subject bade someone do."""
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    verbs = reporting_verbs(vocab)
     return any(words[i].forms & verbs and (words[i + 1].person is not None
                                            or words[i + 1].text.lower() in _OBJECT_PRONOUNS)
                and words[i + 2].text.lower() == "to" for i in range(subject_at + 1, first_sign - 2))
@@ -443,8 +443,12 @@ def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> b
         w.text in ("that", "when", "because", "while", "and", "but", "so") for w in between)
 
 
+def reporting_verbs(vocab: Vocabulary) -> set[str]:
+    """The verbs by which one person reports what another did (`says`, `told me`: `read_reporting`)."""
+    return {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+
+
 def reports(words: list[Word], vocab: Vocabulary) -> bool:
-    """Some of the words is a verb by which one person reports what another did (`says`,
-    `told me`: `read_reporting`)."""
-    verbs = {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+    """Some of the words is a verb by which one person reports what another did."""
+    verbs = reporting_verbs(vocab)
     return any(w.forms & verbs for w in words)

@@ -59,6 +59,11 @@ class Pack:
         return [self.core / name for name in names]
 
     @property
+    def every_file(self) -> list[Path]:
+        """Every rules file of its core folder and of its own, loaded or not (what a version is)."""
+        return [*sorted(self.core.glob("*.lp")), *self.files]
+
+    @property
     def runtime_files(self) -> list[Path]:
         """What a report is ruled with: the core, then the pack's files."""
         return self.core_files() + self.files
