@@ -13,13 +13,14 @@ from ppgcheck.packs import isolation
 from ppgcheck.packs.pack import Pack
 from ppgcheck.resources import rules_dir
 
+CLEAN = Path(__file__).parent / "fixtures" / "packs" / "clean"
+
 
 @pytest.fixture
-def ffg(tmp_path: Path) -> Pack:
-    root = tmp_path / "rules"
-    shutil.copytree(rules_dir() / "core", root / "core")
-    shutil.copytree(rules_dir() / "ffg", root / "ffg")
-    return Pack("ffg", root / "ffg", root / "core")
+def pack(tmp_path: Path) -> Pack:
+    """A copy of a small pack (two files) with the bundled core: a version to probe cheaply."""
+    shutil.copytree(CLEAN, tmp_path / "clean")
+    return Pack("clean", tmp_path / "clean", rules_dir() / "core")
 
 
 def _jobs(monkeypatch) -> list[str]:
@@ -33,25 +34,25 @@ def _jobs(monkeypatch) -> list[str]:
     return started
 
 
-def test_a_version_that_rules_is_probed_once_for_its_bytes(ffg, monkeypatch):
-    assert diff_probe.cannot_rule(ffg, 120) is None
+def test_a_version_that_rules_is_probed_once_for_its_bytes(pack, monkeypatch):
+    assert diff_probe.cannot_rule(pack, 120) is None
     jobs = _jobs(monkeypatch)
-    assert diff_probe.cannot_rule(Pack("ffg", ffg.folder, ffg.core), 120) is None
+    assert diff_probe.cannot_rule(Pack("clean", pack.folder, pack.core), 120) is None
     assert not any("determinism" in job or "each kind" in job for job in jobs)
     # a changed file is another version: probed again
-    edited = next(ffg.folder.glob("*.lp"))
+    edited = next(pack.folder.glob("*.lp"))
     edited.write_text(edited.read_text() + "\n% an edit\n")
-    assert diff_probe.cannot_rule(Pack("ffg", ffg.folder, ffg.core), 120) is None
+    assert diff_probe.cannot_rule(Pack("clean", pack.folder, pack.core), 120) is None
     assert any("determinism" in job for job in jobs)
 
 
-def test_a_version_that_cannot_rule_is_probed_every_time(ffg, monkeypatch):
-    loop = ffg.folder / "z_loop.lp"
+def test_a_version_that_cannot_rule_is_probed_every_time(pack, monkeypatch):
+    loop = pack.folder / "z_loop.lp"
     # (two answer sets whenever a player is more than 5 minutes late: a negation loop)
     loop.write_text("% a loop\nflip(O) :- observation(O, P, late), count(O, minutes, N), N > 5, not flop(O).\n"
                     "flop(O) :- observation(O, P, late), count(O, minutes, N), N > 5, not flip(O).\n")
-    first = diff_probe.cannot_rule(Pack("ffg", ffg.folder, ffg.core), 120)
+    first = diff_probe.cannot_rule(Pack("clean", pack.folder, pack.core), 120)
     jobs = _jobs(monkeypatch)
-    second = diff_probe.cannot_rule(Pack("ffg", ffg.folder, ffg.core), 120)
+    second = diff_probe.cannot_rule(Pack("clean", pack.folder, pack.core), 120)
     assert first and "two answer sets" in first and first == second
     assert any("determinism" in job for job in jobs)
