@@ -60,3 +60,24 @@ def test_a_draw_counted_as_extra_without_its_unit_is_extra_cards(sentence, count
 def test_extra_before_another_noun_is_no_card():
     with pytest.raises(ReportError):
         read("Kim drew 3 extra damage")
+
+
+@pytest.mark.parametrize("policy, sentence, count", [
+    ("fab", "Kim drew two cards stuck together for her turn", 1),
+    ("yugioh", "Kim drew for turn and two cards stuck together", 1),
+    ("yugioh", "Kim drew 3 cards stuck together", 2),
+])
+def test_cards_stuck_together_are_one_draw_with_one_card_due(policy, sentence, count):
+    """`read_together`: N cards that came as one draw are N-1 extra, the words read with the count."""
+    obs = parse_report(f"policy: {policy}\nplayer: Kim\nplayer: Lee\n{sentence}\n", tolerant=True).observations[0]
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+    assert not any("stuck" in text for text in obs.reading.not_read)
+
+
+@pytest.mark.parametrize("sentence, count", [
+    ("Kim drew 2 extra cards stuck together", 2),        # said as extra already: as written
+    ("Kim drew 2 extra cards, her sleeves stuck together", 2),
+])
+def test_a_count_said_as_extra_stays_as_written_beside_stuck_cards(sentence, count):
+    obs = read(sentence)
+    assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})

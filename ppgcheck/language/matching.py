@@ -207,7 +207,7 @@ class Patterns:
             value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations, pause=pause, stop=stop))
-        return self.read_instead(self.replace_synonyms(compound_numbers(out)))
+        return self.read_together(self.read_instead(self.replace_synonyms(compound_numbers(out))))
 
     def read_instead(self, words: list[Word]) -> list[Word]:
         """`N Unit ... instead of M` (M < N) read as `N-M Word Unit` where `read_instead(Unit,
@@ -249,6 +249,37 @@ class Patterns:
                     words[i + 1].joined = joined        # `two extra cards instead of one`: the word is written
                 else:
                     words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit), joined=joined))
+        return words
+
+    def read_together(self, words: list[Word]) -> list[Word]:
+        """`N Unit ... stuck together` (N > 1) read as `N-1 Word Unit` where `read_instead(Unit,
+        Word)` says so and a word after the unit is a `read_together` (`two cards stuck together`:
+        they came as one draw, one of them due; 1 extra card).  A count said as extra already
+        (`2 extra cards stuck together`) or a difference read by read_instead stays as written."""
+        together = {form for (text,) in self.vocab.reading.get("read_together", []) for form in lemmas(text.lower())}
+        if not together:
+            return words
+        rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
+        for i, word in enumerate(words):
+            if word.number is None or word.number < 2 or i + 1 >= len(words):
+                continue
+            at = i + 1 if any(set(forms) & words[i + 1].forms for forms in rules) else None
+            if at is None:
+                continue
+            unit = next(extra for forms, extra in rules.items() if set(forms) & words[at].forms)
+            if unit in words[i + 1].forms or words[at].joined or (i and unit in words[i - 1].forms):
+                continue
+            after = words[at + 1:at + 1 + _TOGETHER_REACH]
+            for n, w in enumerate(after):
+                if w.forms & together:
+                    word.number -= 1
+                    # (the words that say so are read with it, `stuck together`: the count is what they say)
+                    said = words[at + 1:at + 2 + n + (at + 2 + n < len(words) and words[at + 2 + n].text.lower()
+                                                     == "together")]
+                    words.insert(at, Word("", words[at].start, words[at].start, lemmas(unit), joined=tuple(said)))
+                    break
+                if w.pause or w.stop or w.person is not None or w.number is not None:
+                    break
         return words
 
     def replace_synonyms(self, words: list[Word]) -> list[Word]:
@@ -395,6 +426,8 @@ def _unit_left_out(words: list[Word], i: int, rules: dict[tuple[str, ...], str])
 _CONTRAST_OPENERS = frozenset({"when", "but", "while", "where", "though", "although", "and", "she", "he",
                                "they", "it", "was", "is", "only"})
 # between a contrast and its number, besides the count's own verb (`should have drawn only 1`)
+# how far after `N cards` a `read_together` word may stand (`two cards were stuck together`)
+_TOGETHER_REACH = 3
 _CONTRAST_GAP = frozenset({"have", "only", "just", "been", "be", "get", "got", "gotten", "a", "total", "of"})
 
 
