@@ -38,10 +38,16 @@ def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifier
 
     def reaches(i: int, j: int) -> bool:
         return negation_reaches(sentence, words, i, j)
+
+    def nearest(i: int, modifier: Found) -> bool:
+        # (the negation nearest a modifier is the one that negates it, and one the modifier says
+        # itself is its own: `she wasnt paying attention no sign she did it on purpose` is not on
+        # purpose, never `wasnt` undoing the `no` of `no sign she did it on purpose`)
+        return not any(words[j].negation for j in range(i + 1, max(modifier.read) + 1))
     for i, word in enumerate(words):
         if not word.negation or i in taken:
             continue
-        after = [m for m in modifiers if reaches(i, m.read[0])]
+        after = [m for m in modifiers if reaches(i, m.read[0]) and nearest(i, m)]
         if after and negates.get(after[0].pattern.kind) == NOTHING:
             modifiers.remove(after[0])      # `late without notifying a judge`: no modifier, the words read
             taken.add(i)
@@ -53,7 +59,8 @@ def negation_refusal(sentence: str, words: list[Word], taken: set[int], modifier
                                     if p.category == "modifier" and p.kind == other)
             taken.add(i)
             continue
-        if not after and not any(reaches(i, j) for j in taken):
+        governed = {j for m in modifiers if reaches(i, m.read[0]) and not nearest(i, m) for j in m.read}
+        if not after and not any(reaches(i, j) for j in taken - governed):
             continue            # negates nothing read (`... and Lee didnt`): kept as not read
         said = f"`{after[0].pattern.text}`" if after else "what it says"
         return Refusal(f"`{word.text}` negates {said}, and the report language has no form that says so: "

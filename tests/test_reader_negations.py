@@ -1,0 +1,35 @@
+"""Which negation negates a modifier: the one nearest it, and a modifier that says its own
+negation (`no sign she did it on purpose`) is never undone by another before it."""
+from __future__ import annotations
+
+import pytest
+
+from ppgcheck.errors import ReportError
+from ppgcheck.language.report import parse_report
+
+HEADER = "policy: fab\nplayer: Kim\nplayer: Lee\n"
+
+
+def read(sentence: str):
+    return parse_report(HEADER + sentence + "\n", tolerant=True).observations[0]
+
+
+@pytest.mark.parametrize("sentence", [
+    # a dictated run-on: `wasnt` belongs to its own clause, the phrase says no intent
+    "Kim drew 2 extra cards she wasnt paying attention no sign she did it on purpose",
+    "Kim drew 2 extra cards she wasnt careful but it was not on purpose",
+])
+def test_an_earlier_negation_never_undoes_a_negation_nearer_the_modifier(sentence):
+    obs = read(sentence)
+    assert (obs.kind, [m.kind for m in obs.modifiers]) == ("drew_extra_cards", ["accidental"])
+    assert any("wasnt" in text for text in obs.reading.not_read)
+
+
+def test_a_negation_before_the_observation_is_still_refused_beside_a_negated_modifier():
+    with pytest.raises(ReportError, match="negates"):
+        read("Kim didnt draw 2 extra cards no sign she did it on purpose")
+
+
+def test_a_lone_negation_still_negates_the_modifier_after_it():
+    obs = read("Kim drew 2 extra cards, she did not do it on purpose")
+    assert [m.kind for m in obs.modifiers] == ["accidental"]
