@@ -91,3 +91,14 @@ def test_a_player_given_a_penalty_for_what_she_did_is_its_doer(sentence):
 def test_a_passive_of_the_act_itself_still_names_no_doer():
     with pytest.raises(ReportError):
         read("Kim's deck was stolen by someone")
+
+
+def test_letting_an_error_pass_is_never_read_of_the_one_who_did_something_first():
+    """`read_others_error`: `let it pass` is the opponent's share of another's error; after the
+    subject's own unread act it may be her own error, refused (FaB reads `didn't notice it`)."""
+    def fab(sentence: str):
+        return parse_report(f"policy: fab\nplayer: Kim\nplayer: Lee\n{sentence}\n", tolerant=True).observations
+    with pytest.raises(ReportError, match="another player's error"):
+        fab("Kim put the wrong card in her arsenal and she didn't notice it")
+    [obs] = fab("Lee didn't notice it")                 # the opponent's own sentence still reads
+    assert (obs.subject, obs.kind) == ("Lee", "let_error_pass")

@@ -66,7 +66,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
     refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context) \
-        or _seer_subject(words, found)
+        or _seer_subject(words, found) or _own_error(words, found, vocab)
     if refused:
         return refused
     taken = set(found.read)
@@ -506,6 +506,24 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
         lines.append(line_of(replace(found, persons=persons), modifiers, compiled.vocab))
     who = " or ".join([subject, *others]) if others else f"{subject} or the other player"
     return Refusal(f"`{pronoun.text}` may be {who}: write the name", pronoun.start + 1, readings=lines)
+
+
+def _own_error(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """A kind that is the opponent's share of another's error (`read_others_error`: `let it
+    pass`) read of a subject who did something first, her own clause ended and the pronoun
+    starting the next (`Kim put the wrong card in her arsenal and she didn't notice it`): her own
+    error, never another's; refused."""
+    if found.pattern.kind not in {kind for (kind,) in vocab.reading.get("read_others_error", [])}:
+        return None
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    said = [i for i in found.read if at is not None and i > at and words[i].person is None]
+    pronouns = {word.lower() for (word,) in vocab.reading.get("read_pronoun", [])}
+    between = words[at + 1:said[0]] if said else []
+    if any(w.text.lower() in pronouns for w in between) and len(between) > 2:
+        return Refusal(f"what {subject} did first is not read, and `{line_of(found, [], vocab)}` is said of "
+                       "another player's error: write what happened, and who noticed it", words[at].start + 1)
+    return None
 
 
 def _not_noticed(words: list[Word], between: list[Word], other: str, found: Found, vocab: Vocabulary) -> list[str]:
