@@ -81,3 +81,18 @@ def test_cards_stuck_together_are_one_draw_with_one_card_due(policy, sentence, c
 def test_a_count_said_as_extra_stays_as_written_beside_stuck_cards(sentence, count):
     obs = read(sentence)
     assert (obs.kind, obs.counts) == ("drew_extra_cards", {"cards": count})
+
+
+@pytest.mark.parametrize("policy, sentence, minutes", [
+    ("ffg", "Kim arrives 4' late, no word to anyone", 4),        # a pad's minute mark
+    ("yugioh", "Kim arrived 5\u2032 late", 5),
+])
+def test_a_minute_mark_after_a_number_is_minutes(policy, sentence, minutes):
+    obs = parse_report(f"policy: {policy}\nplayer: Kim\nplayer: Lee\n{sentence}\n", tolerant=True).observations[0]
+    assert (obs.kind, obs.counts) == ("late", {"minutes": minutes})
+
+
+def test_a_possessive_after_a_number_is_no_minute_mark():
+    from ppgcheck.language.wordforms import tokenize
+    assert [t.text for t in tokenize("the 90's deck, Kim's 4' wait")] == ["the", "90", "'s", "deck", "kim", "'s",
+                                                                           "4", "min", "wait"]

@@ -18,10 +18,13 @@ from rapidfuzz import fuzz, process
 
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
 # (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`; `3rd` is one word, an ordinal, no count)
-_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
+# (a judge's pad writes minutes as a mark after the number: `arrived 4' late`, `took ~4'`)
+_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+|(?<=\d)['\u2032](?![\w'])"
+                   r"|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
-                 "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",)}
+                 "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",),
+                 "'": ("min",), "\u2032": ("min",)}
 # a judge's abbreviations, whose dot ends no sentence (`approx. 3 min`, `e.g.`, `vs.`, `rd. 3`)
 ABBREVIATIONS = ("approx", "ca", "e.g", "i.e", "vs", "esp", "rd", "tbl")
 # where a sentence of a note ends: `.`, `;`, `!` or `?` before a space or the end (never `3.5`,
