@@ -970,3 +970,22 @@ def test_a_sign_s_doer_is_never_the_person_named_after_it_where_a_pronoun_did_it
     assert (obs.subject, obs.kind) == ("Kim", "offensive_language")
     refusal("After the game she swore at Lee", header=header)
     refusal("kim's opp noticed her sleeves r double sleeved", header=header)
+
+
+def test_a_sentence_whose_clauses_cannot_be_read_apart_is_read_whole():
+    """`... but she only pitched one card` holds the sign only as one sentence: cut before `she`,
+    neither clause reads; the sentence reads whole beside the next one."""
+    from ppgcheck.api import rule_report
+    [ruling_set] = rule_report("policy: fab\nplayer: Kim\nplayer: Lee\n\nKim played an attack but she only pitched "
+                               "one card. Lee called a judge at once.\n", tolerant=True, questions=False)
+    assert [(r.player, r.infraction) for r in ruling_set.rulings] == [("Kim", "game-rules-violation")]
+
+
+def test_a_sentence_read_whole_never_leaves_another_persons_clause_unread():
+    from ppgcheck.language.mentions import Context
+    from ppgcheck.language.sentences import _reads_whole
+    from ppgcheck.language.vocabulary import vocabulary
+    vocab = vocabulary("fab")
+    context = Context(["Kim", "Lee"], ["Kim", "Lee"])
+    assert _reads_whole("Kim played an attack but she only pitched one card.", context, vocab)
+    assert not _reads_whole("Kim drew 2 extra cards and Lee wrote down her life total.", context, vocab)

@@ -34,54 +34,96 @@ _SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIA
 
 def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:
     """The statements of a line read piece by piece (the main one first), or None when it
-    has one piece or a piece cannot be read."""
-    pieces = split(sentence, context)
+    has one piece or a piece cannot be read.  A sentence whose clauses cannot all be read is
+    read whole where that reads and leaves no clause of a person unread (`Kim played an attack
+    but she only pitched one card.`: the sign is the whole sentence's)."""
+    sentences = split_sentences(sentence, context)
+    pieces = [piece for _, clauses in sentences for piece in clauses]
     if not (1 < len(pieces) or pieces and _joint(pieces[0], context)) or len(pieces) > MAX_PIECES:
         return None
-    reads: list[Read] = []
-    before: list[str] = []          # context pieces before the first statement
-    current = dataclasses.replace(context)
-    summoners = set()
-    background: set[str] = set()     # who the pieces of what went before name
-    for piece in pieces:
+    state = _Pieces(sentence, dataclasses.replace(context), vocab)
+    for whole, clauses in sentences:
+        kept = state.copy()
+        if all(state.take(piece) for piece in clauses):
+            continue
+        state = kept
+        if len(clauses) < 2 or not _reads_whole(whole, state.current, vocab) or not state.take(whole):
+            return None
+    return state.statements()
+
+
+@dataclasses.dataclass
+class _Pieces:
+    """What the pieces of a line read so far: the statements, the context pieces before the
+    first, who called the judge, who the context pieces name."""
+    line: str
+    current: Context
+    vocab: Vocabulary
+    reads: list[Read] = dataclasses.field(default_factory=list)
+    before: list[str] = dataclasses.field(default_factory=list)
+    summoners: set[str] = dataclasses.field(default_factory=set)
+    background: set[str] = dataclasses.field(default_factory=set)
+
+    def copy(self) -> "_Pieces":
+        return dataclasses.replace(self, reads=list(self.reads), before=list(self.before),
+                                   summoners=set(self.summoners), background=set(self.background))
+
+    def take(self, piece: str) -> bool:
+        """Read one piece into the statements; False where it cannot be read."""
+        vocab, current = self.vocab, self.current
         summoner = summons(piece, current, vocab)
         if summoner:            # who called the judge over: context, not a statement
-            summoners.add(summoner)
-            if reads:
-                reads[-1] = _with_context(reads[-1], after=piece)
-            else:
-                before.append(piece)
-            continue
+            self.summoners.add(summoner)
+            self._context(piece)
+            return True
         joint = read_joint(piece, current, vocab)
         if joint:
-            reads.extend(joint)
-            current = dataclasses.replace(current, previous=None)     # (`they` may be either)
-            continue
+            self.reads.extend(joint)
+            self.current = dataclasses.replace(current, previous=None)     # (`they` may be either)
+            return True
         result = read_sentence(piece, current, vocab)
         if isinstance(result, Refusal):
             if result.message != NOTHING_FOUND or not context_only(piece, current, vocab) and not (
-                    _whole_sentence(piece, sentence) and context_only(piece, current, vocab, background=True)):
-                return None
-            background |= {w.person for w in sentence_words(piece, current, vocab) if w.person is not None}
-            if reads:
-                reads[-1] = _with_context(reads[-1], after=piece)
-            else:
-                before.append(piece)
-            continue
+                    _whole_sentence(piece, self.line) and context_only(piece, current, vocab, background=True)):
+                return False
+            self.background |= {w.person for w in sentence_words(piece, current, vocab) if w.person is not None}
+            self._context(piece)
+            return True
         if result.line.startswith(CONTINUATION):
-            if not reads:
-                return None
-            reads[-1] = _joined(reads[-1], result, piece)
-            continue
-        reads.append(result)
-        current = dataclasses.replace(current, previous=result.subject)
-    if any(read.subject in summoners for read in reads):
-        return None         # (a player calling a judge about her own error may be reporting it)
-    if any(read.subject in background for read in reads):
-        return None         # (what the subject did that cannot be read is never left out: `Kim juggled the dice`)
-    if reads and before:
-        reads[0] = _with_context(reads[0], before=" ".join(before))
-    return reads or None
+            if not self.reads:
+                return False
+            self.reads[-1] = _joined(self.reads[-1], result, piece)
+            return True
+        self.reads.append(result)
+        self.current = dataclasses.replace(current, previous=result.subject)
+        return True
+
+    def _context(self, piece: str) -> None:
+        if self.reads:
+            self.reads[-1] = _with_context(self.reads[-1], after=piece)
+        else:
+            self.before.append(piece)
+
+    def statements(self) -> list[Read] | None:
+        reads = self.reads
+        if any(read.subject in self.summoners for read in reads):
+            return None         # (a player calling a judge about her own error may be reporting it)
+        if any(read.subject in self.background for read in reads):
+            return None         # (what the subject did that cannot be read is never left out: `Kim juggled the dice`)
+        if reads and self.before:
+            reads[0] = _with_context(reads[0], before=" ".join(self.before))
+        return reads or None
+
+
+def _reads_whole(sentence: str, context: Context, vocab: Vocabulary) -> bool:
+    """A sentence read whole that leaves no clause of a person unread (`..., she only pitched`
+    read; `... and Lee let it pass` unread is a statement of its own, never left out)."""
+    result = read_sentence(sentence, context, vocab)
+    if not isinstance(result, Read):
+        return False
+    persons = [re.escape(n) for n in context.names] + ["she", "he", "they"]
+    starts = re.compile(rf"^(?:(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+)?(?:{'|'.join(persons)})\s", re.IGNORECASE)
+    return not any(starts.match(text) for text in result.reading.not_read)
 
 
 def _whole_sentence(piece: str, line: str) -> bool:
@@ -235,18 +277,24 @@ def _joined(read: Read, more: Read, piece: str) -> Read:
 
 def split(sentence: str, context: Context) -> list[str]:
     """The pieces of a line: its sentences, each cut before a clause that starts with a person."""
+    return [piece for _, clauses in split_sentences(sentence, context) for piece in clauses]
+
+
+def split_sentences(sentence: str, context: Context) -> list[tuple[str, list[str]]]:
+    """Each sentence of a line with its clauses (cut before a clause that starts with a person)."""
     persons = [re.escape(name) for name in sorted(context.names, key=len, reverse=True)]
     persons += ["she", "he", "they", r"(?:the|her|his|their)\s+opponent"]
     clause = re.compile(rf",?\s+(?:{'|'.join(sorted(CLAUSE_JOINERS))})\s+(?=(?:{'|'.join(persons)})\b)"
                         rf"|,\s+(?=(?:{'|'.join(persons)})\b)", re.IGNORECASE)
-    pieces = []
+    out = []
     for part in _SENTENCE_END.split(sentence):
         joint = _joint(part, context)
         head = part[:joint.start(3)] if joint else ""   # `Kim and Lee`: one subject, never cut in two
         first, *others = clause.split(part[len(head):])
-        cut = [head + first, *others]
-        pieces.extend(p for p in cut if p and p.strip(" ,.;"))
-    return [p.strip() for p in pieces]
+        cut = [p.strip() for p in [head + first, *others] if p and p.strip(" ,.;")]
+        if cut:
+            out.append((part.strip(), cut))
+    return out
 
 
 def unread_statement(read: Read, context: Context, vocab: Vocabulary) -> str | None:
