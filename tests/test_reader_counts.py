@@ -96,3 +96,17 @@ def test_a_possessive_after_a_number_is_no_minute_mark():
     from ppgcheck.language.wordforms import tokenize
     assert [t.text for t in tokenize("the 90's deck, Kim's 4' wait")] == ["the", "90", "'s", "deck", "kim", "'s",
                                                                            "4", "min", "wait"]
+
+
+def test_a_synonym_that_means_a_number_says_that_number():
+    """A dictation slip read as the number it stands for (`won extra` = `one extra`): the
+    count is the synonym's number, never left out and taken as 1 by default."""
+    import copy
+
+    from ppgcheck.language.matching import patterns
+    from ppgcheck.language.vocabulary import vocabulary
+    compiled = copy.copy(patterns(vocabulary("dci")))      # (the cached one stays as it is)
+    slips = {("to", "extra"): ("two", "extra"), ("free",): ("three",)}
+    compiled.synonyms_longest_first = [(w, m, tuple(frozenset({x}) for x in w)) for w, m in slips.items()]
+    words = compiled.words("Kim drew to extra cards, free more", [(0, 3, "Kim")])
+    assert [w.number for w in words if w.number is not None] == [2, 3]

@@ -295,14 +295,16 @@ class Patterns:
                 if all(w.person is None and want & w.forms for w, want in zip(run, wanted)):
                     if len(written) == 1 and len(means) == 1:
                         run[0].forms = run[0].forms | lemmas(means[0])
+                        if run[0].number is None:       # (a synonym that means a number says it)
+                            run[0].number = number_of(means[0], self.numbers)
                         present |= run[0].forms      # (a later synonym may need the meaning's words)
                         i += 1
                         continue
                     start, end = run[0].start, run[-1].end
                     text = " ".join(w.text for w in run)
+                    # (`half an hour`: 30 minutes; `drew to extra`, a dictation slip, two extra)
                     new = [Word(text if j == 0 else "", start, end, lemmas(m), negation=m in self.negations,
-                                number=int(m) if m.isdigit() else None)    # (`half an hour`: 30 minutes)
-                           for j, m in enumerate(means)]
+                                number=number_of(m, self.numbers)) for j, m in enumerate(means)]
                     words[i:i + len(written)] = new
                     present = present.union(*(w.forms for w in new))
                     i += len(new)
