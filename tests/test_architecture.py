@@ -279,3 +279,64 @@ def test_the_layout_table_names_every_module_in_its_folder_s_row():
         files = [p.name for p in folder.iterdir() if p.suffix in (".py", ".lp") and p.name != "__init__.py"]
         missing = [name for name in files if f"`{name}`" not in rows[key]]
         assert not missing, f"docs/architecture.md's row for {key} misses {missing}"
+
+
+# the CLI and the judge station see the package through ppgcheck.api only (and the bottom
+# modules they report with); `serve` starts the station
+FACES = {"cli": {"api", "errors", "resources", "version", "cli", "server"},
+         "server": {"api", "errors", "resources", "version", "server"}}
+
+
+def _runtime_imports(path: Path) -> list[tuple[str, int]]:
+    """(module, line) of every ppgcheck import of a file that runs: not one under `if TYPE_CHECKING:`."""
+    found: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for inner in child.orelse:
+                    visit(ast.Module(body=[inner], type_ignores=[]))
+                continue
+            if isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                names = [child.module] if child.module != "ppgcheck" else [f"ppgcheck.{a.name}" for a in child.names]
+                found.extend((name, child.lineno) for name in names if name.split(".")[0] == "ppgcheck")
+            elif isinstance(child, ast.ImportFrom) and child.level:
+                found.append(("ppgcheck.<relative>", child.lineno))
+            elif isinstance(child, ast.Import):
+                found.extend((a.name, child.lineno) for a in child.names if a.name.split(".")[0] == "ppgcheck")
+            visit(child)
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_cli_and_the_server_import_only_the_api():
+    """`ppgcheck.api` is the only face of the package the CLI and the station use: neither
+    imports the engine, the language, the packs, the analysis, ci or the event record at run
+    time (a type under `if TYPE_CHECKING:` is no import)."""
+    strays = []
+    for module, path in MODULES.items():
+        face = module.split(".")[1:2]
+        if not face or face[0] not in FACES:
+            continue
+        for target, line in _runtime_imports(path):
+            name = target.split(".")[1] if "." in target else ""
+            if name not in FACES[face[0]] and target != "ppgcheck.api":
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{line}: imports {target}")
+    assert strays == []
+
+
+def test_importing_the_api_loads_the_ruling_job_only():
+    """The `rule` path's start-up (issue 41): the api's other jobs load on first use."""
+    import subprocess
+    import sys
+    code = ("import sys, ppgcheck.api as api\n"
+            "print(sorted(m for m in sys.modules if m.startswith('ppgcheck.')))\n"
+            "api.policy_reference\nprint('ppgcheck.api.catalogs' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=PACKAGE.parent)
+    loaded, catalogs = done.stdout.strip().splitlines()
+    for heavy in ("ppgcheck.api.event", "ppgcheck.api.authoring", "ppgcheck.api.catalogs", "ppgcheck.api.cards",
+                  "ppgcheck.event", "ppgcheck.analysis", "ppgcheck.ci", "ppgcheck.packs.resident",
+                  "ppgcheck.engine.finder"):
+        assert f"'{heavy}'" not in loaded, heavy
+    assert catalogs == "True"

@@ -132,7 +132,8 @@ def reader(monkeypatch):
                     obs.reading = Reading(WRITTEN, READ_AS, ["In game 2", "at table 40"])
         return reports
     monkeypatch.setattr(report_module, "parse_reports", parse)
-    monkeypatch.setattr(api, "parse_reports", parse)
+    for home in ("ppgcheck.api.ruling", "ppgcheck.api.event"):     # where the api's jobs parse reports
+        monkeypatch.setattr(f"{home}.parse_reports", parse)
 
 
 def run(*args: str, input: str | None = None):

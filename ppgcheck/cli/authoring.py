@@ -1,12 +1,12 @@
 """Commands a policy author and CI run: test, check, diff."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
+from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_cleanly, limit_options, rules_option,
                                   search_options)
@@ -40,16 +40,13 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
       ppgcheck test tests/golden/fab --coverage-threshold 90
       ppgcheck test tests/golden/fab --rules my-rules
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.ci.golden import run_cases
-    from ppgcheck.ci.testreport import render_junit, render_results_json
     check_rules_folder(rules)
-    results = run_cases(list(paths), rules)
+    results = api.run_golden_cases(list(paths), rules)
     failed = [r for r in results if not r.passed]
     if fmt == "junit" and not (coverage or coverage_threshold is not None):
-        click.echo(render_junit(results))
+        click.echo(api.golden_results_as("junit", results))
     elif fmt == "json" and not (coverage or coverage_threshold is not None):
-        click.echo(render_results_json(results))
+        click.echo(api.golden_results_as("json", results))
     elif fmt != "text":
         pass    # printed below, with the coverage
     else:
@@ -63,11 +60,9 @@ def test_command(paths: tuple[Path, ...], fmt: str, verbose: bool, coverage: boo
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
     low = []
     if coverage or coverage_threshold is not None:
-        # (when the command runs: the CLI loads only the command it runs)
-        from ppgcheck.ci.coverage import below, measure, render_with_results
-        measured = measure(list(paths), rules)
-        low = below(measured, coverage_threshold)
-        click.echo(render_with_results(fmt, results, measured, coverage_threshold))
+        measured = api.measure_coverage(list(paths), rules)
+        low = api.coverage_below(measured, coverage_threshold)
+        click.echo(api.coverage_with_results(fmt, results, measured, coverage_threshold))
     sys.exit(1 if failed or low else 0)
 
 
@@ -115,14 +110,11 @@ def check_command(rules_dir: str | None, rules: Path | None, policy: str | None,
     if rules is not None and rules_dir is not None:
         raise UsageError("give the rules folder once: --rules DIR")
     rules_dir = str(rules) if rules is not None else rules_dir
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.analysis.check import check_policy, render_text, result_dict
-    from ppgcheck.ci.sarif import render_sarif
     live = sys.stderr.isatty()
 
     def progress(message: str) -> None:
         click.echo(f"\r\x1b[2K{message}", nl=False, err=True)
-    results = check_policy(policy, rules_dir, observations=observations, timeout=timeout,
+    results = api.check_packs(policy, rules_dir, observations=observations, timeout=timeout,
                            max_models=max_models, monotonicity=not no_monotonicity, sources=sources,
                            progress=progress if live else None)
     if live:
@@ -131,23 +123,15 @@ def check_command(rules_dir: str | None, rules: Path | None, policy: str | None,
         for note in r.notes:
             if "time bound" in note or "model cap" in note:
                 click.echo(f"{r.policy}: {note}", err=True)
-    if fmt == "json":
-        click.echo(json.dumps([result_dict(r) for r in results], indent=2, ensure_ascii=False))
-    elif fmt == "sarif":
-        click.echo(render_sarif(results))
-    else:
-        click.echo(render_text(results))
+    click.echo(api.check_results_as(fmt, results))
     if baseline is not None:
-        # (when the command runs: the CLI loads only the command it runs)
-        from ppgcheck.ci.baseline import load_baseline, split_known
-        from ppgcheck.analysis.check import LEVELS
-        new, known, stale = split_known(results, load_baseline(baseline))
+        new, known, stale = api.split_by_baseline(results, baseline)
         counted = sum(len(v) for v in known.values())
         click.echo(f"baseline {baseline}: {counted} known finding(s) of the published guides", err=True)
         for entry in stale:
             click.echo(f"baseline entry no longer found ({entry.policy}, {entry.kind}): {entry.message}", err=True)
         fresh = [f for group in new.values() for f in group
-                 if fail_on != "never" and f.rank >= LEVELS.index(fail_on)]
+                 if fail_on != "never" and f.rank >= api.level_rank(fail_on)]
         for f in fresh:
             click.echo(f"NEW {f.kind} ({f.level}): {f.message}", err=True)
         failing = bool(fresh)
@@ -187,30 +171,20 @@ def diff_command(folders: tuple[str, ...], base: str | None, rules_path: str, po
       ppgcheck diff --base origin/main --policy fab
       ppgcheck diff old/rules rules --format sarif > diff.sarif
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.analysis.diff import diff_rules
-    from ppgcheck.analysis.diff_render import exit_code, render_json, render_text
-    from ppgcheck.analysis.revisions import diff_base
-    from ppgcheck.ci.sarif import render_diff_sarif
     options = dict(observations=observations, timeout=timeout, max_models=max_models)
     if base is not None:
         if folders:
             raise UsageError("give either OLD NEW folders or --base GITREV, not both")
-        results = diff_base(base, policy, rules=rules_path, **options)
+        results = api.diff_against_revision(base, policy, rules=rules_path, **options)
     elif len(folders) == 2:
-        results = diff_rules(folders[0], folders[1], policy, **options)
+        results = api.diff_folders(folders[0], folders[1], policy, **options)
     else:
         raise UsageError("give two rules folders (OLD NEW), or --base GITREV")
     for r in results:
         for note in r.notes if not r.complete else []:
             click.echo(f"{r.policy}: incomplete: {note}", err=True)
-    if fmt == "json":
-        click.echo(render_json(results))
-    elif fmt == "sarif":
-        click.echo(render_diff_sarif(results))
-    else:
-        click.echo(render_text(results))
-    sys.exit(exit_code(results, fail_on_change))
+    click.echo(api.diff_results_as(fmt, results))
+    sys.exit(api.diff_exit_code(results, fail_on_change))
 
 
 @cli.command("new-pack")
@@ -229,9 +203,7 @@ def new_pack_command(name: str, into: Path, source: str | None, title: str | Non
     Example:
       ppgcheck new-pack acme-snacks --into my-rules --source acme-snacks.txt
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.scaffold import new_pack
-    written = new_pack(name, into, source, title)
+    written = api.new_pack(name, into, source, title)
     pack = into / name
     click.echo(f"created {pack}/: " + ", ".join(str(p.relative_to(pack)) for p in written))
     click.echo("next:")

@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import io
 import os
 import pickle
 import stat
@@ -17,10 +16,11 @@ from typing import TYPE_CHECKING, Callable, TypeVar
 
 import click
 
+from ppgcheck import api
 from ppgcheck.errors import PpgError, ReportError, UsageError, error_dict
 
 if TYPE_CHECKING:
-    from ppgcheck.language.report import Report
+    from ppgcheck.api import Report
 
 T = TypeVar("T")
 
@@ -93,47 +93,24 @@ def whole_file(path: Path | None, name: str, policy: str | None, rules: Path | N
     """A regular file read whole when it holds one report (no separator line) within the
     reading limits and names a known policy (`policy`, else its `policy:` line): read_reports
     reads it the same from memory.  None: read it report by report, here."""
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.language.report import MAX_REPORT_BYTES, MAX_REPORT_LINES, separator_line, single_policy
-    from ppgcheck.resources import policy_ids
     if path is None:
         return None
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_REPORT_BYTES + 1)
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+    found = api.one_report_file(path, policy, rules)
+    if found is None:
         return None
-    lines = raw.split(b"\n")
-    if len(raw) > MAX_REPORT_BYTES or len(lines) > MAX_REPORT_LINES or any(map(separator_line, lines)):
-        return None
-    policy_id = policy or single_policy(text)
-    if policy_id is None or policy_id not in policy_ids(rules):
-        return None
+    raw, policy_id = found
     return WholeFile(name, raw, policy_id, tolerant)
 
 
 def parse_whole(item: WholeFile, policy: str | None, rules: Path | None) -> list[tuple[Report, str]]:
     """The reports of a file read whole, checked (in the job): what reading it here gives."""
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
-    from ppgcheck.language.report import read_reports
-    prepared: list[tuple[Report, str]] = []
-    for report in read_reports(io.BytesIO(item.raw), item.name, policy, rules, item.tolerant):
-        if isinstance(report, ReportError):
-            raise report
-        prepared.extend(api.prepare([report], policy, rules))
-    return prepared
+    return api.prepare_bytes(item.raw, item.name, policy, rules, item.tolerant)
 
 
 def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Path | None, tolerant: bool
                     ) -> Iterator[Report | ReportError]:
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.language.report import read_reports
     if path is None:
-        yield from read_reports(_stdin_bytes(), name, policy, rules, tolerant)
+        yield from api.read_reports(_stdin_bytes(), name, policy, rules, tolerant)
         return
     try:
         mode = os.stat(path).st_mode
@@ -148,7 +125,7 @@ def _stream_reports(path: Path | None, name: str, policy: str | None, rules: Pat
     except OSError as exc:
         raise UsageError(f"`{path}` cannot be read: {(exc.strerror or 'error').lower()}") from None
     with stream:
-        yield from read_reports(stream, name, policy, rules, tolerant)
+        yield from api.read_reports(stream, name, policy, rules, tolerant)
 
 
 # what a file's checked reports may take in memory before they are kept on disk
@@ -176,10 +153,8 @@ class _SpoolPickler(pickle.Pickler):
     policy) out of the spool: the spool names it, and the reports read back share it."""
 
     def __init__(self, file, shared: list) -> None:
-        # (when the command runs: the CLI loads only the command it runs)
-        from ppgcheck.language.vocabulary import Vocabulary
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.shared, self.vocabulary_type = shared, Vocabulary
+        self.shared, self.vocabulary_type = shared, api.Vocabulary
 
     def persistent_id(self, obj: object) -> int | None:     # (called for every object pickled)
         if not isinstance(obj, self.vocabulary_type):
@@ -268,22 +243,19 @@ def limit_options(timeout: bool):
     """--memory-limit (and, with `timeout`, --timeout) on a command that grounds a pack: the
     limits of every job it runs (ppgcheck/packs/isolation.py).  `check` and `diff` have
     their own --timeout, the time bound of a pack's search, which bounds its grounding too."""
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.packs.isolation import DEFAULT_LIMITS
+    default_seconds, default_megabytes = api.default_job_limits()
 
     def add(command):
         @functools.wraps(command)
         def limited(*args, memory_limit: int, job_timeout: float | None = None, **kwargs):
-            # (when the command runs: the CLI loads only the command it runs)
-            from ppgcheck.packs import isolation
-            with isolation.limits_set(job_timeout, memory_limit, exit_on_overrun=True):
+            with api.job_limits(job_timeout, memory_limit, exit_on_overrun=True):
                 return command(*args, **kwargs)
         limited = click.option(
-            "--memory-limit", type=click.IntRange(64, 2**40), default=DEFAULT_LIMITS.megabytes, show_default=True,
+            "--memory-limit", type=click.IntRange(64, 2**40), default=default_megabytes, show_default=True,
             metavar="MB", help="Memory (address space) each grounding-and-solving job may use, in MB.")(limited)
         if timeout:
             limited = click.option(
-                "--timeout", "job_timeout", type=click.FloatRange(0.1, 10**7), default=DEFAULT_LIMITS.seconds,
+                "--timeout", "job_timeout", type=click.FloatRange(0.1, 10**7), default=default_seconds,
                 show_default=True, metavar="SECONDS",
                 help="Wall-clock limit of each grounding-and-solving job (a batch of reports), in seconds.")(limited)
         return limited

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.cli.common import fails_cleanly, rules_option
 from ppgcheck.errors import UsageError
@@ -131,11 +132,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
       ppgcheck event show --event event.db --time-extensions
       ppgcheck event show --event event.db --results --round 5
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import open_event
-    from ppgcheck.event.records import penalty_dict
-    from ppgcheck.event.rows import IN_FORCE, PENDING, SUPERSEDED, VOID
-    store = open_event(event)
+    store = api.open_event(event)
     if report_id is not None:
         sub = store.report(report_id)
         click.echo(json.dumps(submission_json(sub), indent=2, ensure_ascii=False) if fmt == "json"
@@ -157,22 +154,19 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
     if results:
         _show_results(store, event, day, round_, table, everything, fmt)
         return
-    statuses = (IN_FORCE, PENDING, VOID, SUPERSEDED) if everything else (IN_FORCE, PENDING)
-    rows = store.penalties(player, day, round_, table, statuses)
+    rows = api.listed_penalties(store, player, day, round_, table, everything)
     if fmt == "json":
-        click.echo(json.dumps([penalty_dict(p) for p in rows], indent=2, ensure_ascii=False))
+        click.echo(json.dumps([api.penalty_json(p) for p in rows], indent=2, ensure_ascii=False))
         return
     filters = ", ".join(f"{k} {v}" for k, v in (("player", player), ("day", day), ("round", round_),
                                                 ("table", table)) if v is not None)
     click.echo(f"{event} ({store.event_name()}): " + _plural(len(rows), "penalty")
                + (f" of {filters}" if filters else ""))
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import not_recorded_why, stale_rulings
     for p in rows:
-        why = not_recorded_why(p)
+        why = api.not_recorded_why(p)
         unrecorded = f" [not recorded by the guide ({why[1]}): counted in no ruling]" if why else ""
         click.echo(f"  {penalty_line(p, with_status=True)}{unrecorded} — {p.judge}, {p.time}")
-    stale = stale_rulings(store)
+    stale = api.stale_rulings(store)
     if stale:       # a change since made their history another: persistent until ruled again
         click.echo(f"needs ruling again: report {', '.join(f'#{r}' for r in stale)}, whose "
                    f"{'ruling' if len(stale) == 1 else 'rulings'} counted another history than the event "
@@ -208,8 +202,6 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
     Example:
       ppgcheck event void 2 --reason "ruled on the wrong player" --judge Ann --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
     if (penalty_id is None) == (report_id is None):
         raise UsageError("give a penalty id or --report ID (one of them)")
     if report_id is not None:
@@ -252,8 +244,6 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
     Example:
       ppgcheck event rerule 3 --reason "penalty #1 was voided" --judge Ann --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
     store = api.open_event(event)
     changes, counted = api.rerule_report(store, report_id, reason, judge, rules)
     now = "counting " + (", ".join(f"#{p.id}" for p in counted) if counted else "no earlier penalty")
@@ -287,8 +277,6 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
     Example:
       ppgcheck event amend 4 --penalty game-loss --reason "Head Judge upgraded" --judge Ann --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
     if penalty is None and notes is None:
         raise UsageError("nothing to amend: give --penalty and/or --notes")
     row = api.amend_penalty(event, penalty_id, reason, judge, penalty, notes, rules)
@@ -313,9 +301,7 @@ def history(event: Path, penalty_id: int | None, report_id: int | None, fmt: str
     # (when the command runs: the CLI loads only the command it runs)
     from dataclasses import asdict
 
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import open_event
-    rows = open_event(event).audit(penalty_id, report_id)
+    rows = api.open_event(event).audit(penalty_id, report_id)
     if fmt == "json":
         click.echo(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=False))
         return
@@ -353,17 +339,11 @@ def export(event: Path, fmt: str, output: Path | None, results: bool, rules: Pat
       ppgcheck event export --format csv --event event.db > penalties.csv
       ppgcheck event export --results --format csv --event event.db > results.csv
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
-    from ppgcheck.event import exports
-    from ppgcheck.event.rows import PENDING
     store = api.open_event(event)
     if results:
-        outcomes = store.match_results()
-        text = exports.results_to_csv(outcomes) if fmt == "csv" else exports.results_to_json(outcomes)
+        text = api.export_match_results(store, fmt)
     else:
-        rows, unrecorded = api.exported_penalties(store, rules)
-        text = exports.to_csv(rows) if fmt == "csv" else exports.to_json(rows)
+        text, unrecorded = api.export_penalties(store, fmt, rules)
     if output:
         try:
             output.write_text(text, encoding="utf-8")
@@ -374,7 +354,7 @@ def export(event: Path, fmt: str, output: Path | None, results: bool, rules: Pat
     if not results and unrecorded:
         click.echo(f"{_plural(len(unrecorded), 'penalty')} the guide does not record not exported: "
                    + ", ".join(f"#{p.id} ({p.penalty})" for p in unrecorded), err=True)
-    pending = [] if results else store.penalties(statuses=(PENDING,))
+    pending = [] if results else api.pending_penalties(store)
     if pending:
         click.echo(f"{_plural(len(pending), 'pending penalty')} not exported "
                    "(no penalty chosen yet): " + ", ".join(f"#{p.id}" for p in pending), err=True)
@@ -395,9 +375,7 @@ def import_command(file: Path, judge: str, event: Path, rules: Path | None) -> N
     Example:
       ppgcheck event import day1.jsonl --judge Ann --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import import_penalties
-    import_id, rows, new = import_penalties(event, file, judge, rules)
+    import_id, rows, new = api.import_penalties(event, file, judge, rules)
     if new:
         click.echo(f"imported {_plural(rows, 'penalty')} from {file} "
                    f"(import #{import_id})")
@@ -470,8 +448,6 @@ def settings(event: Path, policy: str | None, rel: str | None, day: str | None, 
       ppgcheck event settings --event event.db --round 6 --judge Hana
       ppgcheck event settings --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck import api
     changes = _settings_changes(policy, rel, day, round_)
     store = api.open_event(event)
     if changes:
@@ -499,9 +475,7 @@ def check(event: Path) -> None:
     Example:
       ppgcheck event check --event event.db
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.event.integrity import check_store
-    problems, counts = check_store(event)
+    problems, counts = api.check_event_store(event)
     if problems:
         click.echo(f"{event}: {_plural(len(problems), 'problem')}")
         for problem in problems:

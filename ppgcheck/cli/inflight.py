@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ppgcheck.packs.isolation import Job
+if TYPE_CHECKING:
+    from ppgcheck.packs.isolation import Job
 
 Output = object        # what a report (or a file read whole) prints: the caller's emit() takes it
 

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ppgcheck import api
 from ppgcheck.cli import cli
 from ppgcheck.cli.common import check_rules_folder, complete_policy, fails_cleanly, rules_option
 from ppgcheck.resources import policy_ids
@@ -27,12 +28,10 @@ def ids_command(policy: str | None, fmt: str, rules) -> None:
     Example:
       ppgcheck ids --policy yugioh
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import policy_reference
     check_rules_folder(rules)
     listing = {}
     for policy_id in [policy] if policy else policy_ids(rules):
-        reference = policy_reference(policy_id, rules)
+        reference = api.policy_reference(policy_id, rules)
         listing[policy_id] = {"infractions": reference["infractions"], "penalties": reference["penalties"]}
     if fmt == "json":
         click.echo(json.dumps(listing, indent=2, ensure_ascii=False))

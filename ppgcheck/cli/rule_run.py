@@ -17,9 +17,8 @@ import click
 from ppgcheck import api
 from ppgcheck.cli.common import WholeFile, failure_json, parse_whole, rare_cycle_collection, read_whole, whole_file
 from ppgcheck.cli.inflight import InFlight, default_workers
-from ppgcheck.engine.render import render_jsonl, render_text, ruling_dict
+from ppgcheck.api import Report
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ReportError, StoreError, UsageError
-from ppgcheck.language.report import Report
 
 # reports of one policy ruled by one grounding: large enough that the cost of a
 # grounding vanishes, small enough that output keeps flowing
@@ -58,8 +57,8 @@ class RuleRun:
         self.collected: list[dict] = []
         # by policy, waiting for a batch: checked reports, and files of one report the job parses
         self.pending: dict[str, list[tuple[int, Item]]] = {}
-        self.render: Callable = {"text": lambda rs: render_text(rs, explain=explain) + "\n",
-                                 "jsonl": render_jsonl, "json": ruling_dict}[fmt]
+        self.render: Callable = {"text": lambda rs: api.ruling_as_text(rs, explain=explain) + "\n",
+                                 "jsonl": api.ruling_as_json_line, "json": api.ruling_as_json}[fmt]
         self.bar = None
         self.inflight = InFlight(workers or default_workers(), self._emit_item, self._printed_up_to)
 
@@ -158,8 +157,6 @@ class RuleRun:
         (ppgcheck/packs/isolation.py): bounded in time and memory, and clingo's symbols
         do not pile up over a long run; the outputs come in input order (inflight.py).
         Unless they are the `last`, the freed heap is handed back for the reading to come."""
-        # (when the command runs: the CLI loads only the command it runs)
-        from ppgcheck.packs.isolation import return_free_memory
         for policy_id in policy_ids:
             numbers, items = zip(*self.pending.pop(policy_id))
             part = list(items)
@@ -169,7 +166,7 @@ class RuleRun:
                 api.start_ruling_job, [policy_id], names, self.rules, work,
                 functools.partial(_parsed_items, part, self.policy, self.rules)))
         if not last:
-            return_free_memory()
+            api.hand_back_free_memory()
 
     def _submit_each(self, prepared: list[tuple[Report, str]]) -> bool:
         """Submit reports to the event store in order; False when the store can take no more."""

@@ -15,7 +15,6 @@ from ppgcheck.cli.common import (check_rules_folder, complete_policy, fails_clea
                                  report_files, report_sources, rules_option, strict_option)
 from ppgcheck.cli.rule_run import BATCH_SIZE, RuleRun
 from ppgcheck.errors import ReportError, UsageError
-from ppgcheck.language.vocabulary import vocabulary
 
 
 @cli.command()
@@ -80,9 +79,7 @@ def rule(reports: tuple[str, ...], policy: str | None, fmt: str, explain: bool, 
         questions = fmt != "jsonl"
     submit = event_submitter(event, judge, amend, choose, event_log, rules, questions)
     if policy:
-        # (when the command runs: the CLI loads only the command it runs)
-        from ppgcheck.engine.policy import engine
-        engine(policy, rules)  # an unknown --policy is a usage error before anything runs
+        api.load_policy(policy, rules)  # an unknown --policy is a usage error before anything runs
     run = RuleRun(fmt=fmt, explain=explain, policy=policy, rules=rules, questions=questions,
                   batch_size=batch_size, workers=workers, submit=submit, tolerant=not strict)
     sys.exit(run.run(report_files(reports, policy, rules, tolerant=not strict)))
@@ -177,12 +174,8 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
       ppgcheck vocab --policy fab --words | grep pocket
       ppgcheck vocab --policy acme --rules my-rules
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.packs.pack import load_pack
     check_rules_folder(rules)
-    if policy:
-        load_pack(policy, rules)            # an unknown policy is an error, not the core's forms
-    vocab_ = vocabulary(policy, rules)
+    vocab_ = api.report_vocabulary(policy, rules)     # an unknown policy is an error, not the core's forms
     forms = vocab_.all_forms() + list(vocab_.when.values()) + vocab_.value_forms()
     origin = {"core": "core", "pack": vocab_.pack}
     said = reader_words(vocab_) if words else []
@@ -263,9 +256,6 @@ def compare(report: str, fmt: str, rules: Path | None, strict: bool) -> None:
     Example:
       ppgcheck compare examples/compare/extra-card.txt
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.api import compare_report
-    from ppgcheck.engine.render import comparison_dict, render_comparison_text
     check_rules_folder(rules)
     try:
         reports = report_sources((report,), rules=rules, tolerant=not strict)
@@ -274,11 +264,11 @@ def compare(report: str, fmt: str, rules: Path | None, strict: bool) -> None:
             raise
         click.echo(json.dumps([failure_json(exc, exc.file)], indent=2, ensure_ascii=False))
         sys.exit(exc.exit_code)
-    results = [compare_report(r, rules=rules) for r in reports]
+    results = [api.compare_report(r, rules=rules) for r in reports]
     if fmt == "json":
-        click.echo(json.dumps([comparison_dict(c) for c in results], indent=2, ensure_ascii=False))
+        click.echo(json.dumps([api.comparison_as_json(c) for c in results], indent=2, ensure_ascii=False))
     else:
-        click.echo("\n\n".join(render_comparison_text(c) for c in results))
+        click.echo("\n\n".join(api.comparison_as_text(c) for c in results))
     sys.exit(max((c.exit_code for c in results), default=0))
 
 
@@ -308,10 +298,8 @@ def print_command(report: str, policy: str | None, rules: Path | None, strict: b
     Example:
       ppgcheck print examples/fab/hidden-card-error.txt
     """
-    # (when the command runs: the CLI loads only the command it runs)
-    from ppgcheck.language.report import print_reports
     check_rules_folder(rules)
-    click.echo(print_reports(report_sources((report,), policy, rules, tolerant=not strict)), nl=False)
+    click.echo(api.print_reports(report_sources((report,), policy, rules, tolerant=not strict)), nl=False)
 
 
 def _in_its_header(value, forms) -> str:

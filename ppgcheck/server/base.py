@@ -17,11 +17,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from ppgcheck import api
-from ppgcheck.version import __version__
-from ppgcheck.engine.render import ruling_dict
+from ppgcheck.api import parse_reports
 from ppgcheck.errors import PolicyError, PpgError, ReportError, ResubmittedReport, UsageError
-from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
+from ppgcheck.version import __version__
 from ppgcheck.server.access import Access, RequestRefused, field_of, read_json
 from ppgcheck.server.batching import RulingBatcher
 from ppgcheck.server.submissions import SubmissionQueue
@@ -157,8 +156,8 @@ async def rulings(request: Request, questions_default: bool = True) -> list[dict
     tolerant = field_of(data, "tolerant", bool, required=False, default=False)
 
     def rule() -> list[dict]:
-        return [ruling_dict(rs) for rs in station.batcher.rule(prepared(text, policy, source, tolerant, station.rules),
-                                                               questions)]
+        ruled = station.batcher.rule(prepared(text, policy, source, tolerant, station.rules), questions)
+        return [api.ruling_as_json(rs) for rs in ruled]
     return await run_in_threadpool(rule)
 
 

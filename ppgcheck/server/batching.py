@@ -29,15 +29,15 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ppgcheck import api
-from ppgcheck.packs.isolation import can_fork
-from ppgcheck.packs.resident import Resident
-from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.api import Report, RulingSet, parse_reports
 from ppgcheck.errors import PpgError
-from ppgcheck.language.report import Report
-from ppgcheck.language.report import parse_reports
 from ppgcheck.resources import policy_ids
+
+if TYPE_CHECKING:
+    from ppgcheck.packs.resident import Resident
 
 Prepared = list[tuple[Report, str]]
 log = logging.getLogger("ppgcheck.server")
@@ -159,8 +159,8 @@ def _warm(parent: int, rules: Path | None = None) -> None:
     threading.Thread(target=watch, name="ppgcheck-parent-watch", daemon=True).start()
     prepare_packs(rules)
     global _worker_resident
-    if can_fork():
-        _worker_resident = Resident()
+    if api.forks():
+        _worker_resident = api.resident_child()
         _worker_resident.warm()
 
 
@@ -176,7 +176,7 @@ class RulingBatcher(BatchWorker):
         self._pool: ProcessPoolExecutor | None = None
         # without worker processes, each batch is a job in one resident child instead of a
         # child forked for it: a fresh child's page faults cost a third of a batch of 17
-        self._resident = Resident() if not workers and can_fork() else None
+        self._resident = api.resident_child() if not workers and api.forks() else None
 
     def start(self) -> None:
         """Prepare the packs where batches are ruled: here (then start the resident child,

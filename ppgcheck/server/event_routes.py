@@ -16,8 +16,6 @@ from ppgcheck import api
 from ppgcheck.server.access import HEAD_JUDGE, JUDGE, RequestRefused, field_of, read_json
 from ppgcheck.server.base import Station, html, prepared, report_fields
 from ppgcheck.server.card import card, changes_of
-from ppgcheck.event.records import penalty_dict
-from ppgcheck.event.exports import to_csv, to_json
 
 STATUSES = ("in-force", "pending", "void", "superseded")
 
@@ -59,7 +57,7 @@ def _record(request: Request, pending_filter: bool = False) -> dict:
     def shown(p) -> dict:       # a penalty the guide does not record says so (FaB's Cautions)
         why = api.not_recorded_why(p, station.rules)
         # the replacement chain: the row this one replaced, the row that replaced it
-        return {**penalty_dict(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
+        return {**api.penalty_json(p), "not_recorded": {"text": why[0], "section": why[1]} if why else None,
                 "replaces": p.replaces, "replaced_by": replaced_by.get(p.id)}
     return {"event": store.event_name(), "settings": store.settings().as_dict(),
             "penalties": [shown(p) for p in rows],
@@ -131,7 +129,7 @@ async def api_void(request: Request) -> Response:
 
     def void() -> dict:
         row, counted_by = api.void_penalty(store, penalty_id, reason, judge)
-        return {"voided": penalty_dict(row), "counted_by_reports": counted_by}
+        return {"voided": api.penalty_json(row), "counted_by_reports": counted_by}
     return JSONResponse(await run_in_threadpool(void))
 
 
@@ -144,7 +142,7 @@ async def api_void_report(request: Request) -> Response:
 
     def void() -> dict:
         voided = api.void_report(store, report_id, reason, judge)
-        return {"voided_report": report_id, "voided": [penalty_dict(p) for p in voided],
+        return {"voided_report": report_id, "voided": [api.penalty_json(p) for p in voided],
                 "counted_by_reports": store.counted_by([p.id for p in voided])}
     return JSONResponse(await run_in_threadpool(void))
 
@@ -165,7 +163,7 @@ async def api_amend(request: Request) -> Response:
         row = api.amend_penalty(store, penalty_id, reason, judge, penalty, notes, station.rules)
         # another penalty changes what later rulings counted (or would count); other notes do not
         counted = api.rulings_changed_by_amend(store, penalty_id, row, station.rules) if penalty is not None else []
-        return {"amended": penalty_dict(row), "replaces": penalty_id, "counted_by_reports": counted}
+        return {"amended": api.penalty_json(row), "replaces": penalty_id, "counted_by_reports": counted}
     return JSONResponse(await run_in_threadpool(amend))
 
 
@@ -177,8 +175,8 @@ async def api_rerule(request: Request) -> Response:
 
     def rerule() -> dict:
         changes, counted = api.rerule_report(station.store(), report_id, reason, judge, station.rules)
-        return {"report_id": report_id, "counted": [penalty_dict(p) for p in counted],
-                "amended": [{"old": penalty_dict(old), "new": penalty_dict(new)} for old, new in changes]}
+        return {"report_id": report_id, "counted": [api.penalty_json(p) for p in counted],
+                "amended": [{"old": api.penalty_json(old), "new": api.penalty_json(new)} for old, new in changes]}
     return JSONResponse(await run_in_threadpool(rerule))
 
 
@@ -222,9 +220,8 @@ async def api_export(request: Request) -> Response:
         raise RequestRefused(400, f"unknown export format `{fmt[:20]}`: `csv` or `json`", "query")
     station = _station(request)
     store = station.store()
-    rows, _ = await run_in_threadpool(api.exported_penalties, store, station.rules)     # (as `event export`)
+    body, _ = await run_in_threadpool(api.export_penalties, store, fmt, station.rules)     # (as `event export`)
     name = f"{store.event_name()}-penalties.{fmt}".replace('"', "")
-    body = to_csv(rows) if fmt == "csv" else to_json(rows)
     return Response(body, media_type="text/csv; charset=utf-8" if fmt == "csv" else "application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

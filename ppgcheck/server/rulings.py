@@ -10,12 +10,11 @@ from starlette.routing import Route
 
 from ppgcheck import api
 from ppgcheck.errors import ReportError
-from ppgcheck.version import __version__
-from ppgcheck.engine.render import comparison_dict
 from ppgcheck.server import openapi
 from ppgcheck.server.access import read_json
 from ppgcheck.server.base import Station, error_body, html, parsed, prepared, report_fields, rulings
 from ppgcheck.server.card import card
+from ppgcheck.version import __version__
 
 async def api_rule(request: Request) -> Response:
     return JSONResponse(await rulings(request))
@@ -64,7 +63,7 @@ async def api_compare(request: Request) -> Response:
 
     def compare() -> list[dict]:
         # under each guide the station serves
-        return [comparison_dict(api.compare_report(r, rules=station.rules))
+        return [api.comparison_as_json(api.compare_report(r, rules=station.rules))
                 for r in parsed(text, source, station.rules)]
     return JSONResponse(await run_in_threadpool(compare))
 

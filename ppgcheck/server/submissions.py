@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ppgcheck import api
-from ppgcheck.engine.ruling import RulingSet
-from ppgcheck.language.report import Report
+from ppgcheck.api import Report, RulingSet
 from ppgcheck.server.batching import BatchWorker, RulingBatcher
 
 

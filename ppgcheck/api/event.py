@@ -1,29 +1,28 @@
-"""The library API: report text in, RulingSets out.  The CLI is a thin layer over this."""
+"""The event record's operations: submitting rulings, changing penalties afterwards (void,
+amend, rule again), the event's settings, and reading, exporting, importing and checking
+the record.  Loaded when an event is used (`ppgcheck.api` imports it on first use), so the
+event store (sqlite3) costs nothing to a run that keeps no event."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ppgcheck.engine.batches import (positions_by_policy, prepare, questions_each, relevance, resolve_policy, rule,
-                                     rule_prepared, rules_version, run_as_job, start_ruling_job)
-from ppgcheck.engine.compare import Comparison, compare_report
-from ppgcheck.engine.policy import engine
+from ppgcheck.api.ruling import engine, prepare, rule_prepared, rules_version
+from ppgcheck.errors import PpgError, UsageError
+from ppgcheck.event import exports
+from ppgcheck.event.integrity import check_store
+from ppgcheck.event.records import Choice, PenaltyRow, Submission, penalty_dict
+from ppgcheck.event.rows import IN_FORCE, PENDING, SUPERSEDED, VOID
+from ppgcheck.event.settings import setting_choices
+from ppgcheck.event.store import EventStore
 from ppgcheck.engine.ruling import RulingSet
-from ppgcheck.errors import PpgError, ReportError, UsageError
 from ppgcheck.language.report import Report, parse_reports
 from ppgcheck.resources import policy_ids
 from ppgcheck.version import __version__
 
-if TYPE_CHECKING:       # the event store (sqlite3) is imported only when an event is used
-    from ppgcheck.event.records import PenaltyRow, Submission
-    from ppgcheck.event.store import EventStore
-
 
 def open_event(path: Path, create: bool = False) -> EventStore:
     """An event store (ppgcheck/event/store.py); `create` starts one where there is none."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.event.store import EventStore
     return EventStore(path, create=create)
 
 
@@ -42,8 +41,6 @@ def submit_prepared(store: EventStore, report: Report, policy_id: str, judge: st
     id to the penalty the judge chooses for it (one of those the guide permits).  `rule`
     rules the report with the history the store hands it (default: on its own, here); the
     judge station passes one that answers from a batch it ruled (server/submissions.py)."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.event.records import Choice
     check_judge(judge)
     policy_engine = engine(policy_id, rules)
     picked = {}
@@ -107,10 +104,8 @@ def import_penalties(event: Path, path: Path, judge: str, rules: Path | None = N
     """Import a penalty CSV or JSON (`event export`) or an old JSON Lines event log into the
     store (created when missing), every row checked against its policy's ids first: a bad
     row imports nothing.  Returns (import id, rows, new): the same file again writes nothing."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.event.exports import read_import
     check_judge(judge)
-    fmt, rows, key = read_import(path)
+    fmt, rows, key = exports.read_import(path)
     known = policy_ids(rules)
     for row in rows:
         if row.policy not in known:
@@ -189,8 +184,6 @@ def set_event_settings(event: Path | EventStore, judge: str, changes: dict, rule
 
 def event_setting_choices(policy: str | None = None, rules: Path | None = None) -> dict:
     """The values an event's settings may take under a policy (a settings form's options)."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.event.settings import setting_choices
     return setting_choices(policy, rules)
 
 
@@ -215,74 +208,40 @@ def check_change(judge: str, reason: str, notes: str | None = None) -> None:
         raise UsageError(f"a penalty's notes are at most {MAX_NOTES} characters")
 
 
-def rule_report(text: str, policy: str | None = None, source: str = "<report>",
-                questions: bool = True, tolerant: bool = False) -> list[RulingSet]:
-    """Parse and rule every report of a text.  Bad input raises ReportError before
-    anything is ruled, so there is never a partial result.  `tolerant`: free sentences are
-    read by the tolerant reader (each observation's `reading` says how)."""
-    return rule_prepared(prepare(parse_reports(text, source, policy, tolerant=tolerant), policy),
-                         questions=questions)
+# --- reading, exporting and checking the record ----------------------------------------------
+
+def penalty_json(row: PenaltyRow) -> dict:
+    """A penalty row's JSON object (`event show --format json`, the station's event API)."""
+    return penalty_dict(row)
 
 
-def policy_reference(policy_id: str, rules: Path | None = None) -> dict:
-    """A policy's ids: its infractions with their sections, its penalties lightest first,
-    and the headers whose values it tells apart (`ppgcheck ids`, the judge station)."""
-    program = engine(policy_id, rules).program
-    ranks = program.ranks
-    return {
-        "infractions": [{"id": i, "section": s} for i, s in sorted(program.sections.items())],
-        "penalties": sorted(program.penalties, key=lambda p: (ranks.get(p.replace("-", "_"), -1), p)),
-        "sections": sorted(set(program.sections.values())),
-        "headers": program.header_values,
-    }
+def listed_penalties(store: EventStore, player: str | None = None, day: int | None = None,
+                     round_: int | None = None, table: int | None = None, everything: bool = False) -> list:
+    """The event's penalties in force and pending (`everything`: void and superseded too),
+    of a player, day, round and table where given."""
+    statuses = (IN_FORCE, PENDING, VOID, SUPERSEDED) if everything else (IN_FORCE, PENDING)
+    return store.penalties(player, day, round_, table, statuses)
 
 
-def modifiers_read(policy_id: str, rules: Path | None = None) -> dict[str, list[str]]:
-    """For each observation kind (the core's and the pack's own), the modifiers the policy's
-    rules about it read (the modifiers a judge is asked about first)."""
-    policy_engine = engine(policy_id, rules)
-    read = relevance(policy_engine)
-    return {kind: sorted(read(kind)) for kind in policy_engine.vocabulary.observations}
+def pending_penalties(store: EventStore) -> list:
+    """The penalties waiting for a judge to choose one (no export holds them)."""
+    return store.penalties(statuses=(PENDING,))
 
 
-def vocabulary_catalog(policy: str | None = None, rules: Path | None = None) -> dict:
-    """The report language's forms for a report builder (core's, plus the policy's own when
-    given), with the words a name must be quoted to use (ppgcheck/language/vocabulary.py `catalog`)."""
-    # (the event record, its sqlite3 and the catalogs only when asked for)
-    from ppgcheck.language.report import report_language
-    from ppgcheck.language.vocabulary import catalog, vocabulary
-    return {**catalog(vocabulary(policy, rules)), "keywords": sorted(report_language(policy, rules).must_quote),
-            "policies": policy_ids(rules)}
+def export_penalties(store: EventStore, fmt: str, rules: Path | None = None) -> tuple[str, list]:
+    """The penalties in force as a CSV or JSON export (`fmt`), and those it leaves out: the
+    guide does not record them (exported_penalties)."""
+    rows, left_out = exported_penalties(store, rules)
+    return (exports.to_csv(rows) if fmt == "csv" else exports.to_json(rows)), left_out
 
 
-def observation_search(policy_id: str, rules: Path | None = None,
-                       rule: Callable[..., list[RulingSet]] | None = None) -> dict[str, dict]:
-    """What a report builder's observation search reads of a policy (engine/finder.py): for
-    each observation kind, the infractions its rules make it (with their sections and the
-    infraction's words and initials, `hidden-card-error` -> HCE), those one more modifier makes
-    it, and the first numbers that make it an infraction.  `rule`: how the samples are ruled
-    (engine/finder.py; the judge station passes its batcher's)."""
-    # (the finder rules sample reports: only a builder asks for it)
-    from ppgcheck.engine.finder import observation_finder
-
-    def named(infraction: dict) -> dict:
-        parts = [part.split("-") for part in infraction["id"].split("/")]
-        return {**infraction, "words": " / ".join(" ".join(words) for words in parts),
-                "initials": ["".join(w[0] for w in words if w).upper() for words in parts]}
-    return {kind: {**found, "infractions": [named(i) for i in found["infractions"]],
-                   "with_more": [named(i) for i in found["with_more"]]}
-            for kind, found in observation_finder(policy_id, rules, rule).items()}
+def export_match_results(store: EventStore, fmt: str) -> str:
+    """The match outcomes the rulings in force gave, as CSV or JSON (`fmt`)."""
+    outcomes = store.match_results()
+    return exports.results_to_csv(outcomes) if fmt == "csv" else exports.results_to_json(outcomes)
 
 
-def readings(report: Report) -> list[dict]:
-    """How the tolerant reader read each observation of a report that is not a canonical form
-    (its line, the sentence written, the canonical sentence ruled on, the words not read)."""
-    return [{"line": obs.line, "written": obs.reading.written, "read_as": obs.reading.read_as,
-             "not_read": list(obs.reading.not_read)} for obs in report.observations if obs.reading is not None]
-
-
-__all__ = ["Comparison", "positions_by_policy", "questions_each", "relevance", "run_as_job", "start_ruling_job",
-           "ReportError", "compare_report", "modifiers_read", "policy_reference", "prepare",
-           "vocabulary_catalog", "resolve_policy", "rule", "rule_prepared", "rule_report", "open_event",
-           "submit_prepared", "submit_report", "rules_version", "import_penalties", "amend_penalty", "void_penalty",
-           "observation_search", "readings", "set_event_settings"]
+def check_event_store(path: Path) -> tuple[list[str], dict[str, int]]:
+    """An event store's problems (SQLite's integrity check and the store's own invariants)
+    and its counts of rows."""
+    return check_store(path)
