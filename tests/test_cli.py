@@ -124,7 +124,7 @@ def test_vocab_words_lists_the_reader_s_other_words_summons_negations_and_modifi
             ("mixed_into_hand", "read_negates", "extras_identifiable"),
             ("from_cards_of", "read_phrase", "from {Q}'s deck"), ("clock", "read_arrived", "sit down"),
             ("clock", "read_round_began", "begin"), ("ruling time", "read_fix_word", "fix"),
-            ("count", "read_instead_of", "should have")} <= listed
+            ("count", "read_instead_of", "should have"), ("count", "read_together", "stuck")} <= listed
     text = run("vocab", "--policy", "fab", "--words").output
     assert "read_summoned" in text and "read_negates" in text and "read_round_began" in text
     assert "read_fix_word" in text and "read_instead_of" in text

@@ -133,7 +133,8 @@ def reader_other_words(vocab_) -> list[tuple[str, str, str]]:
     (`read_round_began`, `read_arrived`: an arrival's time against the round's start), and
     the words about a count (`read_bound`: a limit, refused; `read_counted`: a verb's unit), and
     the judge's verdict of legal play (`read_legal`) and a player's suspicion (`read_suspicion`),
-    and the words of the judge's fix time (`read_fix_word`) and of a count due (`read_instead_of`)."""
+    and the words of the judge's fix time (`read_fix_word`) and of a count due (`read_instead_of`),
+    and of cards that came as one draw (`read_together`)."""
     modifiers = set(vocab_.modifiers)
     out = [(kind, "read_phrase", text) for kind, text in vocab_.reading.get("read_phrase", []) if kind in modifiers]
     out += [(negated, "read_negates", read) for negated, read in vocab_.reading.get("read_negates", [])]
@@ -147,6 +148,7 @@ def reader_other_words(vocab_) -> list[tuple[str, str, str]]:
             for (text,) in vocab_.reading.get(fact, [])]
     out += [("ruling time", "read_fix_word", text) for (text,) in vocab_.reading.get("read_fix_word", [])]
     out += [("count", "read_instead_of", text) for (text,) in vocab_.reading.get("read_instead_of", [])]
+    out += [("count", "read_together", text) for (text,) in vocab_.reading.get("read_together", [])]
     return sorted(set(out))
 
 
@@ -226,7 +228,7 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
         click.echo("count, refused; read_counted: the unit a verb counts before `instead of`; read_legal: the")
         click.echo("judge's verdict of legal play, read as `P did nothing wrong`; read_suspicion: a player's claim;")
         click.echo("read_fix_word: beside a duration, the judge's time to fix it; read_instead_of: before the count")
-        click.echo("due, `drew 2 when she should have drawn 1`):")
+        click.echo("due, `drew 2 when she should have drawn 1`; read_together: after `N cards`, one draw with one due):")
         for kind, fact, text in other:
             click.echo(f"  {kind:<32} {fact:<13} {text}")
     click.echo("Words that stand for each other:")
