@@ -106,7 +106,7 @@ def test_a_synonym_that_means_a_number_says_that_number():
     from ppgcheck.language.matching import patterns
     from ppgcheck.language.vocabulary import vocabulary
     compiled = copy.copy(patterns(vocabulary("dci")))      # (the cached one stays as it is)
-    slips = {("to", "extra"): ("two", "extra"), ("free",): ("three",)}
+    slips = {("to", "extra"): ("two", "extra"), ("free", "more"): ("three", "more")}
     compiled.synonyms_longest_first = [(w, m, tuple(frozenset({x}) for x in w)) for w, m in slips.items()]
     words = compiled.words("Kim drew to extra cards, free more", [(0, 3, "Kim")])
     assert [w.number for w in words if w.number is not None] == [2, 3]

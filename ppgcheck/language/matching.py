@@ -94,6 +94,7 @@ class Patterns:
         # (each synonym's words as the forms a word must share, the longest synonym first)
         self.synonyms_longest_first = [(written, means, tuple(lemmas(w) for w in written))
                                        for written, means in sorted(self.synonyms, key=lambda s: -len(s[0]))]
+        self.together = {form for (text,) in reading.get("read_together", []) for form in lemmas(text.lower())}
         self.contrasts = sorted({tuple(text.lower().split()) for (text,) in reading.get("read_instead_of", [])},
                                 key=len, reverse=True)
         self.patterns: list[Pattern] = []
@@ -256,7 +257,7 @@ class Patterns:
         Word)` says so and a word after the unit is a `read_together` (`two cards stuck together`:
         they came as one draw, one of them due; 1 extra card).  A count said as extra already
         (`2 extra cards stuck together`) or a difference read by read_instead stays as written."""
-        together = {form for (text,) in self.vocab.reading.get("read_together", []) for form in lemmas(text.lower())}
+        together = self.together
         if not together:
             return words
         rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
@@ -295,8 +296,6 @@ class Patterns:
                 if all(w.person is None and want & w.forms for w, want in zip(run, wanted)):
                     if len(written) == 1 and len(means) == 1:
                         run[0].forms = run[0].forms | lemmas(means[0])
-                        if run[0].number is None:       # (a synonym that means a number says it)
-                            run[0].number = number_of(means[0], self.numbers)
                         present |= run[0].forms      # (a later synonym may need the meaning's words)
                         i += 1
                         continue
@@ -423,13 +422,13 @@ def _unit_left_out(words: list[Word], i: int, rules: dict[tuple[str, ...], str])
         i + 2 == len(words) or words[i + 2].pause or words[i + 2].text.lower() in _AFTER_A_COUNT)
 
 
+# how far after `N cards` a `read_together` word may stand (`two cards were stuck together`)
+_TOGETHER_REACH = 3
 # before a contrast said with a verb of duty (`when she should have drawn 1`), the words that
 # tie it on; read with it
 _CONTRAST_OPENERS = frozenset({"when", "but", "while", "where", "though", "although", "and", "she", "he",
                                "they", "it", "was", "is", "only"})
 # between a contrast and its number, besides the count's own verb (`should have drawn only 1`)
-# how far after `N cards` a `read_together` word may stand (`two cards were stuck together`)
-_TOGETHER_REACH = 3
 _CONTRAST_GAP = frozenset({"have", "only", "just", "been", "be", "get", "got", "gotten", "a", "total", "of"})
 
 
