@@ -118,3 +118,22 @@ def test_what_the_card_allowed_beside_the_verdict_is_legal_play():
 def test_the_same_action_without_what_allowed_it_is_refused_as_saying_both():
     assert "says both" in refused("Kim looked at the top 2 cards. All legal, no infraction.",
                                   header="policy: dci\nplayer: Kim\nplayer: Lee\n").message
+
+
+def test_the_judges_own_clause_after_a_claim_in_one_run_on_sentence_gives_the_verdict():
+    """A dictated run-on: the caller's reason, then the judge's own clause (`, I read the card`)
+    and her verdict; the verdict is the judge's, not the caller's claim."""
+    obs = read("lee called me over because kim took two actions in one turn, I read the card and it "
+               "allows that so it was legal, no infraction")
+    assert (obs.subject, obs.kind) == ("Kim", "played_legally")
+
+
+def test_a_judges_clause_inside_the_claim_is_still_the_claim():
+    with pytest.raises(ReportError):
+        read("Lee asked me if I thought it was legal")
+
+
+def test_the_judges_own_clause_is_read_for_what_it_says_beside_the_verdict():
+    error = refused("Kim thought Lee drew an extra card, and I found that Lee drew 2 extra cards, otherwise "
+                    "all legal")
+    assert "says both" in str(error) or "nothing was wrong" in str(error)
