@@ -33,3 +33,18 @@ def test_a_negation_before_the_observation_is_still_refused_beside_a_negated_mod
 def test_a_lone_negation_still_negates_the_modifier_after_it():
     obs = read("Kim drew 2 extra cards, she did not do it on purpose")
     assert [m.kind for m in obs.modifiers] == ["accidental"]
+
+
+@pytest.mark.parametrize("note, modifier", [
+    ("Kim drew 2 extra cards. On purpose? No.", "accidental"),
+    ("Q: what happened? A: Kim drew 2 extra cards. Q: on purpose? A: no.", "accidental"),
+    ("Kim drew 2 extra cards. On purpose? Yes, she admitted it.", "on_purpose"),
+])
+def test_a_modifier_asked_is_what_its_answer_says(note, modifier):
+    obs = read(note)
+    assert [m.kind for m in obs.modifiers] == [modifier]
+
+
+def test_a_modifier_asked_and_never_answered_is_refused():
+    with pytest.raises(ReportError, match="is asked"):
+        read("Kim drew 2 extra cards. On purpose?")

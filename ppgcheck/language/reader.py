@@ -22,7 +22,8 @@ from ppgcheck.language.mentions import Context, mentions
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.refusals import NOTHING, Refusal, cue_refusal, exclusive_refusal, negated, negation_refusal
+from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, cue_refusal, exclusive_refusal, negated,
+                                        negation_refusal)
 from ppgcheck.language.signs import (PERCEIVING, other_pronoun, reporting_verbs, reports, score, seen, signed,
                                      when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
@@ -71,6 +72,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     taken = set(found.read)
     modifiers = _modifiers(compiled, words, taken) if found.pattern.category == "observation" else []
     refused = negation_refusal(sentence, words, taken, modifiers, vocab, found) \
+        or answered_modifiers(sentence, words, modifiers, vocab, taken) \
         or _asked(words, taken | {i for m in modifiers for i in m.read}) \
         or _claimed(words, found, modifiers, vocab) or _scare_quoted(sentence, words, found, modifiers, vocab)
     if refused:
@@ -175,8 +177,8 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
     if any(words[i].person != context.previous and not any(i in m.read for m in modifiers) for i in persons):
         return None
     if not modifiers or any(w.negation for i, w in enumerate(words) if i not in taken) \
-            or not set(covering) <= taken:
-        return None
+            or not set(covering) <= taken or answered_modifiers(sentence, words, modifiers, compiled.vocab):
+        return None     # (`On purpose?` alone: asked, not said)
     said = {m.pattern.kind for m in modifiers}
     groups = [compiled.vocab.exclusive[kind] for kind in said if kind in compiled.vocab.exclusive]
     if len(groups) != len(set(groups)):

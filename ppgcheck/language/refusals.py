@@ -236,3 +236,40 @@ def with_cue(found: Found, modifiers: list[Found], kind: str, vocab: Vocabulary)
     observation = observation_of(found, kept, vocab)
     observation.modifiers.append(Modifier(kind))
     return [print_observation(observation, vocab)]
+
+
+# a modifier asked, then answered (`on purpose? no`, `Q: on purpose? A: no.`): the answer
+_QUESTION = re.compile(r"[\"'\u201d)]*\s*\?")
+_ANSWER = re.compile(r"[?\s]*(?:a\s*[:.\-]\s*)?(?P<word>no|nope|not really|yes|yep|yeah)\b", re.IGNORECASE)
+
+
+def answered_modifiers(sentence: str, words: list[Word], modifiers: list[Found], vocab: Vocabulary,
+                       taken: set[int] | None = None) -> Refusal | None:
+    """A modifier the note asks (`On purpose? No.`, a write-up's `Q: on purpose? A: no`) is
+    what the answer says: `no` reads it negated where the language has that (read_negates),
+    `yes` as it is; with no answer, or no negation to read, the sentence is refused.  Never
+    read as said: `on purpose?` is a question, not the judge's finding.  The answer's words join
+    `taken` (read with the modifier)."""
+    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
+    for modifier in modifiers:
+        end = words[max(modifier.read)].end
+        asked = _QUESTION.match(sentence, end)
+        if asked is None:
+            continue
+        answer = _ANSWER.match(sentence, asked.end())
+        said = sentence[words[min(modifier.read)].start:asked.end()]
+        if answer is not None and taken is not None:
+            taken |= {i for i, w in enumerate(words) if asked.end() <= w.start < answer.end()}
+        if answer is None or answer.group("word").lower() in ("yes", "yep", "yeah"):
+            if answer is not None:
+                continue
+            return Refusal(f"`{said}` is asked, and the note does not say the answer: write what the judge "
+                           "found", words[min(modifier.read)].start + 1)
+        other = negates.get(modifier.pattern.kind)
+        if other is None or other == NOTHING:
+            return Refusal(f"`{said}` is answered `{answer.group('word')}`, and the report language has no "
+                           "form that says so: write what happened without it", words[min(modifier.read)].start + 1,
+                           dropped=[modifier.pattern.kind])
+        modifier.pattern = next(p for p in patterns(vocab).patterns if p.category == "modifier" and p.kind == other)
+    return None
+
