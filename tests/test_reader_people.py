@@ -102,3 +102,29 @@ def test_letting_an_error_pass_is_never_read_of_the_one_who_did_something_first(
         fab("Kim put the wrong card in her arsenal and she didn't notice it")
     [obs] = fab("Lee didn't notice it")                 # the opponent's own sentence still reads
     assert (obs.subject, obs.kind) == ("Lee", "let_error_pass")
+
+
+@pytest.mark.parametrize("policy, players, note", [
+    # the one who caught it or pointed it out is no doer (a sign reading named them)
+    ("ffg", ("Mona", "Nico"), "Mona's TIE was moved with a 2 straight though the dial showed a 3 turn, caught by Nico "
+                              "before anything else happened"),
+    ("dci", ("Kim", "Lee"), "Lee's Grizzly Bears that came down this turn is tapped and attacking, no haste; Kim "
+                            "pointed it out right away"),
+    # whose turn or phase it was, in a leading clause with no comma, is no doer either
+    ("dci", ("Hugo", "Priya"), "During Hugo's combat step Priya cast a sorcery"),
+    ("yugioh", ("Elin", "Dario"), "While Elin was still in Main Phase 1 Dario gathered up his field and graveyard, "
+                                  "thinking the duel was over"),
+])
+def test_a_sign_reading_never_names_the_seer_or_the_one_a_leading_clause_is_about(policy, players, note):
+    """These were ruled for the wrong player (bench/phrasings' player check): refused now, their
+    first suggestion the right player's line."""
+    header = f"policy: {policy}\n" + "".join(f"player: {p}\n" for p in players)
+    with pytest.raises(ReportError):
+        parse_report(header + note + "\n", tolerant=True)
+
+
+def test_who_acts_in_the_main_clause_after_a_leading_one_is_still_read():
+    header = "policy: ffg\nplayer: Mads\nplayer: Nia\n"
+    [obs] = parse_report(header + "After deployment Mads had two units set up outside his deployment zone, Nia "
+                         "didnt catch it until round 2\n", tolerant=True).observations
+    assert obs.subject == "Mads"

@@ -267,6 +267,30 @@ def when_clause(words: list[Word], read: Collection[int]) -> range:
     return range(0)
 
 
+def _seer(words: list[Word], at: int) -> bool:
+    """The person at `at` is who saw or pointed out what the signs say, not who did it (`caught
+    by Nico`, `Kim pointed it out right away`): a sign reading of her would be a misreading."""
+    after_by = at >= 2 and words[at - 1].text.lower() == "by" and bool(words[at - 2].forms & PERCEIVING)
+    return after_by or any(w.text.lower() in _POINTING for w in words[at + 1:at + 3])
+
+
+# a verb by which a person points out what another did (`Kim pointed it out`, `flagged it`)
+_POINTING = frozenset({"pointed", "points", "point", "flagged", "flags"})
+
+
+def _in_leading_clause(words: list[Word], persons: list[int], at: int) -> bool:
+    """The person at `at` stands in a leading clause of when (`During Hugo's combat step Priya
+    cast a sorcery`, `While Elin was still in Main Phase 1 Dario gathered up ...`), no comma
+    closing it, and another person acts after her: which of them did it is not the reader's to pick."""
+    if not words or words[0].text.lower() not in SUBORDINATORS | {"during"} or any(w.pause for w in words[1:at + 1]):
+        return False
+    # (the clause says what was hers or how she was, `Hugo's combat step`, `Elin was still in ...`;
+    # never `After the game Ben called Ann ...`, where Ben acts in the main clause)
+    if not (at + 1 < len(words) and words[at + 1].text.lower() in ("'s", "was", "is", "were")):
+        return False
+    return any(i > at and words[i].person != words[at].person and names_someone(words, i) for i in persons)
+
+
 def _over(vocab, kinds: list[str]) -> list[str]:
     """The kinds left when each one another of them is read over (`read_over`: stalling's
     signs beside slow play's say slow play on purpose) is dropped."""
@@ -326,6 +350,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         subject_at = persons[0]
         if subject_at > first_sign and _pronoun_doer(words, persons, 0, first_sign) is not None:
             return None         # (`After the game she swore at Lee`: she did it, not Lee)
+    if _seer(words, subject_at) or _in_leading_clause(words, persons, subject_at):
+        return None
     if "Q" not in form.slots:
         return subject_at, None
     subject = words[subject_at].person
