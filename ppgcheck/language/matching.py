@@ -95,6 +95,8 @@ class Patterns:
         self.synonyms_longest_first = [(written, means, tuple(lemmas(w) for w in written))
                                        for written, means in sorted(self.synonyms, key=lambda s: -len(s[0]))]
         self.together = {form for (text,) in reading.get("read_together", []) for form in lemmas(text.lower())}
+        # (read_instead's units, each as its forms, with the word that makes it a difference: `extra`)
+        self.instead_units = {tuple(lemmas(unit.lower())): word.lower() for unit, word in reading.get("read_instead", [])}
         self.contrasts = sorted({tuple(text.lower().split()) for (text,) in reading.get("read_instead_of", [])},
                                 key=len, reverse=True)
         self.patterns: list[Pattern] = []
@@ -214,7 +216,7 @@ class Patterns:
         """`N Unit ... instead of M` (M < N) read as `N-M Word Unit` where `read_instead(Unit,
         Word)` says so (`drew 3 cards instead of two`: 1 extra card); the words `instead of M`
         are read with it (a count the sentence states as a difference, not guessed)."""
-        rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
+        rules = self.instead_units
         counted = {verb.lower(): unit for verb, unit in self.vocab.reading.get("read_counted", [])}
         for i, word in enumerate(words):
             if word.number is None or i + 1 >= len(words):
@@ -257,10 +259,9 @@ class Patterns:
         Word)` says so and a word after the unit is a `read_together` (`two cards stuck together`:
         they came as one draw, one of them due; 1 extra card).  A count said as extra already
         (`2 extra cards stuck together`) or a difference read by read_instead stays as written."""
-        together = self.together
+        together, rules = self.together, self.instead_units
         if not together:
             return words
-        rules = {tuple(lemmas(unit.lower())): word.lower() for unit, word in self.vocab.reading.get("read_instead", [])}
         for i, word in enumerate(words):
             if word.number is None or word.number < 2 or i + 1 >= len(words):
                 continue

@@ -250,7 +250,7 @@ def answered_modifiers(sentence: str, words: list[Word], modifiers: list[Found],
     `yes` as it is; with no answer, or no negation to read, the sentence is refused.  Never
     read as said: `on purpose?` is a question, not the judge's finding.  The answer's words join
     `taken` (read with the modifier)."""
-    negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
+    negates = dict(vocab.reading.get("read_negates", []))
     for modifier in modifiers:
         end = words[max(modifier.read)].end
         asked = _QUESTION.match(sentence, end)
@@ -258,13 +258,13 @@ def answered_modifiers(sentence: str, words: list[Word], modifiers: list[Found],
             continue
         answer = _ANSWER.match(sentence, asked.end())
         said = sentence[words[min(modifier.read)].start:asked.end()]
-        if answer is not None and taken is not None:
-            taken |= {i for i, w in enumerate(words) if asked.end() <= w.start < answer.end()}
-        if answer is None or answer.group("word").lower() in ("yes", "yep", "yeah"):
-            if answer is not None:
-                continue
+        if answer is None:
             return Refusal(f"`{said}` is asked, and the note does not say the answer: write what the judge "
                            "found", words[min(modifier.read)].start + 1)
+        if taken is not None:
+            taken |= {i for i, w in enumerate(words) if asked.end() <= w.start < answer.end()}
+        if answer.group("word").lower() in ("yes", "yep", "yeah"):
+            continue
         other = negates.get(modifier.pattern.kind)
         if other is None or other == NOTHING:
             return Refusal(f"`{said}` is answered `{answer.group('word')}`, and the report language has no "

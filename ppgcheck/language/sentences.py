@@ -119,11 +119,18 @@ def _reads_whole(sentence: str, context: Context, vocab: Vocabulary) -> bool:
     """A sentence read whole that leaves no clause of a person unread (`..., she only pitched`
     read; `... and Lee let it pass` unread is a statement of its own, never left out)."""
     result = read_sentence(sentence, context, vocab)
-    if not isinstance(result, Read):
-        return False
-    persons = [re.escape(n) for n in context.names] + ["she", "he", "they"]
-    starts = re.compile(rf"^(?:(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+)?(?:{'|'.join(persons)})\s", re.IGNORECASE)
-    return not any(starts.match(text) for text in result.reading.not_read)
+    return isinstance(result, Read) and not leaves_a_clause(result, context, vocab)
+
+
+_JOINER = re.compile(rf"^(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+")    # `and Lee ...`: Lee's clause
+
+
+def leaves_a_clause(read: Read, context: Context, vocab: Vocabulary) -> bool:
+    """Words the reading left unread start with a person (`..., Lee let it pass`, `... She called
+    a judge at once`): a statement of its own, or more of the one read."""
+    names = [name.lower() for name in context.names]
+    pronouns = [f"{word} " for (word,) in vocab.reading.get("read_pronoun", [])]
+    return any(_JOINER.sub("", text.lower()).startswith((*names, *pronouns)) for text in read.reading.not_read)
 
 
 def _whole_sentence(piece: str, line: str) -> bool:

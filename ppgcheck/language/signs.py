@@ -274,6 +274,8 @@ def _seer(words: list[Word], at: int) -> bool:
     return after_by or any(w.text.lower() in _POINTING for w in words[at + 1:at + 3])
 
 
+# the words that open a leading clause of when (`During Hugo's combat step ...`)
+_LEADING = SUBORDINATORS | {"during"}
 # a verb by which a person points out what another did (`Kim pointed it out`, `flagged it`)
 _POINTING = frozenset({"pointed", "points", "point", "flagged", "flags"})
 
@@ -282,7 +284,7 @@ def _in_leading_clause(words: list[Word], persons: list[int], at: int) -> bool:
     """The person at `at` stands in a leading clause of when (`During Hugo's combat step Priya
     cast a sorcery`, `While Elin was still in Main Phase 1 Dario gathered up ...`), no comma
     closing it, and another person acts after her: which of them did it is not the reader's to pick."""
-    if not words or words[0].text.lower() not in SUBORDINATORS | {"during"} or any(w.pause for w in words[1:at + 1]):
+    if not words or words[0].text.lower() not in _LEADING or any(w.pause for w in words[1:at + 1]):
         return False
     # (the clause says what was hers or how she was, `Hugo's combat step`, `Elin was still in ...`;
     # never `After the game Ben called Ann ...`, where Ben acts in the main clause)

@@ -15,8 +15,7 @@ from ppgcheck.language import clock
 from ppgcheck.language.model import Reading, Report
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read_sentence
-from ppgcheck.language.sentences import CONTINUATION, context_only, read_pieces, unread_statement
-from ppgcheck.language.signs import JOINERS_AND_SO
+from ppgcheck.language.sentences import CONTINUATION, context_only, leaves_a_clause, read_pieces, unread_statement
 from ppgcheck.language.ruling_time import RULING_LINE, RULING_STATED, ruling_time
 from ppgcheck.language.suggestions import suggest
 from ppgcheck.language.verdict import read_verdict
@@ -33,7 +32,6 @@ _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|whe
 # a line the strict language read whose value is refused (a number out of range, a hidden
 # character in a name): the judge's value is wrong, not the wording, and is never read again
 _STATED_WRONG = re.compile(r"out of range|is not allowed in a|declared twice")
-_JOINER = re.compile(rf"^(?:{'|'.join(sorted(JOINERS_AND_SO))})\s+")    # `and Lee ...`: Lee's clause
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 
 
@@ -254,12 +252,7 @@ def _says_more(result: Read | Refusal, context: Context, vocab: Vocabulary) -> b
     """A line to read piece by piece: refused whole, or read with words not read that
     start with a person (`..., Lee let it pass`, `... She called a judge at once`: a
     statement of its own, or more of the one read)."""
-    if isinstance(result, Refusal):
-        return True
-    names = [name.lower() for name in context.names]
-    pronouns = [f"{word} " for (word,) in vocab.reading.get("read_pronoun", [])]
-    return any(_JOINER.sub("", text.lower()).startswith((*names, *pronouns))
-               for text in result.reading.not_read)
+    return isinstance(result, Refusal) or leaves_a_clause(result, context, vocab)
 
 
 def _unread(read: Read) -> int:

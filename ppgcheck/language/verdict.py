@@ -89,7 +89,8 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
             start, end = tokens[i].start, tokens[i + len(phrase_forms(text)) - 1].end
             before = [t for t in tokens[max(0, i - NEGATION_REACH):i] if not _PAUSE.search(line[t.end:start])]
             sentence = _sentence_start(line, start)
-            claimed = any(sentence <= at < start and not _judge_speaks(tokens, line, at, start) for at in claiming)
+            # (a clause the judge starts between the claim and the verdict makes the verdict hers)
+            claimed = any(sentence <= at < start and _judge_clause(line, tokens, at, start) is None for at in claiming)
             if _contrasted(tokens, end, line):
                 return None         # `the play was fine but she swore at Lee`: fine in part, not legal play
             if not claimed and not any(t.forms & negations for t in before):
@@ -97,18 +98,10 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
     return None
 
 
-def _judge_speaks(tokens: list[Token], line: str, claim: int, verdict: int) -> bool:
-    """Between a player's claim and the verdict, the judge starts a clause of her own
-    (`lee called me over because kim took two actions, I read the card and it allows that so
-    it was legal`): the verdict is the judge's, not part of the claim."""
-    at = _judge_clause(line, claim, verdict)
-    return at is not None
-
-
-def _judge_clause(line: str, after: int, before: int) -> int | None:
-    """Where the judge's own clause starts between two places of a line: `I` or `we` after a
-    pause or a joiner (`, I read the card`, `and I checked`); never `asked me if I ...`."""
-    tokens = tokenize(line)
+def _judge_clause(line: str, tokens: list[Token], after: int, before: int) -> int | None:
+    """Where the judge's own clause starts between two places of a line (`tokens`: its words):
+    `I` or `we` after a pause or a joiner (`lee called me over because kim took two actions, I read
+    the card ...`, `and I checked`); never `asked me if I ...`."""
     for k, token in enumerate(tokens):
         if k == 0 or not after < token.start < before or token.text not in _JUDGE:
             continue
@@ -141,11 +134,12 @@ def _statement_besides(line: str, start: int, end: int, claiming: list[int], con
     sentence reads as a statement (the note says both), and whether one says what the reader
     cannot read (refused for it, or with a sign of another situation)."""
     text = line[:start] + " " * (end - start) + line[end:]
+    tokens = tokenize(text)
     pieces = []
     for begin, finish in sentence_spans(text):
         cut = min((at for at in claiming if begin <= at < finish), default=finish)
         pieces.append((begin, text[begin:cut]))
-        judge = _judge_clause(text, cut, finish)      # (the judge's own clause after the claim: her finding)
+        judge = _judge_clause(text, tokens, cut, finish)      # (the judge's own clause after the claim: her finding)
         if judge is not None:
             pieces.append((judge, text[judge:finish]))
     for begin, said in pieces:
