@@ -83,7 +83,7 @@ LANGUAGE: frozenset[Signature] = frozenset({
 READING: frozenset[Signature] = frozenset({
     ("read_synonym", 2), ("read_phrase", 2), ("read_cue", 2), ("read_negates", 2), ("read_negation", 1),
     ("read_filler", 1), ("read_pronoun", 1), ("read_opponent", 1), ("read_implies", 2), ("read_number", 2),
-    ("read_sign", 2), ("read_hint", 2), ("read_instead", 2), ("read_instead_of", 1),
+    ("read_sign", 2), ("read_hint", 2), ("read_scene", 2), ("read_instead", 2), ("read_instead_of", 1),
     ("read_context", 1), ("read_reporting", 1), ("read_doubt", 1), ("read_allowed", 1), ("read_over", 2),
     ("read_says", 2), ("read_owned", 1), ("read_summons", 1), ("read_summoned", 1),
     ("read_round_began", 1), ("read_arrived", 1), ("read_bound", 1),

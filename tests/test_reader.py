@@ -140,6 +140,16 @@ def test_a_hint_of_another_kind_does_not_block_a_sign():
     assert (obs.subject, obs.kind) == ("Ann", "missed_trigger")
 
 
+YUGIOH = "policy: yugioh\nplayer: Kim\nplayer: Lee\n"
+
+
+def test_two_scenes_of_a_situation_make_no_sign_but_a_scene_adds_to_a_hint():
+    # (yugioh: `draw phase`, `draw for turn` are `read_scene`s of an extra card drawn; `second card` a hint)
+    refusal("Kim drew for turn in her Draw Phase", header=YUGIOH)
+    obs = read("A spectator saw Kim pull a second card during her Draw Phase", header=YUGIOH).observations[0]
+    assert (obs.subject, obs.kind) == ("Kim", "drew_extra_cards")
+
+
 @pytest.mark.parametrize("sentence, modifier", [
     ("Kim drew an extra card, nobody noticed until two turns later", "caught_later"),
     ("Kim drew an extra card, it was not noticed until her next turn", "caught_later"),

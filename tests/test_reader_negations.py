@@ -48,3 +48,19 @@ def test_a_modifier_asked_is_what_its_answer_says(note, modifier):
 def test_a_modifier_asked_and_never_answered_is_refused():
     with pytest.raises(ReportError, match="is asked"):
         read("Kim drew 2 extra cards. On purpose?")
+
+
+def _suggestions(note: str) -> list[str]:
+    with pytest.raises(ReportError) as refused:
+        read(note)
+    return str(refused.value).partition("did you mean:\n")[2].splitlines()
+
+
+def test_a_suggestion_says_a_modifier_as_its_answer_does():
+    lines = _suggestions("Kim juggled her hand. On purpose? No.")
+    assert lines and all("not on purpose" in line for line in lines)
+
+
+def test_a_suggestion_leaves_out_a_modifier_asked_and_never_answered():
+    lines = _suggestions("Kim juggled her hand. On purpose?")
+    assert lines and not any("purpose" in line for line in lines)

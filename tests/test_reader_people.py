@@ -128,3 +128,61 @@ def test_who_acts_in_the_main_clause_after_a_leading_one_is_still_read():
     [obs] = parse_report(header + "After deployment Mads had two units set up outside his deployment zone, Nia "
                          "didnt catch it until round 2\n", tolerant=True).observations
     assert obs.subject == "Mads"
+
+
+def _subjects(policy: str, players: tuple[str, ...], note: str) -> set[str] | None:
+    """Whom the note's statements are about; None where it is refused."""
+    header = f"policy: {policy}\n" + "".join(f"player: {p}\n" for p in players)
+    try:
+        return {obs.subject for obs in parse_report(header + note + "\n", tolerant=True).observations}
+    except ReportError:
+        return None
+
+
+@pytest.mark.parametrize("policy, players, note, doer", [
+    # a write-up's later part names whose deck it is; the caller of its first part did nothing
+    ("yugioh", ("Kim", "Lee"), "Call: Lee says Kim's deck looks thick / Found: Kim's Main Deck has 41 cards, her "
+                               "list says 40 / Fix: GL, deck fixed to the list", "Kim"),
+    # who pointed it out, or reports it, is no owner of what a modifier implies
+    ("yugioh", ("Odile", "Bram"), "Odile pointed out that every one of Bram's hand traps has a crease in the sleeve",
+     "Bram"),
+    ("dci", ("Jo", "Ben"), "Ben said Jo's sleeves looked off. All 4 of Jo's foil fetchlands curl in their sleeves and "
+                           "you can pick them out from across the table, the rest lie flat", "Jo"),
+    # the scene a hint names is no act: the sign's sentence names the doer
+    ("yugioh", ("Lucas", "Juno"), "With Juno still at 800 LP and the Battle Phase not over, Lucas gave up in his head "
+                                  "and swept his whole board into his deck; the duel cannot be put back", "Lucas"),
+    # who called the judge over is no doer
+    ("dci", ("Jonah", "Mei"), "I was called over by Mei, who explained to me that her opponent Jonah had been "
+                              "following her around the hall between rounds and making unwanted comments about her "
+                              "appearance", "Jonah"),
+    ("ffg", ("Kim", "Lee"), "Lee called me over: half the room had turned to watch.", "Kim"),
+    # a pronoun after what the reporter says may be either
+    ("dci", ("Kim", "Lee"), "Lee told me she kept glancing at his picks", "Kim"),
+    ("dci", ("Kim", "Lee"), "Lee says she kept glancing at his picks", "Kim"),
+    # what an undeclared person did to a player is no act of hers (nobody declared did it: refused)
+    ("dci", ("Pam", "Rex"), "Game 2. Pam's friend on the rail told her to attack with everything, and she did. "
+                            "Rex called me over.", None),
+])
+def test_a_note_is_never_ruled_for_who_called_reported_or_owned_the_scene(policy, players, note, doer):
+    """Each was ruled for the wrong player (bench/phrasings' player check): read for the doer, or refused."""
+    assert _subjects(policy, players, note) in ({doer}, None) if doer else _subjects(policy, players, note) is None
+
+
+@pytest.mark.parametrize("note, subject, kind", [
+    ('Kim: "I drew an extra card by mistake."', "Kim", "drew_extra_cards"),
+    ('Kim told me: "I drew an extra card by mistake."', "Kim", "drew_extra_cards"),
+    ("Lee called me over: her opponent Kim had drawn 2 extra cards.", "Kim", "drew_extra_cards"),
+])
+def test_a_quoted_i_is_its_speaker_and_her_opponent_named_is_that_name(note, subject, kind):
+    [obs] = read(note)
+    assert (obs.subject, obs.kind) == (subject, kind)
+
+
+def test_a_quoted_pronoun_of_two_players_is_the_other_one():
+    [obs] = parse_report("policy: yugioh\nplayer: Chidi\nplayer: Esme\ntier: 2\nChidi's account: \"She kept calling "
+                         "me a brain-dead clown, the whole match\"\n", tolerant=True).observations
+    assert (obs.subject, obs.kind, obs.other) == ("Esme", "insulted", "Chidi")
+
+
+def test_what_a_player_says_in_quotes_of_the_other_is_still_her_claim():
+    assert "starts with what Lee did" in refused('Lee said "she drew two cards instead of one."').message

@@ -119,9 +119,9 @@ def reader_words(vocab_) -> list[tuple[str, str, str]]:
     """(kind, fact, text) of each word the tolerant reader takes for an observation of this
     vocabulary's policy, by kind (rules/*/reading.lp)."""
     kinds = set(vocab_.policy_kinds if vocab_.policy_kinds is not None else vocab_.observations)
-    out = {(kind, fact, text) for fact in ("read_phrase", "read_sign", "read_hint", "read_cue")
+    out = {(kind, fact, text) for fact in ("read_phrase", "read_sign", "read_hint", "read_scene", "read_cue")
            for kind, text in vocab_.reading.get(fact, []) if kind in kinds}
-    order = {"read_phrase": 0, "read_sign": 1, "read_hint": 2, "read_cue": 3}
+    order = {"read_phrase": 0, "read_sign": 1, "read_hint": 2, "read_scene": 3, "read_cue": 4}
     return sorted(out, key=lambda item: (item[0], order[item[1]], item[2]))
 
 
@@ -219,7 +219,8 @@ def vocab(policy: str | None, fmt: str, rules: Path | None, words: bool) -> None
     if said:
         click.echo()
         click.echo("Words the tolerant reader takes for an observation (read_phrase: says it; read_sign: says it")
-        click.echo("on its own; read_hint: points to it; read_cue: makes a reading of another kind refused):")
+        click.echo("on its own; read_hint: points to it; read_scene: where it happens, a hint beside another;")
+        click.echo("read_cue: makes a reading of another kind refused):")
         for kind, fact, text in said:
             click.echo(f"  {kind:<32} {fact:<12} {text}")
         click.echo("Its other words (read_phrase: a modifier's; read_negates: `not` before the first reads as the")

@@ -115,7 +115,7 @@ class Patterns:
         known |= {w for written, _ in self.synonyms for w in written}
         known |= {args[1].lower() for args in reading.get("read_cue", [])}
         known |= {args[0].lower() for args in reading.get("read_doubt", [])}
-        known |= {t.text for fact in ("read_sign", "read_hint") for _, text in reading.get(fact, [])
+        known |= {t.text for fact in ("read_sign", "read_hint", "read_scene") for _, text in reading.get(fact, [])
                   for t in tokenize(text)}
         self.known = known
         self.numbers = {**vocab.numbers, **{word.lower(): int(n) for word, n in reading.get("read_number", [])}}
@@ -399,8 +399,8 @@ def present_forms(words: list[Word]) -> frozenset[str]:
 
 
 _COMPILED: dict[tuple[str, str | None], Patterns] = {}
-_STOP = re.compile(r"[.;:!?](?=\s|$)|[.;:!?][\"\u201d)]")
-_PAUSE = re.compile(r"[.,;:!?\"\u201c\u201d()\u2013\u2014]|\s-\s")
+_STOP = re.compile(r"[.;:!?](?=\s|$)|[.;:!?][\"\u201d)]|\s/\s")     # (` / `: a write-up's parts)
+_PAUSE = re.compile(r"[.,;:!?\"\u201c\u201d()\u2013\u2014]|\s[-/]\s")
 
 
 def patterns(vocab: Vocabulary) -> Patterns:

@@ -22,9 +22,9 @@ from ppgcheck.language.mentions import Context, mentions
 from ppgcheck.language.model import Modifier, Observation, Reading
 from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
-from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, cue_refusal, exclusive_refusal, negated,
+from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
-from ppgcheck.language.signs import (PERCEIVING, other_pronoun, reporting_verbs, reports, score, seen, signed,
+from ppgcheck.language.signs import (PERCEIVING, is_seer, other_pronoun, reporting_verbs, reports, score, seen, signed,
                                      when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
@@ -274,6 +274,10 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     subject_at = before[-1]
     if any(w.forms & PERCEIVING for w in words[subject_at + 1:first_implying]):
         return None         # (`Kim's opp noticed her sleeves r double sleeved`: the seer's sleeves?)
+    if is_seer(words, subject_at) or any(w.person is not None for w in words[subject_at + 1:first_implying]) \
+            and reports(words[subject_at + 1:first_implying], vocab) \
+            or other_pronoun(vocab, words, subject_at, first_implying) is not None:
+        return None         # (`Odile pointed out that Bram's ...`, `Ben said Jo's ...`, `Lee says she ...`: not hers)
     subject = words[subject_at].person
     persons = {"P": subject}
     if "Q" in form.slots:
@@ -461,7 +465,11 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
     out: list[Modifier] = []
     groups: set[str] = set()
     negates = {m: n for m, n in vocab.reading.get("read_negates", [])}
-    for found in _modifiers(compiled, words, taken):
+    founds = _modifiers(compiled, words, taken)
+    if answered_modifiers(sentence, words, founds, vocab) is not None:
+        # (`On purpose?` unanswered, or answered `no` with no form to say it: a suggestion leaves it out)
+        founds = [f for f in founds if not asked(sentence, words, f)]
+    for found in founds:
         kind = found.pattern.kind
         if negated(sentence, words, taken, found.read[0]):
             if negates.get(kind, NOTHING) == NOTHING:

@@ -273,3 +273,8 @@ def answered_modifiers(sentence: str, words: list[Word], modifiers: list[Found],
         modifier.pattern = next(p for p in patterns(vocab).patterns if p.category == "modifier" and p.kind == other)
     return None
 
+
+def asked(sentence: str, words: list[Word], modifier: Found) -> bool:
+    """The modifier is asked (`On purpose?`), not said."""
+    return _QUESTION.match(sentence, words[max(modifier.read)].end) is not None
+

@@ -27,9 +27,12 @@ from ppgcheck.language.wordforms import ABBREVIATIONS, phrase_at, phrase_forms, 
 
 CONTINUATION = "It was "        # the reader's line for modifiers alone (reader.py `_continuation`)
 MAX_PIECES = 6                  # more pieces than a note's line says: not read piece by piece
-# (never after a judge's abbreviation: `approx. 3 min`, `e.g.`, `vs.`; a colon ends a piece too)
+# (never after a judge's abbreviation: `approx. 3 min`, `e.g.`, `vs.`; a colon ends a piece too, not
+# before a quote, `Lee: "I drew two"`, whose words are hers; a quote's own end ends one, `... my hand?" Kim`;
+# ` / ` between a write-up's parts, `Call: ... / Found: ...`)
 _SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS)
-                           + r"(?<=[.!?;:])\s+(?=\S)|;\s*", re.IGNORECASE)
+                           + r"(?<=[.!?;])\s+(?=\S)|(?<=:)\s+(?=[^\s\"\u201c])|(?<=[.!?][\"\u201d])\s+(?=\S)"
+                           + r"|;\s*|\s+/\s+", re.IGNORECASE)
 
 
 def read_pieces(sentence: str, context: Context, vocab: Vocabulary) -> list[Read] | None:

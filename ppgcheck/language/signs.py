@@ -3,7 +3,9 @@
 A pack's `read_sign(Kind, Text)` says an observation's situation on its own (`pocketed`:
 theft), `read_hint(Kind, Text)` points to it (`mana`: a game rule).  A sentence in which no
 form or reader phrase of an observation is found is scored by them: SIGN points for each
-sign found, HINT for each hint (the longest texts first, a word counted once).  It is read
+sign found, HINT for each hint (the longest texts first, a word counted once); a
+`read_scene(Kind, Text)` counts as a hint, but scenes alone never make a sign (`draw phase`
+and `draw for turn` are where every normal draw happens).  It is read
 as the top kind when that kind has at least SIGN points and every other kind less than half
 of it; refused, naming both, when two kinds score alike; else left to the suggestions,
 which rank by the same score.  The reading is shown as every reading is (`read as`, `not
@@ -17,7 +19,7 @@ from functools import cache
 
 from ppgcheck.language.matching import Found, Patterns, Word, names_someone, present_forms
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
-from ppgcheck.language.wordforms import is_participle, lemmas, tokenize
+from ppgcheck.language.wordforms import is_participle, lemmas, phrase_at, phrase_forms, tokenize
 
 SIGN = 2                # the points of a sign: enough on its own
 HINT = 1                # of a hint: ranks, and adds to a sign
@@ -32,6 +34,7 @@ class Sign:
     kind: str
     words: tuple[frozenset[str], ...]     # each word's dictionary forms
     points: int
+    scene: bool = False                   # a `read_scene`: a hint beside another, never a sign with scenes alone
 
     @property
     def required(self) -> tuple[frozenset[str], ...]:
@@ -43,17 +46,18 @@ class Sign:
 class Score:
     points: int = 0
     read: set[int] | None = None
+    scene: int = 0          # the points of its scenes (`draw phase`): at most a hint's without another word
 
 
 @cache
 def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
     """The pack's signs and hints, the longest first (a text is matched before its parts)."""
     out = []
-    for fact, points in (("read_sign", SIGN), ("read_hint", HINT)):
+    for fact, points in (("read_sign", SIGN), ("read_hint", HINT), ("read_scene", HINT)):
         for kind, text in compiled.vocab.reading.get(fact, []):
             words = tuple(t.forms for t in tokenize(text))
             if words:
-                out.append(Sign(kind, words, points))
+                out.append(Sign(kind, words, points, scene=fact == "read_scene"))
     # (a sign whose pronoun may stand for a name after one as long without: `turn up in`
     # before `in her backpack`)
     return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _PRONOUNS for w in s.words[1:]), -s.points)))
@@ -91,7 +95,11 @@ def score(compiled: Patterns, words: list[Word], taken: set[int]) -> dict[str, S
         used.update(at)
         held = scores.setdefault(sign.kind, Score(0, set()))
         held.points += sign.points
+        held.scene += sign.points if sign.scene else 0
         held.read.update(at)
+    for held in scores.values():
+        if held.points == held.scene:       # (`Kim drew for turn in her Draw Phase`: two scenes, no sign)
+            held.points = min(held.points, HINT)
     return scores
 
 
@@ -227,7 +235,10 @@ def other_pronoun(vocab: Vocabulary, words: list[Word], subject_at: int, first_s
     person did, and it may be either.  Where it stands, else None."""
     pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
     for i in range(subject_at + 1, first_sign):
-        if words[i].person is None and words[i].text.lower() in pronouns and reports([words[i - 1]], vocab):
+        verb = i - 1
+        while verb > subject_at + 1 and words[verb].text.lower() in ("me", "us"):
+            verb -= 1       # (`Lee told me she ...`; not `Lee stated that she had spilled ...`, of herself)
+        if words[i].person is None and words[i].text.lower() in pronouns and reports([words[verb]], vocab):
             return i        # `Bea says he drew two`: the speaker, or whom she speaks of
         clause = words[i].pause or words[i - 1].text.lower() in JOINERS_AND_SO | {"when"}
         if words[i].person is None and words[i].text.lower() in pronouns and clause:
@@ -267,15 +278,27 @@ def when_clause(words: list[Word], read: Collection[int]) -> range:
     return range(0)
 
 
-def _seer(words: list[Word], at: int) -> bool:
+def _holder(words: list[Word], persons: list[int], start: int, first_sign: int) -> list[int]:
+    """Whose things the signs' own sentence names before them, where that sentence is not the
+    line's first (`Call: Lee says ... / Found: Kim's Main Deck has 41 cards`: Kim, never the
+    caller of an earlier part); empty where it names none.  (Only for a form of one person:
+    `Pam's friend told her to attack` is no act of Pam's.)"""
+    if start == 0:
+        return []
+    held = [i for i in persons if start <= i < first_sign and i + 1 < len(words) and words[i + 1].text == "'s"]
+    return held[-1:]
+
+
+def is_seer(words: list[Word], at: int) -> bool:
     """The person at `at` is who saw or pointed out what the signs say, not who did it (`caught
     by Nico`, `Kim pointed it out right away`): a sign reading of her would be a misreading."""
     after_by = at >= 2 and words[at - 1].text.lower() == "by" and bool(words[at - 2].forms & PERCEIVING)
     return after_by or any(w.text.lower() in _POINTING for w in words[at + 1:at + 3])
 
 
-# the words that open a leading clause of when (`During Hugo's combat step ...`)
-_LEADING = SUBORDINATORS | {"during"}
+# the words that open a leading clause of when (`During Hugo's combat step ...`, `With Juno
+# still at 800 LP ...`)
+_LEADING = SUBORDINATORS | {"during", "with"}
 # a verb by which a person points out what another did (`Kim pointed it out`, `flagged it`)
 _POINTING = frozenset({"pointed", "points", "point", "flagged", "flags"})
 
@@ -288,7 +311,7 @@ def _in_leading_clause(words: list[Word], persons: list[int], at: int) -> bool:
         return False
     # (the clause says what was hers or how she was, `Hugo's combat step`, `Elin was still in ...`;
     # never `After the game Ben called Ann ...`, where Ben acts in the main clause)
-    if not (at + 1 < len(words) and words[at + 1].text.lower() in ("'s", "was", "is", "were")):
+    if not (at + 1 < len(words) and words[at + 1].text.lower() in ("'s", "was", "is", "were", "still")):
         return False
     return any(i > at and words[i].person != words[at].person and names_someone(words, i) for i in persons)
 
@@ -317,12 +340,15 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     if not persons or not signs:
         return None
     context = when_clause(words, signs)
-    acting = [i for i in persons if names_someone(words, i) and not _object(words, i) and i not in context]
+    acting = [i for i in persons if names_someone(words, i) and not _object(words, i) and i not in context
+              and not _summons(words, i, vocab)]
     first_sign = min(signs)
     passive = _passive(words)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
         and words[first_sign - 2].person is not None else None
     agent = passive_agent(words, context)
+    if agent is not None and _summoner(words, agent, vocab):
+        agent = None            # (`I was called over by Mei, who explained ...`: she called the judge)
     if agent is not None:
         subject_at = agent
         if "Q" in form.slots:
@@ -331,7 +357,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     elif acting:
         # (in the sentence of the signs, where it names someone: `Lee called me over: Kim called him ...`)
         start = max((k for k in range(first_sign + 1) if words[k].stop), default=0)
-        before = [i for i in acting if start <= i < first_sign] or [i for i in acting if i < first_sign]
+        held = _holder(words, persons, start, first_sign) if "Q" not in form.slots else []
+        before = [i for i in acting if start <= i < first_sign] or held or [i for i in acting if i < first_sign]
         said = _pronoun_doer(words, persons, start, first_sign) if not before else None
         if said == -1:
             return None         # a pronoun before the signs that may be either of two named before it
@@ -350,9 +377,13 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         return None
     else:
         subject_at = persons[0]
+        if _summons(words, subject_at, vocab):
+            return None         # (`Lee called me over: half the room had turned to watch`)
+        if "Q" in form.slots and subject_at + 1 < len(words) and words[subject_at + 1].text == "'s":
+            return None         # (`Pam's friend told her to attack`: her friend did it, to her)
         if subject_at > first_sign and _pronoun_doer(words, persons, 0, first_sign) is not None:
             return None         # (`After the game she swore at Lee`: she did it, not Lee)
-    if _seer(words, subject_at) or _in_leading_clause(words, persons, subject_at):
+    if is_seer(words, subject_at) or _in_leading_clause(words, persons, subject_at):
         return None
     if "Q" not in form.slots:
         return subject_at, None
@@ -429,6 +460,20 @@ def passive_agent(words: list[Word], context: Collection[int] = ()) -> int | Non
 
 # what may follow the agent of a passive sentence: where, when, how often
 _AFTER_AGENT = frozenset("in at during on before after while when and but so because then again twice for".split())
+
+
+def _summons(words: list[Word], at: int, vocab: Vocabulary) -> bool:
+    """The person at `at` calls the judge over (`Lee came to get me because ...`: `read_summons`),
+    which is all the sentence says she did."""
+    forms = [w.forms for w in words]
+    return any(phrase_at(forms, text, at + 1) for (text,) in vocab.reading.get("read_summons", []))
+
+
+def _summoner(words: list[Word], at: int, vocab: Vocabulary) -> bool:
+    """The agent at `at` is who called the judge over (`called over by Mei`: `read_summoned`)."""
+    forms = [w.forms for w in words]
+    return any(at - 1 - len(phrase_forms(text)) >= 0 and phrase_at(forms, text, at - 1 - len(phrase_forms(text)))
+               for (text,) in vocab.reading.get("read_summoned", []))
 
 
 def _passive(words: list[Word]) -> bool:

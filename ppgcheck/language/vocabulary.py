@@ -184,7 +184,7 @@ def load_vocabulary(core: Path, pack_files: Sequence[Path] = (), pack: str | Non
         if name.startswith("read_"):
             vocab.reading.setdefault(name, []).append([a.string if a.type == clingo.SymbolType.String
                                                        else str(a) for a in args])
-            if name in ("read_sign", "read_hint") and origin(sym) != "core":
+            if name in ("read_sign", "read_hint", "read_scene") and origin(sym) != "core":
                 described.add(str(args[0]))
         elif name == "person_modifier":
             vocab.person_modifiers.add(args[0].name)
@@ -274,7 +274,7 @@ def catalog(vocab: Vocabulary) -> dict:
                  **{name: test(kind) for name, test in flags.items()}}
                 for kind, group in table.items()]
     said: dict[str, set[str]] = {}        # the reader's words for each kind (a builder's search finds them)
-    for fact in ("read_sign", "read_hint", "read_cue"):
+    for fact in ("read_sign", "read_hint", "read_scene", "read_cue"):
         for kind, text in vocab.reading.get(fact, []):
             said.setdefault(kind, set()).add(text)
     return {
