@@ -140,6 +140,8 @@ def _subjects(policy: str, players: tuple[str, ...], note: str) -> set[str] | No
 
 
 @pytest.mark.parametrize("policy, players, note, doer", [
+    # who a racial slur was said to is no subject of what the modifier implies
+    ("dci", ("Kim", "Lee"), "Kim called Lee a racial slur", "Kim"),
     # a write-up's later part names whose deck it is; the caller of its first part did nothing
     ("yugioh", ("Kim", "Lee"), "Call: Lee says Kim's deck looks thick / Found: Kim's Main Deck has 41 cards, her "
                                "list says 40 / Fix: GL, deck fixed to the list", "Kim"),
@@ -172,8 +174,9 @@ def test_a_note_is_never_ruled_for_who_called_reported_or_owned_the_scene(policy
     ('Kim: "I drew an extra card by mistake."', "Kim", "drew_extra_cards"),
     ('Kim told me: "I drew an extra card by mistake."', "Kim", "drew_extra_cards"),
     ("Lee called me over: her opponent Kim had drawn 2 extra cards.", "Kim", "drew_extra_cards"),
+    ("Lee called me over after Kim's second attack: Kim missed a trigger.", "Kim", "missed_trigger"),
 ])
-def test_a_quoted_i_is_its_speaker_and_her_opponent_named_is_that_name(note, subject, kind):
+def test_who_a_quote_a_name_or_a_summons_names_is_read_as_the_judge_means(note, subject, kind):
     [obs] = read(note)
     assert (obs.subject, obs.kind) == (subject, kind)
 

@@ -118,9 +118,11 @@ def _quoted(sentence: str, found: list[tuple[int, int, str]], context: Context) 
     report declares no one else (`Chidi's account: "She kept muttering that I'm a clown"`)."""
     out: list[tuple[int, int, str]] = []
     for quote in _QUOTE.finditer(sentence):
-        speaker = next((name for start, end, name in reversed(found) if end <= quote.start()), None)
-        said_at = max((end for start, end, name in found if end <= quote.start()), default=None)
-        if speaker is None or not _SPEAKS.fullmatch(sentence, said_at, quote.start()):
+        before = [m for m in found if m[1] <= quote.start()]
+        if not before:
+            continue
+        _, said_at, speaker = max(before, key=lambda m: m[1])
+        if not _SPEAKS.fullmatch(sentence, said_at, quote.start()):
             continue
         if any(quote.start() < s < quote.end() for s, _, _ in found):
             continue        # (a quote that names someone: its pronouns are not the reader's to place)

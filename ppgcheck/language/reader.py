@@ -24,8 +24,8 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
-from ppgcheck.language.signs import (PERCEIVING, is_seer, other_pronoun, reporting_verbs, reports, score, seen, signed,
-                                     when_clause)
+from ppgcheck.language.signs import (PERCEIVING, is_object, is_seer, other_pronoun, reporting_verbs, reports, score,
+                                     seen, signed, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
@@ -267,7 +267,7 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     pattern = compiled.compile("observation", kind, form.text)
     # the subject is the person named last before what the modifier says (`Lee said nothing
     # when Kim defended from arsenal`: Kim), and an earlier one makes the sentence refused
-    before = [i for i in subjects if i < first_implying
+    before = [i for i in subjects if i < first_implying and not is_object(words, i)
               and (i == 0 or len(subjects) == 1 or not (i + 1 < len(words) and words[i + 1].text == "'s"))]
     if not before:
         return None

@@ -239,9 +239,13 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
         length = len(phrase_forms(text))
         if len(words) <= length or not phrase_at(forms, text, 1):
             continue
-        # (where and when after it: `Lee called me over on turn 6 of their X-Wing game:`)
+        # (where and when after it: `Lee called me over on turn 6 of their X-Wing game:`, `after
+        # Kim's second attack`: a person named as an owner only, no negation)
         rest = piece[words[length].end:].strip(" ,.;:()[]")
-        if not rest or context_only(rest, context, vocab):
+        rest_words = words[length + 1:]
+        owners_only = all(w.person is None or j + 1 < len(rest_words) and rest_words[j + 1].text == "'s"
+                          for j, w in enumerate(rest_words)) and not any(w.negation for w in rest_words)
+        if not rest or context_only(rest, context, vocab, background=owners_only):
             return words[0].person
     return None
 

@@ -340,7 +340,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     if not persons or not signs:
         return None
     context = when_clause(words, signs)
-    acting = [i for i in persons if names_someone(words, i) and not _object(words, i) and i not in context
+    acting = [i for i in persons if names_someone(words, i) and not is_object(words, i) and i not in context
               and not _summons(words, i, vocab)]
     first_sign = min(signs)
     passive = _passive(words)
@@ -499,7 +499,7 @@ OBJECT_FOLLOWERS = frozenset("""a an the his her their its my he she they it him
 CLAUSE_STARTS = frozenset("that when because while and but so then if after before as since until".split())
 
 
-def _object(words: list[Word], i: int) -> bool:
+def is_object(words: list[Word], i: int) -> bool:
     """The person at i is the object of the word before it (`Hugo told Priya his ...`):
     what follows is no verb of hers but a word a verb's object is followed by."""
     if i == 0 or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
