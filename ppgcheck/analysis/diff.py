@@ -37,6 +37,7 @@ from ppgcheck.analysis.search import Budget, brave, configured, ground, last_mod
 from ppgcheck.packs.pack import RUNTIME_CORE, Pack, packs_in, shown_path
 from ppgcheck.engine.policy import PolicyEngine
 from ppgcheck.engine.ruling import RulingSet, _text, decode
+from ppgcheck.engine.words import default_or_choices
 from ppgcheck.errors import PpgError, UsageError
 from ppgcheck.language.facts import build_facts, constant_to_slug, slug_to_constant
 from ppgcheck.language.report import Report, print_report
@@ -468,16 +469,6 @@ def _change(sym: clingo.Symbol, reads: PackReads, new_reads: PackReads) -> Chang
                   location=reads.section_locations.get(sec) if sec else None)
 
 
-def _penalty_words(r) -> str:
-    """A ruling's default penalty; where the guide names none, the set it narrows it to, or that
-    it names none."""
-    if r.penalty:
-        return r.penalty
-    if r.base_choices:
-        return "one of " + ", ".join(r.base_choices) + " (the guide does not say which)"
-    return "no penalty named by the guide"
-
-
 def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
     """One line per ruling, no-infraction and finding of the witness under one version;
     and what a change of `what` (the notes, the time extension, the adjustments, the
@@ -490,7 +481,7 @@ def _summary(engine: PolicyEngine, report: Report, what: str = "") -> list[str]:
         return [f"(not ruled: {exc})"]
     out = []
     for r in rs.rulings:
-        line = f"{r.player}: {r.infraction}, {_penalty_words(r)}"
+        line = f"{r.player}: {r.infraction}, {default_or_choices(r)}"
         if r.base_penalty and r.base_penalty != r.penalty:
             line += f" (base {r.base_penalty})"
         if not r.issued and r.penalty:

@@ -5,7 +5,7 @@ and the judge station do (they import nothing else of the package).  One module 
 - `event.py`: the event record's operations (submit, void, amend, rule again, export);
 - `authoring.py`: golden cases and coverage, the check, the diff, a new pack;
 - `catalogs.py`: a policy's ids, the report language's vocabulary, the observation search;
-- `cards.py`: a ruling's JSON in `ppgcheck rule`'s words (the station's card).
+- `cards.py`: a ruling's JSON in `ppgcheck rule`'s words (the station's card), a recorded penalty's.
 
 Ruling is imported with the package; the other jobs when one of their names is first used
 (PEP 562), so a cold `ppgcheck rule` pays for none of them."""
@@ -33,7 +33,8 @@ _LAZY = {
                   "diff_folders", "diff_against_revision", "diff_results_as", "diff_exit_code", "new_pack"],
     "catalogs": ["report_vocabulary", "policy_reference", "modifiers_read", "vocabulary_catalog",
                  "observation_search"],
-    "cards": ["player_ruling_words", "match_lines", "judge_call_words", "question_words", "who_words"],
+    "cards": ["player_ruling_words", "match_lines", "judge_call_words", "question_words", "who_words",
+              "recorded_name", "recorded_line"],
 }
 _HOMES = {name: module for module, names in _LAZY.items() for name in names}
 

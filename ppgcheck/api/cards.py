@@ -3,9 +3,13 @@ prints: the text renderer's own functions phrase the station's ruling card, so t
 and the command say the same thing."""
 from __future__ import annotations
 
-from ppgcheck.engine.render import (WHO, judge_call_text, note_text, option_text, outcome_option_text, outcome_text,
-                                    penalty_line, question_text)
+from ppgcheck.engine.render import WHO, judge_call_text, note_text, option_text, outcome_option_text, outcome_text, \
+    question_text
 from ppgcheck.engine.ruling import Adjustment, Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question
+from ppgcheck.engine.words import penalty_line, recorded_line, recorded_name
+
+__all__ = ["player_ruling_words", "match_lines", "judge_call_words", "question_words", "who_words", "recorded_line",
+           "recorded_name"]
 
 
 def _options(r: dict) -> list[Option]:

@@ -13,7 +13,8 @@ from pathlib import Path
 from ppgcheck.engine import batches
 from ppgcheck.errors import ConfinementError, LimitExceeded, PpgError, ProgramError, ReportError, UsageError
 from ppgcheck.language.report import parse_reports
-from ppgcheck.engine.ruling import UNDETERMINED, RulingSet
+from ppgcheck.engine.ruling import RulingSet
+from ppgcheck.engine.words import golden_penalty
 
 _TOP = {"description": str, "exit": int, "ruling": list, "no_infraction": list, "finding": list,
         "time_extension": int, "judge_call": str, "error": dict, "question": list,
@@ -157,11 +158,6 @@ def run_cases(paths: list[Path], rules: Path | None = None) -> list[CaseResult]:
     return [result for result, _, _ in cases]
 
 
-def _penalty(value: str | None) -> str:
-    """A golden file spells "the guide names no default penalty" `undetermined`."""
-    return UNDETERMINED if value is None else value
-
-
 def _compare_error(expected: dict, exc: ReportError, result: CaseResult) -> None:
     want = expected.get("error")
     if want is None:
@@ -184,7 +180,7 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
     if "exit" in expected and expected["exit"] != exit_code:
         fail(f"exit code: expected {expected['exit']}, got {exit_code}")
     want_keys = Counter((r["player"], r["infraction"], r["penalty"]) for r in expected.get("ruling", []))
-    got_keys = Counter((r.player, r.infraction, _penalty(r.penalty)) for r in actual)
+    got_keys = Counter((r.player, r.infraction, golden_penalty(r.penalty)) for r in actual)
     for key in want_keys - got_keys:
         fail("missing ruling: {} {} {}".format(*key))
     for key in got_keys - want_keys:
@@ -194,7 +190,7 @@ def _compare_rulings(expected: dict, result: CaseResult) -> None:
     seen: Counter = Counter()
     for want in expected.get("ruling", []):
         key = (want["player"], want["infraction"], want["penalty"])
-        match = [r for r in actual if (r.player, r.infraction, _penalty(r.penalty)) == key]
+        match = [r for r in actual if (r.player, r.infraction, golden_penalty(r.penalty)) == key]
         if seen[key] < len(match):
             _compare_ruling(want, match[seen[key]], fail)
         seen[key] += 1
@@ -226,8 +222,8 @@ def _compare_ruling(want: dict, got, fail) -> None:
     for key in ("issued", "section", "related_to", "permitted"):
         if key in want and want[key] != getattr(got, key):
             fail(f"{label}: {key} expected {want[key]!r}, got {getattr(got, key)!r}")
-    if "base_penalty" in want and want["base_penalty"] != _penalty(got.base_penalty):
-        fail(f"{label}: base_penalty expected {want['base_penalty']!r}, got {_penalty(got.base_penalty)!r}")
+    if "base_penalty" in want and want["base_penalty"] != golden_penalty(got.base_penalty):
+        fail(f"{label}: base_penalty expected {want['base_penalty']!r}, got {golden_penalty(got.base_penalty)!r}")
     if "head_judge" in want and want["head_judge"] != bool(got.head_judge):
         fail(f"{label}: head_judge expected {want['head_judge']}, got {bool(got.head_judge)}")
     if "adjustments" in want:
@@ -239,7 +235,8 @@ def _compare_ruling(want: dict, got, fail) -> None:
         if moves != want["options"]:
             fail(f"{label}: options expected {want['options']}, got {moves}")
     if "by_value" in want:
-        got_values = {h: {v: _penalty(p) for v, p in values.items()} for h, values in (got.by_value or {}).items()}
+        got_values = {h: {v: golden_penalty(p) for v, p in values.items()}
+                      for h, values in (got.by_value or {}).items()}
         if got_values != want["by_value"]:
             fail(f"{label}: by_value expected {want['by_value']}, got {got_values}")
     withheld = [got.withheld] if got.withheld else []
@@ -316,7 +313,7 @@ def _compare_questions(expected: dict, questions: list, fail) -> None:
         if not any(want["add_contains"].lower() in q.add.lower()
                    and want.get("player", q.player) == q.player
                    and want.get("infraction", q.infraction) == q.infraction
-                   and want.get("penalty", _penalty(q.penalty)) == _penalty(q.penalty)
+                   and want.get("penalty", golden_penalty(q.penalty)) == golden_penalty(q.penalty)
                    and want.get("unsettled", q.unsettled) == q.unsettled for q in questions):
             fail(f"no question matches {want}; got "
                  + ("; ".join(f"{q.player}: {q.add} -> {q.infraction}, {q.penalty or q.unsettled or None}"

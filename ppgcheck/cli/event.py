@@ -43,14 +43,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
-def penalty_line(p, with_status: bool = False) -> str:
-    """One penalty as a judge reads it: `#3 Alice: warning for hidden-card-error, day 2 (r1.txt)`."""
-    where = ", ".join(f"{k} {v}" for k, v in (("day", p.day), ("round", p.round), ("table", p.table)) if v is not None)
-    what = p.penalty if p.penalty else "PENDING"
-    status = f" [{p.status}]" if with_status and p.status != "in-force" else ""
-    return f"#{p.id} {p.player}: {what} for {p.infraction}" + (f", {where}" if where else "") + f" ({p.source}){status}"
-
-
 def submission_text(sub, explain: bool, view: bool = False) -> str:
     """The stored ruling, then what the event store did with it (`view`: what it holds of it,
     in the words of a record looked at, not of a submission)."""
@@ -68,7 +60,7 @@ def submission_text(sub, explain: bool, view: bool = False) -> str:
     # every person named is given their penalties in force: the rules count what they read
     out.append(f"    history given: {_plural(len(sub.counted), 'earlier penalty')} of the persons named"
                + (":" if sub.counted else ""))
-    out.extend(f"      {penalty_line(p)}" for p in sub.counted)
+    out.extend(f"      {api.recorded_line(p)}" for p in sub.counted)
     if sub.match_result is not None:
         out.append(f"    match result recorded: {sub.match_result.describe()}")
     for p in sub.recorded:
@@ -85,7 +77,7 @@ def submission_text(sub, explain: bool, view: bool = False) -> str:
             if unrecorded:      # kept in the log, not in the tournament's record
                 label = "penalty" if view else "logged"
                 chosen += f" — counted in no later ruling: {unrecorded[0]} ({unrecorded[1]})"
-            out.append(f"    {label} {penalty_line(p, with_status=view)}{chosen}")
+            out.append(f"    {label} {api.recorded_line(p, with_status=view)}{chosen}")
     return "\n".join(out)
 
 
@@ -165,7 +157,7 @@ def show(event: Path, player: str | None, day: int | None, round_: int | None, t
     for p in rows:
         why = api.not_recorded_why(p)
         unrecorded = f" [not recorded by the guide ({why[1]}): counted in no ruling]" if why else ""
-        click.echo(f"  {penalty_line(p, with_status=True)}{unrecorded} — {p.judge}, {p.time}")
+        click.echo(f"  {api.recorded_line(p, with_status=True)}{unrecorded} — {p.judge}, {p.time}")
     stale = api.stale_rulings(store)
     if stale:       # a change since made their history another: persistent until ruled again
         click.echo(f"needs ruling again: report {', '.join(f'#{r}' for r in stale)}, whose "
@@ -209,11 +201,11 @@ def void(penalty_id: int | None, report_id: int | None, reason: str, judge: str,
         voided = api.void_report(store, report_id, reason, judge)
         click.echo(f"voided report #{report_id} and {_plural(len(voided), 'penalty')}")
         for p in voided:
-            click.echo(f"  {penalty_line(p, with_status=True)}")
+            click.echo(f"  {api.recorded_line(p, with_status=True)}")
         _counted_hint(store.counted_by([p.id for p in voided]), event)
         return
     row, counted_by = api.void_penalty(event, penalty_id, reason, judge)
-    click.echo(f"voided {penalty_line(row)}")
+    click.echo(f"voided {api.recorded_line(row)}")
     _counted_hint(counted_by, event)
 
 
@@ -252,7 +244,7 @@ def rerule(report_id: int, reason: str, judge: str, event: Path, rules: Path | N
         return
     click.echo(f"report #{report_id} ruled again ({now}): " + _plural(len(changes), "penalty") + " amended")
     for old, new in changes:
-        click.echo(f"  {penalty_line(old)}  →  {penalty_line(new)}")
+        click.echo(f"  {api.recorded_line(old)}  →  {api.recorded_line(new)}")
     later = store.counted_by([old.id for old, _ in changes])
     _counted_hint([r for r in later if r != report_id], event)
 
@@ -280,7 +272,7 @@ def amend(penalty_id: int, penalty: str | None, notes: str | None, reason: str, 
     if penalty is None and notes is None:
         raise UsageError("nothing to amend: give --penalty and/or --notes")
     row = api.amend_penalty(event, penalty_id, reason, judge, penalty, notes, rules)
-    click.echo(f"amended #{penalty_id}: now {penalty_line(row)}")
+    click.echo(f"amended #{penalty_id}: now {api.recorded_line(row)}")
     if penalty is not None:     # another penalty: the later rulings it changes
         _counted_hint(api.rulings_changed_by_amend(event, penalty_id, row, rules), event, amended=True)
 

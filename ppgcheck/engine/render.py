@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict
 
 from ppgcheck.engine.ruling import Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.words import cell_penalty, either, loud, penalty_line
 from ppgcheck.language.model import Reading
 
 WHO = {"head-judge": "the Head Judge", "judge": "the judge", "tournament-organizer": "the tournament organizer",
@@ -15,19 +16,11 @@ def _cite(section: str) -> str:
     return f" ({section})" if section else ""
 
 
-def _loud(penalty: str | None) -> str:
-    return penalty.upper().replace("-", " ").replace("/", " / ") if penalty else "NO PENALTY"
-
-
-def _either(penalties: list[str]) -> str:
-    return " or ".join(_loud(p) for p in penalties)
-
-
 def option_text(option: Option) -> str:
     """`the Head Judge may make it a GAME LOSS if ...`, in a judge's words."""
     condition = option.condition
     article = "an" if option.penalty[:1].lower() in "aeiou" else "a"
-    return (f"{WHO.get(option.by, option.by)} may make it {article} {_loud(option.penalty)}"
+    return (f"{WHO.get(option.by, option.by)} may make it {article} {loud(option.penalty)}"
             + (f" if {condition}" if condition else "") + _cite(option.section))
 
 
@@ -35,9 +28,9 @@ def question_text(question: Question, several: bool = False) -> str:
     """A question in a judge's words; of a report with `several` observations, it names the
     one it adds to (two observations can take the same words: "mixed into her hand?")."""
     if question.penalty:
-        penalty = _loud(question.penalty)
+        penalty = loud(question.penalty)
     elif question.choose_from:
-        penalty = f"{_either(question.choose_from)} (the guide does not say which)"
+        penalty = f"{either(question.choose_from)} (the guide does not say which)"
     elif question.unsettled == "conflict":
         penalty = "no single penalty: two rules of the guide disagree"
     elif question.unsettled == "gap":
@@ -74,23 +67,6 @@ def judge_call_text(verdict: str, by_value: dict[str, dict[str, str]] | None = N
                  for header, values in by_value.items()]
         return "the guide's answer to the judge's call depends on " + "; ".join(parts)
     return JUDGE_CALL_VERDICTS.get(verdict, JUDGE_CALL_VERDICTS["disagrees"])
-
-
-def penalty_line(r: PlayerRuling) -> str:
-    """The default penalty, or what the guide narrows it to, never a bare UNDETERMINED."""
-    if r.penalty is not None:
-        line = _loud(r.penalty)
-        if r.adjustments or (r.base_penalty is not None and r.base_penalty != r.penalty):
-            line += f" (base {r.base_penalty})"
-        return line
-    if r.by_value:
-        headers = ", ".join(f"`{h}:`" for h in r.by_value)
-        return f"{_either(r.permitted)}: it depends on {headers}, which the report does not give"
-    if len(r.base_choices) > 1:
-        return f"{_either(r.base_choices)} (the guide does not say which)"
-    if len(r.permitted) > 1:
-        return f"{_either(r.permitted)} (the guide does not say which)"
-    return "not named by the guide: it gives no single penalty here (see the findings)"
 
 
 def _observed(rs: RulingSet, index: int) -> str:
@@ -191,7 +167,7 @@ def render_text(rs: RulingSet, explain: bool = False) -> str:
         for adj in r.adjustments:
             out.append(f"      {adj.kind} → {adj.to}: {adj.reason}{_cite(adj.section)}")
         for header, values in (r.by_value or {}).items():
-            shown = ", ".join(f"{value} {_loud(pen) if pen else '—'}" for value, pen in values.items())
+            shown = ", ".join(f"{value} {loud(pen) if pen else '—'}" for value, pen in values.items())
             out.append(f"    by `{header}:` (the report gives none): {shown}")
         for assumption in r.assumptions:
             out.append(f"    assumed: {assumption.text}{_cite(assumption.section)}")
@@ -239,7 +215,7 @@ def outcome_text(outcome: Outcome) -> str:
     label = {"step": "next", "result": "result", "penalty": "penalty", "allowed": "allowed"}[outcome.kind]
     what = outcome.describe()
     if outcome.kind == "penalty":
-        what = f"{outcome.player}: {_loud(outcome.penalty)}"
+        what = f"{outcome.player}: {loud(outcome.penalty)}"
     return f"{label}: {what}{_cite(outcome.section)}"
 
 
@@ -355,7 +331,7 @@ def _not_issued(r) -> str:
 
 def _cell(rs: RulingSet, observation: int) -> list[str]:
     """What one guide says about one observation."""
-    lines = [f"{r.player}: {r.infraction} → {_cell_penalty(r)}{_cite(r.section)}"
+    lines = [f"{r.player}: {r.infraction} → {cell_penalty(r)}{_cite(r.section)}"
              + _not_issued(r)
              for r in rs.rulings if r.observation == observation]
     lines += [f"{n.player}: no infraction{_cite(n.section)}"
@@ -366,13 +342,6 @@ def _cell(rs: RulingSet, observation: int) -> list[str]:
         lines.append("not covered" + _cite(next(f.section for f in found if f.kind == "gap")))
     lines += [f"{f.kind}: {f.message}" for f in found if not (uncovered and f.kind == "gap")]
     return lines or ["not covered"]
-
-
-def _cell_penalty(r: PlayerRuling) -> str:
-    if r.penalty is None:
-        return " or ".join(r.permitted) if r.permitted else "no single penalty"
-    moves = "".join(f", {o.by} may make it {o.penalty}" for o in r.options)
-    return r.penalty + moves
 
 
 def render_comparison_text(comparison) -> str:

@@ -20,6 +20,7 @@ from ppgcheck.contract import ADJUSTMENT_WORDS, DECISIVE
 from ppgcheck.contract import PACK_DEFINED_NAMES as _CONTRACT
 from ppgcheck.language.report import Modifier, Observation, Report, print_observation
 from ppgcheck.engine.ruling import Cited, Finding, Option, PlayerRuling, Question, RulingSet
+from ppgcheck.engine.words import variant_label
 
 MAX_QUESTIONS = 5
 
@@ -216,7 +217,7 @@ def attach_by_value(rs: RulingSet, variants: list[tuple[Variant, RulingSet]], ra
         notes_at: dict[tuple[str, str], list[str]] = {}
         for variant, vrs in variants:
             match = _same_ruling(vrs, r)
-            by_value.setdefault(variant.header, {})[variant.value] = _label(match, r) if match else None
+            by_value.setdefault(variant.header, {})[variant.value] = variant_label(match, r) if match else None
             if match and match.infraction == r.infraction:
                 permitted |= set(match.permitted)
                 _add_options_at(r, match, variant)
@@ -340,15 +341,6 @@ def _add_variant_only(rs: RulingSet, variants: list[tuple[Variant, RulingSet]]) 
 def _same_ruling(rs: RulingSet, r: PlayerRuling) -> PlayerRuling | None:
     same = [x for x in rs.rulings if (x.observation, x.player) == (r.observation, r.player)]
     return next((x for x in same if x.infraction == r.infraction), same[0] if same else None)
-
-
-def _label(match: PlayerRuling, r: PlayerRuling) -> str | None:
-    """The variant's default penalty; another infraction's is prefixed with its id (and,
-    where the guide names it no default, the set it narrows it to, or that it names none)."""
-    if match.infraction == r.infraction:
-        return match.penalty
-    penalty = match.penalty or (" or ".join(match.base_choices) if match.base_choices else "no penalty named")
-    return f"{match.infraction}: {penalty}"
 
 
 def questions_from(rs: RulingSet, variants: list[tuple[Variant, RulingSet]],

@@ -82,12 +82,6 @@ def _observations(data: dict) -> int:
 LIVE = ("in-force", "pending")
 
 
-def penalty_name(penalty: str | None) -> str:
-    """A recorded penalty as the card spells it (`intellect-penalty` -> INTELLECT PENALTY),
-    PENDING for one the guide leaves to the Head Judge."""
-    return penalty.upper().replace("-", " ").replace("/", " / ") if penalty else "PENDING"
-
-
 def changes_of(audit: list) -> dict[int, dict]:
     """From a report's audit rows: each penalty that replaced another -> why (the change's
     reason) and whether the report was ruled again (else a Head Judge's decision)."""
@@ -108,7 +102,7 @@ def _how(p, changes: dict[int, dict]) -> str:
 
 def _row(p, replaced_by: dict[int, int], changes: dict[int, dict]) -> dict:
     return {"id": p.id, "player": p.player, "infraction": p.infraction, "penalty": p.penalty,
-            "name": penalty_name(p.penalty), "status": p.status, "chosen_by": p.chosen_by, "notes": p.notes,
+            "name": api.recorded_name(p.penalty), "status": p.status, "chosen_by": p.chosen_by, "notes": p.notes,
             "replaces": p.replaces, "replaced_by": replaced_by.get(p.id), "live": p.status in LIVE,
             "how": _how(p, changes), "ruled_again": changes.get(p.id, {}).get("ruled_again", False)}
 
