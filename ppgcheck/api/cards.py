@@ -5,39 +5,17 @@ from __future__ import annotations
 
 from ppgcheck.engine.render import WHO, judge_call_text, note_text, option_text, outcome_option_text, outcome_text, \
     question_text
-from ppgcheck.engine.ruling import Adjustment, Cited, Option, Outcome, OutcomeOption, PlayerRuling, Question
+from ppgcheck.engine.ruling import Cited, Outcome, OutcomeOption, PlayerRuling, Question
 from ppgcheck.engine.words import penalty_line, recorded_line, recorded_name
 
 __all__ = ["player_ruling_words", "match_lines", "judge_call_words", "question_words", "who_words", "recorded_line",
            "recorded_name"]
 
 
-def _options(r: dict) -> list[Option]:
-    return [Option(o["penalty"], o["by"], o.get("if") or "", o.get("section") or "") for o in r.get("options", [])]
-
-
-def _player_ruling(r: dict) -> PlayerRuling:
-    return PlayerRuling(
-        r["observation"], r["player"], r["infraction"], r["section"], r.get("base_penalty"), r.get("penalty"),
-        r.get("issued", True), related_to=r.get("related_to"), permitted=list(r.get("permitted") or []),
-        base_choices=list(r.get("choose_from") or []), options=_options(r), by_value=r.get("by_value"),
-        adjustments=[Adjustment(a["kind"], a["to"], a["reason"], a["section"], 0) for a in r.get("adjustments", [])])
-
-
-def _question(q: dict) -> Question:
-    return Question(q["observation"], q["player"], q["add"], q["asks"], q.get("infraction"), q.get("penalty"),
-                    q.get("choose_from") or [], q.get("unsettled") or "")
-
-
-def _outcome(o: dict) -> Outcome:
-    return Outcome(o["kind"], o.get("section") or "", o.get("step"), o.get("scope"), o.get("result"),
-                   o.get("winner"), o.get("player"), o.get("penalty"))
-
-
 def player_ruling_words(r: dict) -> dict:
     """One player ruling of a ruling's JSON in words: its penalty line, the penalties the guide
     permits, its options and its adjustments (`upgrade → game-loss: ... (section)`)."""
-    pr = _player_ruling(r)
+    pr = PlayerRuling.from_dict(r)
     return {"penalty_line": penalty_line(pr), "permitted": pr.permitted,
             "options": [option_text(o) for o in pr.options],
             "adjustments": [f"{a.kind} → {a.to}: {a.reason}" + (f" ({a.section})" if a.section else "")
@@ -47,9 +25,8 @@ def player_ruling_words(r: dict) -> dict:
 def match_lines(data: dict) -> list[str]:
     """The match's outcome as `ppgcheck rule` words it: the outcome, what someone may choose
     instead, the notes (a ruling stored before outcomes were recorded has none)."""
-    lines = [outcome_text(_outcome(o)) for o in data.get("outcomes", [])]
-    lines += [outcome_option_text(OutcomeOption(_outcome(o["outcome"]), o["by"], o.get("if") or "",
-                                                o.get("section") or ""), instead=bool(data.get("outcomes")))
+    lines = [outcome_text(Outcome.from_dict(o)) for o in data.get("outcomes", [])]
+    lines += [outcome_option_text(OutcomeOption.from_dict(o), instead=bool(data.get("outcomes")))
               for o in data.get("outcome_options", [])]
     lines += [note_text(Cited(n["text"], n.get("section") or "")) for n in data.get("outcome_notes", [])]
     return lines
@@ -63,7 +40,7 @@ def judge_call_words(verdict: str, by_value: dict[str, dict[str, str]] | None = 
 def question_words(q: dict, several: bool = False) -> str:
     """A question of a ruling's JSON in a judge's words (`several`: the report has several
     observations, so it names the one it adds to)."""
-    return question_text(_question(q), several=several)
+    return question_text(Question.from_dict(q), several=several)
 
 
 def who_words() -> dict[str, str]:

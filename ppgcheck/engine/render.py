@@ -242,15 +242,6 @@ def outcome_lines(rs: RulingSet) -> list[str]:
     return out
 
 
-def outcome_dict(outcome: Outcome | None) -> dict | None:
-    """The JSON of one outcome: step, result, winner, section (and the penalty's player and id)."""
-    if outcome is None:
-        return None
-    return {"kind": outcome.kind, "step": outcome.step, "result": outcome.result, "scope": outcome.scope,
-            "winner": outcome.winner, "player": outcome.player, "penalty": outcome.penalty,
-            "section": outcome.section}
-
-
 def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
     rulings = []
     for r in rs.rulings:
@@ -260,15 +251,13 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
             "base_penalty_section": r.base_section, "penalty": r.penalty,
             "permitted": r.permitted,
             "choose_from": r.base_choices,
-            "options": [option_dict(o) for o in r.options],
+            "options": [o.to_dict() for o in r.options],
             "issued": r.issued, "related_to": r.related_to,
             "not_issued": asdict(r.withheld) if r.withheld else None,
             "assumptions": [asdict(a) for a in r.assumptions],
-            "questions": [question_dict(q) for q in rs.questions
-                          if (q.observation, q.player) == (r.observation, r.player)],
+            "questions": [q.to_dict() for q in rs.questions if (q.observation, q.player) == (r.observation, r.player)],
             "by_value": r.by_value,
-            "adjustments": [{"kind": a.kind, "to": a.to, "reason": a.reason, "section": a.section}
-                            for a in r.adjustments],
+            "adjustments": [a.to_dict() for a in r.adjustments],
             "fix": [s.text for s in r.fix],
             "fix_sections": [s.section for s in r.fix],
             "notes": [asdict(n) for n in r.notes],
@@ -291,24 +280,12 @@ def ruling_dict(rs: RulingSet, explain: bool = True) -> dict:
                        if rs.judge_call else None),
         "notes": [asdict(n) for n in rs.notes],
         "assumptions": [asdict(a) for a in rs.assumptions],
-        "questions": [question_dict(q) for q in rs.questions],
-        "outcome": outcome_dict(rs.outcome),
-        "outcomes": [outcome_dict(o) for o in rs.outcomes],
-        "outcome_options": [{"outcome": outcome_dict(o.outcome), "by": o.by, "if": o.condition,
-                             "section": o.section} for o in rs.outcome_options],
+        "questions": [q.to_dict() for q in rs.questions],
+        "outcome": rs.outcome.to_dict() if rs.outcome else None,
+        "outcomes": [o.to_dict() for o in rs.outcomes],
+        "outcome_options": [o.to_dict() for o in rs.outcome_options],
         "outcome_notes": [asdict(n) for n in rs.outcome_notes],
     }
-
-
-def option_dict(option: Option) -> dict:
-    return {"penalty": option.penalty, "by": option.by, "if": option.condition, "section": option.section}
-
-
-def question_dict(question: Question) -> dict:
-    return {"observation": question.observation, "player": question.player, "add": question.add,
-            "asks": question.asks,
-            "infraction": question.infraction, "penalty": question.penalty, "choose_from": question.choose_from,
-            "unsettled": question.unsettled or None}
 
 
 def render_json(rs: RulingSet) -> str:

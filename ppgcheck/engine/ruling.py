@@ -20,6 +20,13 @@ class Adjustment:
     section: str
     stage: int
 
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "to": self.to, "reason": self.reason, "section": self.section}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Adjustment:
+        return cls(d["kind"], d["to"], d["reason"], d["section"], 0)     # (the JSON keeps no stage)
+
 
 @dataclass
 class Cited:
@@ -35,6 +42,13 @@ class Option:
     condition: str          # the guide's words for when
     section: str
 
+    def to_dict(self) -> dict:
+        return {"penalty": self.penalty, "by": self.by, "if": self.condition, "section": self.section}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Option:
+        return cls(d["penalty"], d["by"], d.get("if") or "", d.get("section") or "")
+
 
 @dataclass
 class Question:
@@ -49,6 +63,16 @@ class Question:
     # what the answer is when it names no penalty: "no-infraction" (none derived, or the guide
     # says so), "gap" (no rule of the guide covers it), "conflict" (two rules disagree); "" otherwise
     unsettled: str = ""
+
+    def to_dict(self) -> dict:
+        return {"observation": self.observation, "player": self.player, "add": self.add, "asks": self.asks,
+                "infraction": self.infraction, "penalty": self.penalty, "choose_from": self.choose_from,
+                "unsettled": self.unsettled or None}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Question:
+        return cls(d["observation"], d["player"], d["add"], d["asks"], d.get("infraction"), d.get("penalty"),
+                   d.get("choose_from") or [], d.get("unsettled") or "")
 
 
 @dataclass
@@ -79,6 +103,24 @@ class PlayerRuling:
     @property
     def key(self) -> tuple[int, str, str]:
         return (self.observation, self.player, self.infraction)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> PlayerRuling:
+        """One ruling of a ruling's JSON (render.ruling_dict, fresh or as an event stored it)
+        back: all it holds (not the reasons, `because`, nor which sections ask the Head Judge)."""
+        def cited(items: list[dict]) -> list[Cited]:
+            return [Cited(c.get("text", ""), c.get("section", "")) for c in items]
+        withheld = d.get("not_issued")
+        return cls(
+            d["observation"], d["player"], d["infraction"], d["section"], d.get("base_penalty"), d.get("penalty"),
+            d.get("issued", True), withheld=cited([withheld])[0] if withheld else None,
+            related_to=d.get("related_to"), permitted=list(d.get("permitted") or []),
+            base_choices=list(d.get("choose_from") or []), options=[Option.from_dict(o) for o in d.get("options", [])],
+            adjustments=[Adjustment.from_dict(a) for a in d.get("adjustments", [])],
+            fix=[Cited(t, s) for t, s in zip(d.get("fix", []), d.get("fix_sections", []))],
+            notes=cited(d.get("notes", [])), assumptions=cited(d.get("assumptions", [])),
+            questions=[Question.from_dict(q) for q in d.get("questions", [])], by_value=d.get("by_value"),
+            base_section=d.get("base_penalty_section") or "")
 
 
 @dataclass
@@ -111,6 +153,16 @@ class Outcome:
     player: str | None = None   # penalty: who gets it
     penalty: str | None = None  # penalty: which
 
+    def to_dict(self) -> dict:
+        """The JSON of one outcome: step, result, winner, section (and the penalty's player and id)."""
+        return {"kind": self.kind, "step": self.step, "result": self.result, "scope": self.scope,
+                "winner": self.winner, "player": self.player, "penalty": self.penalty, "section": self.section}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Outcome:
+        return cls(d["kind"], d.get("section") or "", d.get("step"), d.get("scope"), d.get("result"),
+                   d.get("winner"), d.get("player"), d.get("penalty"))
+
     def describe(self) -> str:
         """One line in a judge's words, without the section."""
         if self.kind == "result":
@@ -127,6 +179,13 @@ class OutcomeOption:
     by: str
     condition: str
     section: str
+
+    def to_dict(self) -> dict:
+        return {"outcome": self.outcome.to_dict(), "by": self.by, "if": self.condition, "section": self.section}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> OutcomeOption:
+        return cls(Outcome.from_dict(d["outcome"]), d["by"], d.get("if") or "", d.get("section") or "")
 
 
 @dataclass
