@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from ppgcheck.cli import cli
 from ppgcheck.analysis.diff import DiffResult, diff_rules
 from ppgcheck.analysis.diff_render import exit_code
-from ppgcheck.analysis.revisions import diff_base
+from ppgcheck.ci.revisions import diff_base
 from ppgcheck.ci.sarif import diff_to_sarif
 from ppgcheck.language.report import parse_report
 from ppgcheck.resources import rules_dir

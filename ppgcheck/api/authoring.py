@@ -100,7 +100,7 @@ def diff_folders(old: str | Path, new: str | Path, policy: str | None = None, **
 def diff_against_revision(rev: str, policy: str | None = None, *, rules: str = "rules", **options) -> list:
     """What the working tree's rules folder changes against the same folder at a git revision."""
     # (the diff when `diff` runs: saves every other command's start-up time)
-    from ppgcheck.analysis.revisions import diff_base
+    from ppgcheck.ci.revisions import diff_base
     return diff_base(rev, policy, rules=rules, **options)
 
 
