@@ -55,13 +55,17 @@ def prebuilt_dir() -> Path:
 
 @cache
 def code_digest() -> str:
-    """A digest of the package's own code: every module's path and bytes (once a process)."""
+    """A digest of the package's own code: every module's path and bytes, and its own ASP
+    (`analysis/diff_view.lp`, ...; not the rule packs and grammar a wheel ships inside it, which
+    key their entries as inputs) (once a process)."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for folder, subfolders, files in os.walk(package):
-        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        top = folder == str(package)
+        subfolders[:] = sorted(d for d in subfolders
+                               if d != "__pycache__" and not (top and d in ("rules", "grammar", "examples")))
         for name in sorted(files):
-            if name.endswith(".py"):
+            if name.endswith((".py", ".lp")):
                 path = os.path.join(folder, name)
                 digest.update(os.path.relpath(path, package).encode() + b"\0")
                 with open(path, "rb") as source:

@@ -141,8 +141,7 @@ def test_the_cache_key_is_the_files_and_the_package_code(tmp_path: Path, monkeyp
     assert any(f.parent == rules_dir() / "yugioh" for f in files)
     # a change to any module of the package is a new key
     package = tmp_path / "copy" / "ppgcheck"
-    shutil.copytree(Path(cache.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "*.lp",
-                                                                                          "*.lark"))
+    shutil.copytree(Path(cache.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = cache.code_digest()
     monkeypatch.setattr(cache, "__file__", str(package / "cache.py"))
     cache.code_digest.cache_clear()
@@ -151,7 +150,13 @@ def test_the_cache_key_is_the_files_and_the_package_code(tmp_path: Path, monkeyp
         module = package / "engine" / "variants.py"
         module.write_text(module.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
         cache.code_digest.cache_clear()
-        assert cache.code_digest() != before
+        edited = cache.code_digest()
+        assert edited != before
+        # and so is a change to the package's own ASP (the diff's view of two versions)
+        program = package / "analysis" / "diff_first_kind.lp"
+        program.write_text(program.read_text(encoding="utf-8") + "\n% edited\n", encoding="utf-8")
+        cache.code_digest.cache_clear()
+        assert cache.code_digest() != edited
     finally:
         cache.code_digest.cache_clear()
 

@@ -34,13 +34,8 @@ VIEW, CLASSES = _HERE / "diff_view.lp", _HERE / "diff_classes.lp"
 # Predicates the comparison reads: when none of them differs, nothing can.
 OUTPUTS = DIFF_COMPARED
 
-# The kind of the first observation, to split the search by it.
-# A scenario with a state of the match has no observation here (`none`), so that the
-# states add their own few scenarios instead of multiplying every other
-# (`ppgcheck check` searches them together, for an outcome against a penalty).
-FIRST_KIND = ("dif_first_kind(K) :- observation(1, _, K).\n"
-              "dif_first_kind(none) :- not observation(1, _, _).\n"
-              ":- chk_state(_), observation(_, _, _).\n:- chk_tally(_), observation(_, _, _).\n")
+# The kind of the first observation, to split the search by it (diff_first_kind.lp).
+FIRST_KIND = (_HERE / "diff_first_kind.lp").read_text(encoding="utf-8")
 
 _SHOWS = (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)
 
