@@ -64,3 +64,10 @@ def test_a_suggestion_says_a_modifier_as_its_answer_does():
 def test_a_suggestion_leaves_out_a_modifier_asked_and_never_answered():
     lines = _suggestions("Kim juggled her hand. On purpose?")
     assert lines and not any("purpose" in line for line in lines)
+
+
+def test_a_state_refused_for_what_else_its_words_say_is_not_the_first_suggestion():
+    # (`called a judge` is read, and `knew` may say `on purpose`: the line to offer is what he did)
+    lines = _suggestions("Up a game with little time left, Kim called a judge for a ruling he obviously knew, "
+                         "just to burn time")
+    assert lines and "called a judge" not in lines[0]

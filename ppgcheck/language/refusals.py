@@ -130,10 +130,13 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
     counted = counted and not any(words[t].joined for t in taken if t < len(words))
     compiled = patterns(vocab)
     forms = [w.forms for w in words]
+    # (a state read beside words of what else happened, `Marek called a judge ... just to burn time`,
+    # is no line to offer first: the suggestions rank what else the words say)
+    offered = [line] if found.pattern.category != "state" else []
     allowed = allowed_at(words, taken, found, vocab)
     if allowed is not None:
         return Refusal(f"`{words[allowed].text}` may say it was allowed (a card's effect, a rule): write what was "
-                       "wrong in the report language", words[allowed].start + 1, readings=[line], allowed=True)
+                       "wrong in the report language", words[allowed].start + 1, readings=offered, allowed=True)
     for i, word in enumerate(words):
         if i in taken or word.person is not None:
             continue
@@ -141,12 +144,12 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             i > 1 and words[i - 2].text in JOINERS and words[i - 1].person is not None))
         if counted and word.forms & doubts:
             return Refusal(f"`{word.text}` makes the count unsure: write the count as it happened", word.start + 1,
-                           readings=[line])
+                           readings=offered)
         other = (compiled.verb_of(words, i, said) or signed_clause(sentence, words, i, said, compiled)) \
             if joined else None
         if other:
             return Refusal(f"`{word.text}` says what else happened (`{other}`): write one statement a line",
-                           word.start + 1, readings=[line])
+                           word.start + 1, readings=offered)
         for kind, cue in cues:
             if kind in said or cue in doubts or not _cue_at(words, forms, i, cue, taken):
                 continue
@@ -164,7 +167,8 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
                 message = f"`{word.text}` may say `{vocab.modifiers[kind][0].text}`, which this reading does not say"
             else:
                 continue
-            return Refusal(message, word.start + 1, readings=[*with_cue(found, modifiers, kind, vocab), line],
+            cued = with_cue(found, modifiers, kind, vocab) if offered else []
+            return Refusal(message, word.start + 1, readings=[*cued, *offered],
                            extra=[kind] if kind in vocab.modifiers else [])
     return None
 
