@@ -278,14 +278,16 @@ def when_clause(words: list[Word], read: Collection[int]) -> range:
     return range(0)
 
 
-def _holder(words: list[Word], persons: list[int], start: int, first_sign: int) -> list[int]:
+def _holder(words: list[Word], persons: list[int], start: int, first_sign: int,
+            anywhere: bool = False) -> list[int]:
     """Whose things the signs' own sentence names before them, where that sentence is not the
     line's first (`Call: Lee says ... / Found: Kim's Main Deck has 41 cards`: Kim, never the
     caller of an earlier part); empty where it names none.  (Only for a form of one person:
     `Pam's friend told her to attack` is no act of Pam's.)"""
     if start == 0:
         return []
-    held = [i for i in persons if start <= i < first_sign and i + 1 < len(words) and words[i + 1].text == "'s"]
+    held = [i for i in persons if (anywhere or start <= i) and i < first_sign
+            and i + 1 < len(words) and words[i + 1].text == "'s"]
     return held[-1:]
 
 
@@ -364,6 +366,10 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             return None         # a pronoun before the signs that may be either of two named before it
         subject_at = before[-1] if before else said if said is not None else owner \
             if owner is not None and not passive else acting[0]
+        if subject_at > first_sign and "Q" not in form.slots and not passive:
+            # (no one acts before the signs: whose things they are said of, not who acts after them,
+            # `Kim's hero shows 6 damage but her dial says 3 ... while Lee looked away`)
+            subject_at = next(iter(_holder(words, persons, 1, first_sign, anywhere=True)), subject_at)
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
@@ -502,8 +508,8 @@ CLAUSE_STARTS = frozenset("that when because while and but so then if after befo
 def is_object(words: list[Word], i: int) -> bool:
     """The person at i is the object of the word before it (`Hugo told Priya his ...`):
     what follows is no verb of hers but a word a verb's object is followed by."""
-    if i == 0 or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
-        return False
+    if i == 0 or words[i].stop or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
+        return False        # (`... decklist chk / Lee: list has 56`: a sentence's end before her, she starts one)
     return i + 1 == len(words) or words[i + 1].pause or words[i + 1].text in OBJECT_FOLLOWERS
 
 
