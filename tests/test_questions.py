@@ -112,7 +112,7 @@ def test_a_value_that_makes_it_another_infraction_with_no_default_says_so_in_wor
     """by_value names another infraction's penalty with its id; where the guide names that one
     no default, the set it narrows it to (or that it names none), never Python's None."""
     from ppgcheck.engine.ruling import PlayerRuling
-    from ppgcheck.engine.variants import _label
+    from ppgcheck.engine.words import variant_label as _label
     ruled = PlayerRuling(1, "Alice", "card-drawing/drawing-extra-cards", "UPG 212", "warning", "warning", True)
     at_value = PlayerRuling(1, "Alice", "cheating/fraud", "UPG 152", None, None, False,
                             base_choices=["disqualification-with-prizes", "disqualification-without-prizes"])

@@ -291,6 +291,12 @@ def _holder(words: list[Word], persons: list[int], start: int, first_sign: int,
     return held[-1:]
 
 
+def _paired(words: list[Word], at: int) -> bool:
+    """The person at `at` is named beside another as one subject (`Kim and Lee`, `Lee & Kim`)."""
+    return any(0 <= j < len(words) and 0 <= k < len(words) and words[j].text.lower() in ("and", "&")
+               and words[k].person not in (None, words[at].person) for j, k in ((at + 1, at + 2), (at - 1, at - 2)))
+
+
 def is_seer(words: list[Word], at: int) -> bool:
     """The person at `at` is who saw or pointed out what the signs say, not who did it (`caught
     by Nico`, `Kim pointed it out right away`): a sign reading of her would be a misreading."""
@@ -391,6 +397,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             return None         # (`After the game she swore at Lee`: she did it, not Lee)
     if is_seer(words, subject_at) or _in_leading_clause(words, persons, subject_at):
         return None
+    if "Q" not in form.slots and _paired(words, subject_at):
+        return None         # (`...; Kim and Lee had finished their match`: both, no one doer of a sign)
     if "Q" not in form.slots:
         return subject_at, None
     subject = words[subject_at].person
