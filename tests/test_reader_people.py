@@ -178,6 +178,7 @@ def test_a_note_is_never_ruled_for_who_called_reported_or_owned_the_scene(policy
     ('Kim told me: "I drew an extra card by mistake."', "Kim", "drew_extra_cards"),
     ("Lee called me over: her opponent Kim had drawn 2 extra cards.", "Kim", "drew_extra_cards"),
     ("Lee called me over after Kim's second attack: Kim missed a trigger.", "Kim", "missed_trigger"),
+    ("Lee called: Kim drew 2 extra cards.", "Kim", "drew_extra_cards"),
     # a name after a write-up's part starts it: no object of the part before (`chk / Lee:`)
     ("r1 decklist chk / Lee: list has 56, deck 60 -> 4x Psychatog not listed / added to list", "Lee",
      "wrong_decklist"),
