@@ -234,7 +234,7 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
         return None
     if words[0].person is None:
         return _summoned_by(piece, words, context, vocab)
-    if len(words) == 2 and "call" in words[1].forms and words[1].text.lower() in ("called", "calls"):
+    if len(words) == 2 and words[1].text.lower() in ("called", "calls"):
         return words[0].person      # (`Lee called: Kim drew up to 5 ...`: a piece of her call alone)
     forms = [word.forms for word in words]
     for (text,) in sorted((args for args in vocab.reading.get("read_summons", [])), key=lambda a: -len(a[0])):

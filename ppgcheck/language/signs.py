@@ -278,16 +278,11 @@ def when_clause(words: list[Word], read: Collection[int]) -> range:
     return range(0)
 
 
-def _holder(words: list[Word], persons: list[int], start: int, first_sign: int,
-            anywhere: bool = False) -> list[int]:
-    """Whose things the signs' own sentence names before them, where that sentence is not the
-    line's first (`Call: Lee says ... / Found: Kim's Main Deck has 41 cards`: Kim, never the
-    caller of an earlier part); empty where it names none.  (Only for a form of one person:
-    `Pam's friend told her to attack` is no act of Pam's.)"""
-    if start == 0:
-        return []
-    held = [i for i in persons if (anywhere or start <= i) and i < first_sign
-            and i + 1 < len(words) and words[i + 1].text == "'s"]
+def _holder(words: list[Word], persons: list[int], start: int, first_sign: int) -> list[int]:
+    """The last person named as an owner from `start` to the signs (`Call: Lee says ... / Found:
+    Kim's Main Deck has 41 cards`: Kim, never the caller of an earlier part); empty where none is.
+    (Only for a form of one person: `Pam's friend told her to attack` is no act of Pam's.)"""
+    held = [i for i in persons if start <= i < first_sign and i + 1 < len(words) and words[i + 1].text == "'s"]
     return held[-1:]
 
 
@@ -365,7 +360,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
     elif acting:
         # (in the sentence of the signs, where it names someone: `Lee called me over: Kim called him ...`)
         start = max((k for k in range(first_sign + 1) if words[k].stop), default=0)
-        held = _holder(words, persons, start, first_sign) if "Q" not in form.slots else []
+        held = _holder(words, persons, start, first_sign) if start > 0 and "Q" not in form.slots else []
         before = [i for i in acting if start <= i < first_sign] or held or [i for i in acting if i < first_sign]
         said = _pronoun_doer(words, persons, start, first_sign) if not before else None
         if said == -1:
@@ -375,7 +370,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         if subject_at > first_sign and "Q" not in form.slots and not passive:
             # (no one acts before the signs: whose things they are said of, not who acts after them,
             # `Kim's hero shows 6 damage but her dial says 3 ... while Lee looked away`)
-            subject_at = next(iter(_holder(words, persons, 1, first_sign, anywhere=True)), subject_at)
+            subject_at = next(iter(_holder(words, persons, 0, first_sign)), subject_at)
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
