@@ -196,3 +196,33 @@ def test_a_quoted_pronoun_of_two_players_is_the_other_one():
 
 def test_what_a_player_says_in_quotes_of_the_other_is_still_her_claim():
     assert "starts with what Lee did" in refused('Lee said "she drew two cards instead of one."').message
+
+
+@pytest.mark.parametrize("policy, note, doer", [
+    # a comma-closed clause of when is about someone else
+    ("yugioh", "With Kim still at 1200 LP, Lee scooped up his cards and left.", "Lee"),
+    # who reports it
+    ("yugioh", 'Lee says Kim kept whispering "I know where you live" to her during the game.', "Kim"),
+    # who called the judge
+    ("fab", "The round had been running for 5 minutes when Kim waved me over; her opponent Lee only sat down "
+            "then, out of breath.", "Lee"),
+])
+def test_a_refused_notes_suggestions_name_the_one_who_acts(policy, note, doer):
+    header = f"policy: {policy}\nplayer: Kim\nplayer: Lee\n"
+    with pytest.raises(ReportError) as caught:
+        parse_report(header + note + "\n", tolerant=True)
+    assert caught.value.suggestions
+    assert all(line.startswith(doer + " ") for line in caught.value.suggestions)
+
+
+@pytest.mark.parametrize("note", ["Lee said he was at 8 life but he was at 5.",
+                                  "Lee told Kim she was at 8 life when she was actually at 5."])
+def test_what_is_done_by_saying_it_is_the_speakers_whoever_the_pronoun_is(note):
+    [obs] = read(note)
+    assert (obs.subject, obs.kind) == ("Lee", "gave_incorrect_information")
+
+
+@pytest.mark.parametrize("note", ["Kim asked Lee his life, he said 8 but he was at 5.",  # the pronoun of a clause
+                                  "Lee says she drew 2 cards but she drew 3."])           # drawing is no saying
+def test_a_pronoun_after_a_verb_of_saying_is_still_refused_where_it_may_be_either(note):
+    refused(note)

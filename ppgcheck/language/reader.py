@@ -397,7 +397,7 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
     at = next((i for i in found.read if words[i].person == subject), None)
     after = [i for i in found.read if at is not None and i > at and words[i].person is None]
     pronoun_at = other_pronoun(compiled.vocab, words, at, after[0]) if after else None
-    if pronoun_at is None:
+    if pronoun_at is None or _speaker_said(words, found, pronoun_at, compiled.vocab):
         return None
     pronoun = words[pronoun_at]
     modifiers = _modifiers(compiled, words, set(found.read)) if found.pattern.category == "observation" else []
@@ -411,6 +411,14 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
         lines.append(line_of(replace(found, persons=persons), modifiers, compiled.vocab))
     who = " or ".join([subject, *others]) if others else f"{subject} or the other player"
     return Refusal(f"`{pronoun.text}` may be {who}: write the name", pronoun.start + 1, readings=lines)
+
+
+def _speaker_said(words: list[Word], found: Found, pronoun_at: int, vocab: Vocabulary) -> bool:
+    """The pronoun follows a reporting verb and the kind is done by saying (`read_spoken`): `Lee
+    said he was at 8 life but he was at 5` is what Lee said, whoever `he` is."""
+    spoken = {args[0] for args in vocab.reading.get("read_spoken", [])}
+    speaking = {args[0].lower() for args in vocab.reading.get("read_speaking", [])}
+    return found.pattern.kind in spoken and pronoun_at > 0 and bool(words[pronoun_at - 1].forms & speaking)
 
 
 def _own_error(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:

@@ -319,6 +319,25 @@ def _in_leading_clause(words: list[Word], persons: list[int], at: int) -> bool:
     return any(i > at and words[i].person != words[at].person and names_someone(words, i) for i in persons)
 
 
+def likely_doer(words: list[Word], vocab: Vocabulary) -> int | None:
+    """Where the person who most likely did what a sentence says stands, for a line that is
+    only suggested: the first one named who acts, never who called the judge, saw or reports
+    it, an object, or one in a clause of when (`With Kim still at 1200 LP, Lee scooped ...`,
+    `Lee says Kim kept whispering ...`: Lee in both).  None where no one is left."""
+    persons = [i for i, w in enumerate(words) if w.person is not None]
+    leading = words[0].text.lower() in _LEADING if words else False
+    closed = next((i for i, w in enumerate(words) if w.pause), len(words))
+    acting = [i for i in persons if names_someone(words, i) and not is_object(words, i)
+              and not _summons(words, i, vocab) and not _summoner(words, i, vocab) and not is_seer(words, i)
+              and not (leading and i < closed)]
+    for at, nxt in zip(acting, acting[1:]):
+        if words[at].person != words[nxt].person and _reports(words, vocab, at, nxt) \
+                and reports(words[at + 1:nxt], vocab):
+            continue        # (`Lee says Kim ...`: what Kim did)
+        return at
+    return acting[-1] if acting else None
+
+
 def _over(vocab, kinds: list[str]) -> list[str]:
     """The kinds left when each one another of them is read over (`read_over`: stalling's
     signs beside slow play's say slow play on purpose) is dropped."""

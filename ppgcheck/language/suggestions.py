@@ -14,7 +14,7 @@ from ppgcheck.language.matching import Patterns, Word, patterns
 from ppgcheck.language.model import Modifier, Observation
 from ppgcheck.language.printer import print_observation
 from ppgcheck.language.reader import MAX_WORDS, Context, Refusal, modifiers_in, sentence_words
-from ppgcheck.language.signs import ARTICLES, doers, passive_agent, score, signs_of, unit_number
+from ppgcheck.language.signs import ARTICLES, doers, likely_doer, passive_agent, score, signs_of, unit_number
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import lemmas
 
@@ -100,6 +100,8 @@ def suggest(sentence: str, context: Context, vocab: Vocabulary, refusal: Refusal
     agent = passive_agent(named)
     if agent is not None:       # (`Sara was called a cheater by Tomas`: Tomas's line first)
         subject = named[agent].person
+    elif (likely := likely_doer(named, vocab)) is not None:
+        subject = named[likely].person
     signs = score(compiled, named, {i for i, w in enumerate(named) if w.person is not None})
     weighed = _weighed(compiled)
     for kind in allowed:
