@@ -53,3 +53,19 @@ def test_another_guides_observation_cue_refuses_no_note():
         read("Kim reached for her draw and saw the second card", "yugioh")
     except ReportError as error:
         assert "drew_above_intellect" not in error.message
+
+
+@pytest.mark.parametrize("sentence", [
+    "Kim ignored the announcement about life totals on paper, says she came in late and missed it.",
+    "Kim ignored the announcement about life totals on paper and says she was late to the meeting."])
+def test_a_cue_in_the_subjects_own_account_of_herself_is_hers_not_the_judges(sentence):
+    [obs] = read(sentence)
+    assert (obs.subject, obs.kind) == ("Kim", "ignored_announcement")
+    assert any("late" in words for words in obs.reading.not_read)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Kim ignored the announcement about life totals on paper, Lee says she was late.",   # another's account
+    "Kim ignored the announcement about life totals on paper and was late."])            # the judge's own words
+def test_a_cue_in_anothers_account_or_the_judges_words_still_refuses(sentence):
+    refused(sentence)

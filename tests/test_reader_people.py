@@ -179,6 +179,8 @@ def test_a_note_is_never_ruled_for_who_called_reported_or_owned_the_scene(policy
     ("Lee called me over: her opponent Kim had drawn 2 extra cards.", "Kim", "drew_extra_cards"),
     ("Lee called me over after Kim's second attack: Kim missed a trigger.", "Kim", "missed_trigger"),
     ("Lee called: Kim drew 2 extra cards.", "Kim", "drew_extra_cards"),
+    # a few words set off by commas between the caller and her call; `flagged` is a call too
+    ("Lee, watching, flagged table 4 to me. Kim drew 2 extra cards.", "Kim", "drew_extra_cards"),
     # a name after a write-up's part starts it: no object of the part before (`chk / Lee:`)
     ("r1 decklist chk / Lee: list has 56, deck 60 -> 4x Psychatog not listed / added to list", "Lee",
      "wrong_decklist"),

@@ -11,7 +11,7 @@ from ppgcheck.language.canonical_lines import inferred_line, line_of, observatio
 from ppgcheck.language.matching import Found, Patterns, Word, patterns
 from ppgcheck.language.model import Modifier
 from ppgcheck.language.printer import print_observation
-from ppgcheck.language.signs import SIGN, score
+from ppgcheck.language.signs import SIGN, reporting_verbs, score
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 from ppgcheck.language.wordforms import phrase_at
 
@@ -157,6 +157,8 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
                 continue        # `a card she did not want, honest mistake`: what was read says it
             if kind in vocab.observations and _denied(words, i):
                 continue        # `no peeking`, `without peeking`: no sign of looking
+            if _excuse(words, i, found.persons.get("P"), vocab):
+                continue        # `..., says she came in late and missed it`: her account, not the judge's finding
             if kind in vocab.observations and vocab.policy_kinds is not None and kind not in vocab.policy_kinds:
                 continue        # another guide's kind (`drew` of FaB's intellect draw, in a Yu-Gi-Oh note)
             if kind in vocab.observations or kind in vocab.states:
@@ -171,6 +173,26 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
             return Refusal(message, word.start + 1, readings=[*cued, *offered],
                            extra=[kind] if kind in vocab.modifiers else [])
     return None
+
+
+def _excuse(words: list[Word], i: int, subject: str | None, vocab: Vocabulary) -> bool:
+    """Word i stands in the subject's own account of herself (`Kim was tracking life on an app,
+    says she came in late and missed it`): after a reporting verb of hers (no one else named
+    before it in its clause) and `she`/`he` or her name, in the same clause."""
+    verbs = reporting_verbs(vocab)
+    pronouns = {args[0].lower() for args in vocab.reading.get("read_pronoun", [])}
+    for v in reversed(range(i)):
+        if words[v + 1].pause and v + 1 <= i - 1 or words[v].person not in (None, subject):
+            return False
+        if not words[v].forms & verbs:
+            continue
+        k = v + 2 if v + 2 < i and words[v + 1].text.lower() == "that" else v + 1
+        about_self = k < i and (words[k].person == subject or words[k].person is None
+                                and words[k].text.lower() in pronouns)
+        start = max((j for j in range(v + 1) if words[j].pause), default=0)
+        teller = {w.person for w in words[start:v]} - {None}
+        return about_self and teller <= {subject}
+    return False
 
 
 def _cue_at(words: list[Word], forms: list[frozenset[str]], i: int, cue: str, taken: set[int]) -> bool:

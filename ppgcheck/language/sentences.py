@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from itertools import product
 
 from ppgcheck.language import clock
 from ppgcheck.language.matching import patterns
@@ -237,14 +238,17 @@ def summons(piece: str, context: Context, vocab: Vocabulary) -> str | None:
     if len(words) == 2 and words[1].text.lower() in ("called", "calls"):
         return words[0].person      # (`Lee called: Kim drew up to 5 ...`: a piece of her call alone)
     forms = [word.forms for word in words]
-    for (text,) in sorted((args for args in vocab.reading.get("read_summons", [])), key=lambda a: -len(a[0])):
+    # (after the name, or after a few words set off by commas: `Max, watching, flagged table 4 to me`)
+    starts = [1] + [k for k in range(2, min(len(words), 5)) if words[1].pause and words[k].pause][:1]
+    for (text,), at in product(sorted((args for args in vocab.reading.get("read_summons", [])),
+                                      key=lambda a: -len(a[0])), starts):
         length = len(phrase_forms(text))
-        if len(words) <= length or not phrase_at(forms, text, 1):
+        if len(words) <= at + length - 1 or not phrase_at(forms, text, at):
             continue
         # (where and when after it: `Lee called me over on turn 6 of their X-Wing game:`, `after
         # Kim's second attack`: a person named as an owner only, no negation)
-        rest = piece[words[length].end:].strip(" ,.;:()[]")
-        rest_words = words[length + 1:]
+        rest = piece[words[at + length - 1].end:].strip(" ,.;:()[]")
+        rest_words = words[at + length:]
         owners_only = all(w.person is None or j + 1 < len(rest_words) and rest_words[j + 1].text == "'s"
                           for j, w in enumerate(rest_words)) and not any(w.negation for w in rest_words)
         if not rest or context_only(rest, context, vocab, background=owners_only):
