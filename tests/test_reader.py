@@ -876,6 +876,11 @@ def test_a_judges_shorthand_reads_as_the_words_it_stands_for():
     from ppgcheck.language.wordforms import tokenize
     assert [t.text for t in tokenize("w/o it b/c x&y w/ her")] == ["without", "it", "because", "x", "and", "y",
                                                                     "with", "her"]
+    # `+1 card` is one extra card; a counter's `+1/+1` is no count of extras
+    assert [t.text for t in tokenize("took +1 card, a +1/+1 counter")] == ["took", "1", "extra", "card", "a", "1", "1",
+                                                                           "counter"]
+    assert read("Kim drew +2 cards, mixed into her hand").observations[0].reading.read_as == \
+        "Kim drew 2 extra cards, mixed into her hand"
 
 
 def test_a_line_of_context_alone_is_shown_as_not_read_by_the_statement_after_it():
@@ -999,3 +1004,24 @@ def test_a_sentence_read_whole_never_leaves_another_persons_clause_unread():
     context = Context(["Kim", "Lee"], ["Kim", "Lee"])
     assert _reads_whole("Kim played an attack but she only pitched one card.", context, vocab)
     assert not _reads_whole("Kim drew 2 extra cards and Lee wrote down her life total.", context, vocab)
+
+
+def test_a_history_entry_before_a_note_is_no_subject_of_it():
+    """`Lee: none for slow-play` made Lee the previous subject, and the note after it, with no
+    name first, was read as modifiers of nothing (`It was not on purpose`: a parse error)."""
+    from ppgcheck.language.report import parse_reports
+    [report] = parse_reports("policy: ffg\nplayer: Kim\nplayer: Lee\nhistory:\nLee: none for slow-play\n"
+                             "asked lee to speed up earlier this rd, now again 3+ min on one decision, not on "
+                             "purpose. NW for SP\n", tolerant=True)
+    assert [(o.subject, o.kind) for o in report.observations] == [("Lee", "played_slowly")]
+
+
+def test_a_sentence_whose_signs_say_what_happened_continues_no_statement():
+    from ppgcheck.language.mentions import Context
+    from ppgcheck.language.reader import read_sentence
+    from ppgcheck.language.vocabulary import vocabulary
+    vocab = vocabulary("ffg")
+    context = Context(["Kim", "Lee"], ["Kim", "Lee"], "Lee")
+    assert read_sentence("asked lee to speed up earlier this rd, now again 3+ min on one decision, not on purpose. "
+                         "NW for SP", context, vocab).line == "Lee played slowly, not on purpose"
+    assert read_sentence("She did it on purpose.", context, vocab).line == "It was on purpose"

@@ -32,6 +32,8 @@ _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|whe
 # a line the strict language read whose value is refused (a number out of range, a hidden
 # character in a name): the judge's value is wrong, not the wording, and is never read again
 _STATED_WRONG = re.compile(r"out of range|is not allowed in a|declared twice")
+_HISTORY = re.compile(r"\s*history\s*:", re.IGNORECASE)
+_ENTRY = re.compile(r"\s*[^\s:][^:]*:\s*\S")      # `Lee: none for slow-play`, `Kim: Warning for ...`
 _SEPARATOR = re.compile(r"[ \t]*---+[ \t]*\.?[ \t]*(#.*)?\Z")
 
 
@@ -292,8 +294,11 @@ def _context(lines: list[str], n: int) -> Context:
                 names.append(name)
                 if declared.group(1).lower() == "player":
                     players.append(name)
+    in_history = False
     for line in chunk:
-        if _HEADER_LIKE.match(line):
+        # (a history entry, `Lee: none for slow-play`, names no sentence's subject)
+        in_history = bool(_HISTORY.match(line)) or in_history and bool(_ENTRY.match(line))
+        if in_history or _HEADER_LIKE.match(line):
             continue
         text = line.strip().lstrip('"').lower()
         previous = next((name for name in sorted(names, key=len, reverse=True)

@@ -17,9 +17,11 @@ import lemminflect
 from rapidfuzz import fuzz, process
 
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
-# (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`; `3rd` is one word, an ordinal, no count)
+# (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`, `+1`; `3rd` is one word, an ordinal, no count)
 # (a judge's pad writes minutes as a mark after the number: `arrived 4' late`, `took ~4'`)
-_WORD = re.compile(r"(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+|(?<=\d)['\u2032](?![\w'])"
+# (`+1 card`, `took +2`: that many extra; never `+1/+1`)
+_WORD = re.compile(r"(?<![\w/])\+\d+(?![\w/.,]\S)|(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+"
+                   r"|(?<=\d)['\u2032](?![\w'])"
                    r"|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
@@ -60,7 +62,9 @@ def tokenize(sentence: str) -> list[Token]:
     out: list[Token] = []
     for match in _WORD.finditer(sentence.replace("\u2019", "'")):
         word, start, end = match.group().lower(), match.start(), match.end()
-        if word in _CONTRACTIONS:
+        if word.startswith("+"):
+            parts = (word[1:], "extra")
+        elif word in _CONTRACTIONS:
             parts = _CONTRACTIONS[word]
         elif word.endswith("n't") and len(word) > 3:
             parts = (word[:-3], "not")
