@@ -251,12 +251,14 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
         implies.setdefault(modifier, []).append(kind)
     evidence: dict[str, list[int]] = {}
     first_implying = len(words)
+    implying: set[str] = set()
     for modifier in _modifiers(compiled, words, set(taken)):
         if _negated_before(words, modifier.read[0]):
             continue        # `None of Kim's sleeves are lighter ...`: it says nothing happened
         for kind in implies.get(modifier.pattern.kind, []):
             evidence.setdefault(kind, [])
             first_implying = min(first_implying, modifier.read[0])
+            implying.add(modifier.pattern.kind)
     if len(evidence) != 1:
         if len(evidence) > 1:
             subject = words[subjects[0]].person
@@ -274,6 +276,9 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     if not before:
         return None
     subject_at = before[-1]
+    receiving = {args[0] for args in vocab.reading.get("read_receiver", [])}
+    if subject_at == first_implying - 1 and any(m in receiving for m in implying):
+        return None         # (`Kim did not ask Lee anything`: who did not ask is who was advised, if anyone)
     if any(w.forms & PERCEIVING for w in words[subject_at + 1:first_implying]):
         return None         # (`Kim's opp noticed her sleeves r double sleeved`: the seer's sleeves?)
     if is_seer(words, subject_at) or any(w.person is not None for w in words[subject_at + 1:first_implying]) \

@@ -430,11 +430,12 @@ _OBJECT_PRONOUNS = {"him", "her", "them"}
 
 def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: int) -> bool:
     """Between the subject and the signs, a reporting verb, a person and `to` (`told Lee to`,
-    `asked her to`): the signs say what the subject bade someone do."""
+    `asked her to`; the `to` may be the sign's own, `to play faster`): the signs say what the
+    subject bade someone do."""
     verbs = reporting_verbs(vocab)
     return any(words[i].forms & verbs and (words[i + 1].person is not None
                                            or words[i + 1].text.lower() in _OBJECT_PRONOUNS)
-               and words[i + 2].text.lower() == "to" for i in range(subject_at + 1, first_sign - 2))
+               and words[i + 2].text.lower() == "to" for i in range(subject_at + 1, first_sign - 1))
 
 
 def unit_number(vocab: Vocabulary, slot: str, words: list[Word],
@@ -532,6 +533,8 @@ def is_object(words: list[Word], i: int) -> bool:
     what follows is no verb of hers but a word a verb's object is followed by."""
     if i == 0 or words[i].stop or words[i - 1].person is not None or words[i - 1].text in CLAUSE_STARTS:
         return False        # (`... decklist chk / Lee: list has 56`: a sentence's end before her, she starts one)
+    if words[i].pause and i + 1 < len(words) and words[i + 1].pause:
+        return False        # (`A spectator, Max, told Kim ...`: a name set off by commas names who it was)
     return i + 1 == len(words) or words[i + 1].pause or words[i + 1].text in OBJECT_FOLLOWERS
 
 
