@@ -137,3 +137,12 @@ def test_the_judges_own_clause_is_read_for_what_it_says_beside_the_verdict():
     error = refused("Kim thought Lee drew an extra card, and I found that Lee drew 2 extra cards, otherwise "
                     "all legal")
     assert "says both" in str(error) or "nothing was wrong" in str(error)
+
+
+@pytest.mark.parametrize("note", [
+    # the whole line reads as an infraction of both players beside the verdict (dci r16 probes)
+    "lee and kim already finished, waiting for time to run out at the feature table, no infraction",
+    "Kim drew 2 extra cards and mixed them into her hand, no infraction"])
+def test_a_note_read_as_an_infraction_beside_the_verdict_is_refused_for_saying_both(note):
+    error = refused(note, "policy: dci\nplayer: Kim\nplayer: Lee\n")
+    assert "says both" in error.message and "nothing was wrong" in error.message

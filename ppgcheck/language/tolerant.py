@@ -18,7 +18,7 @@ from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, Refusal, read
 from ppgcheck.language.sentences import CONTINUATION, context_only, leaves_a_clause, read_pieces, unread_statement
 from ppgcheck.language.ruling_time import RULING_LINE, RULING_STATED, ruling_time
 from ppgcheck.language.suggestions import suggest
-from ppgcheck.language.verdict import read_verdict
+from ppgcheck.language.verdict import read_verdict, verdict_at
 from ppgcheck.language.vocabulary import Vocabulary
 
 # a line that starts like a header, history or a tally (`player: Kim`, `history:`, `score:`): not a
@@ -188,10 +188,23 @@ def _read_line(lines: list[str], written: list[str], n: int, context: Context,
                vocab: Vocabulary) -> tuple[Read | Refusal, list[Read] | None]:
     """Line n read whole, and piece by piece where it says more; its clock times as minutes
     after the round began (clock.py; the round's start on a line before too, as written), the
-    reading showing the judge's own words."""
+    reading showing the judge's own words.  A line that reads as an infraction beside the
+    judge's verdict of legal play says both, and is refused."""
     verdict = read_verdict(lines[n - 1], context, vocab)
     if verdict is not None:         # the judge's verdict of legal play: the note says nothing else
         return verdict, None
+    result, pieces = _read_timed(lines, written, n, context, vocab)
+    judged = verdict_at(lines[n - 1], context, vocab) if isinstance(result, Read) or pieces else None
+    if judged is None:
+        return result, pieces
+    # (`lee and kim already finished, waiting for time to run out, no infraction`: stalling?)
+    read = result.line if isinstance(result, Read) else pieces[0].line
+    return Refusal(f"the note says both `{read}` and that nothing was wrong (`{lines[n - 1][judged[0]:judged[1]]}`): "
+                   "write the one the judge found", judged[0] + 1, readings=[read]), None
+
+
+def _read_timed(lines: list[str], written: list[str], n: int, context: Context,
+                vocab: Vocabulary) -> tuple[Read | Refusal, list[Read] | None]:
     began = next((t for line in reversed(_chunk(written, n)) if (t := clock.round_began(line, context.names, vocab))
                   is not None), None)
     timed, said = clock.in_minutes(lines[n - 1], began, context.names, vocab)

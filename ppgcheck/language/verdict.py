@@ -65,6 +65,16 @@ def read_verdict(line: str, context: Context, vocab: Vocabulary) -> Read | Refus
     return Read(canonical, Reading(line.strip(), canonical, not_read), subject)
 
 
+def verdict_at(line: str, context: Context, vocab: Vocabulary) -> tuple[int, int] | None:
+    """(start, end) of the judge's verdict of legal play in a line, None where it has none:
+    a line that reads as an infraction beside it says both, and is never ruled on."""
+    found = mentions(line, context, vocab)
+    if isinstance(found, Refusal):
+        return None
+    tokens = tokenize(line)
+    return _verdict(line, tokens, _claiming(tokens, _claim_words(vocab), found), vocab)
+
+
 def _claim_words(vocab: Vocabulary) -> set[str]:
     """The words by which a person claims, reports, asks or calls (`read_reporting`,
     `read_suspicion`): what follows them is what someone said or thought, not a finding."""
