@@ -88,7 +88,7 @@ READING: frozenset[Signature] = frozenset({
     ("read_says", 2), ("read_owned", 1), ("read_summons", 1), ("read_summoned", 1),
     ("read_round_began", 1), ("read_arrived", 1), ("read_bound", 1),
     ("read_counted", 2), ("read_legal", 1), ("read_suspicion", 1), ("read_fix_word", 1), ("read_together", 1),
-    ("read_others_error", 1), ("read_spoken", 1), ("read_speaking", 1), ("read_receiver", 1)})
+    ("read_others_error", 1), ("read_spoken", 1), ("read_speaking", 1), ("read_receiver", 1), ("read_legal_alone", 1)})
 # the core vocabulary's own tables (not read by the grammar; rules and `vocab` read them)
 VOCABULARY_TABLES: frozenset[Signature] = frozenset({("header_form", 3)})
 # a header value's fact, and the header it is a value of

@@ -146,3 +146,15 @@ def test_the_judges_own_clause_is_read_for_what_it_says_beside_the_verdict():
 def test_a_note_read_as_an_infraction_beside_the_verdict_is_refused_for_saying_both(note):
     error = refused(note, "policy: dci\nplayer: Kim\nplayer: Lee\n")
     assert "says both" in error.message and "nothing was wrong" in error.message
+
+
+def test_a_verdict_word_alone_at_the_end_of_the_line_is_the_judges():
+    assert read("Kim cast a Shock for 1 mana, legal").reading.read_as == "Kim did nothing wrong"
+    error = refused("kim cast 2nd copy of same legend on bf, put the old one in gy right away, legend rule done, legal",
+                    "policy: dci\nplayer: Kim\nplayer: Lee\n")
+    assert "says both" in error.message
+
+
+@pytest.mark.parametrize("note", ["Kim drew 2 extra cards, not legal", "Kim drew 2 extra cards, legal or not"])
+def test_a_verdict_word_unsaid_or_not_last_is_no_verdict(note):
+    assert_no_verdict(note)

@@ -105,7 +105,19 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
                 return None         # `the play was fine but she swore at Lee`: fine in part, not legal play
             if not claimed and not any(t.forms & negations for t in before):
                 return start, end
-    return None
+    return _bare_verdict(line, tokens, vocab)
+
+
+def _bare_verdict(line: str, tokens: list[Token], vocab: Vocabulary) -> tuple[int, int] | None:
+    """(start, end) of a verdict word alone after a pause at the end of the line (`..., legend
+    rule done, legal`: `read_legal_alone`), the judge's last word on what she saw."""
+    alone = {word.lower() for (word,) in vocab.reading.get("read_legal_alone", [])}
+    if not tokens or tokens[-1].text not in alone or len(tokens) < 2:
+        return None
+    last = tokens[-1]
+    if not _PAUSE.search(line[tokens[-2].end:last.start]) or line[last.end:].strip(" .!") != "":
+        return None
+    return last.start, last.end
 
 
 def _judge_clause(line: str, tokens: list[Token], after: int, before: int) -> int | None:
