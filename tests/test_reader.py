@@ -879,6 +879,7 @@ def test_a_judges_shorthand_reads_as_the_words_it_stands_for():
     # `+1 card` is one extra card; a counter's `+1/+1` is no count of extras
     assert [t.text for t in tokenize("took +1 card, a +1/+1 counter")] == ["took", "1", "extra", "card", "a", "1", "1",
                                                                            "counter"]
+    assert [t.text for t in tokenize("her hardware gives +1 click")] == ["her", "hardware", "gives", "1", "click"]
     assert read("Kim drew +2 cards, mixed into her hand").observations[0].reading.read_as == \
         "Kim drew 2 extra cards, mixed into her hand"
 
@@ -1015,13 +1016,3 @@ def test_a_history_entry_before_a_note_is_no_subject_of_it():
                              "purpose. NW for SP\n", tolerant=True)
     assert [(o.subject, o.kind) for o in report.observations] == [("Lee", "played_slowly")]
 
-
-def test_a_sentence_whose_signs_say_what_happened_continues_no_statement():
-    from ppgcheck.language.mentions import Context
-    from ppgcheck.language.reader import read_sentence
-    from ppgcheck.language.vocabulary import vocabulary
-    vocab = vocabulary("ffg")
-    context = Context(["Kim", "Lee"], ["Kim", "Lee"], "Lee")
-    assert read_sentence("asked lee to speed up earlier this rd, now again 3+ min on one decision, not on purpose. "
-                         "NW for SP", context, vocab).line == "Lee played slowly, not on purpose"
-    assert read_sentence("She did it on purpose.", context, vocab).line == "It was on purpose"

@@ -69,3 +69,9 @@ def test_a_cue_in_the_subjects_own_account_of_herself_is_hers_not_the_judges(sen
     "Kim ignored the announcement about life totals on paper and was late."])            # the judge's own words
 def test_a_cue_in_anothers_account_or_the_judges_words_still_refuses(sentence):
     refused(sentence)
+
+
+def test_a_cue_of_intent_in_the_subjects_own_words_still_refuses():
+    """`he said he wanted a smooth draw` may admit the intent that makes it cheating."""
+    refused("Kai admitted he had sorted his lands and spells into alternating order between games. He then gave "
+            "the deck a single cut and presented it, he said he wanted a smooth draw", players=("Kai", "Mei"))

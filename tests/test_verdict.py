@@ -158,3 +158,14 @@ def test_a_verdict_word_alone_at_the_end_of_the_line_is_the_judges():
 @pytest.mark.parametrize("note", ["Kim drew 2 extra cards, not legal", "Kim drew 2 extra cards, legal or not"])
 def test_a_verdict_word_unsaid_or_not_last_is_no_verdict(note):
     assert_no_verdict(note)
+
+
+def test_a_relative_clause_of_a_thing_in_mid_sentence_is_no_verdict_on_the_play():
+    assert_no_verdict("At the start of game one, Lee had presented a deck of 58 cards although her decklist, which "
+                      "was legal, registered 60.")
+    # (judge_notes_r11_fab.txt)
+    assert read("At the start of game one, Player Lee had presented a deck of 58 cards although her decklist, which was "
+                "legal, registered 60. Lee stated that two cards had been left in her sideboard pouch after the "
+                "previous round. The judge confirmed the list and the card pool were correct, and the missing cards "
+                "were returned to the deck before the game began.",
+                HEADER + "rel: competitive\n").kind == "wrong_deck_size_at_start"

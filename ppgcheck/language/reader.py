@@ -24,7 +24,7 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
-from ppgcheck.language.signs import (PERCEIVING, SIGN, is_object, is_seer, other_pronoun, reporting_verbs, reports,
+from ppgcheck.language.signs import (PERCEIVING, is_object, is_seer, other_pronoun, reporting_verbs, reports,
                                      score, seen, signed, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
@@ -186,8 +186,6 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
     if any(cue.lower() in w.forms and kind not in said for i, w in enumerate(words) if i not in taken
            for kind, cue in compiled.vocab.reading.get("read_cue", [])):
         return None
-    if any(s.points >= SIGN for s in score(compiled, words, persons).values()):
-        return None         # (`asked lee to speed up ..., not on purpose. NW for SP`: the signs say what happened)
     vocab = compiled.vocab
     parts = []
     for modifier in modifiers:

@@ -157,8 +157,9 @@ def cue_refusal(sentence: str, words: list[Word], taken: set[int], found: Found,
                 continue        # `a card she did not want, honest mistake`: what was read says it
             if kind in vocab.observations and _denied(words, i):
                 continue        # `no peeking`, `without peeking`: no sign of looking
-            if _excuse(words, i, found.persons.get("P"), vocab):
+            if kind in vocab.observations and _excuse(words, i, found.persons.get("P"), vocab):
                 continue        # `..., says she came in late and missed it`: her account, not the judge's finding
+                # (never a modifier's cue: `he said he wanted a smooth draw` may admit intent)
             if kind in vocab.observations and vocab.policy_kinds is not None and kind not in vocab.policy_kinds:
                 continue        # another guide's kind (`drew` of FaB's intellect draw, in a Yu-Gi-Oh note)
             if kind in vocab.observations or kind in vocab.states:

@@ -27,6 +27,8 @@ LEGAL_FORM = "did nothing wrong"        # core vocabulary.lp's canonical form of
 LEGAL_KIND = "played_legally"
 NEGATION_REACH = 2                      # words before a verdict a negation unsays it from (`not all legal`)
 _PAUSE = re.compile(r"[.,;:!?()]")
+# a relative clause set off in the middle of a sentence (`her decklist, which was legal, registered 60`)
+_OF_A_THING = re.compile(r",\s*which\s*$", re.IGNORECASE)
 _PRONOUNS = frozenset({"she", "he", "they", "i", "we"})
 # a verdict that starts with its verb (`is legal`, `was fine`) judges the play only after one of
 # these (`it's fine`, `everything was correct`); after a thing it judges the thing (`her list is legal`)
@@ -103,6 +105,8 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
             claimed = any(sentence <= at < start and _judge_clause(line, tokens, at, start) is None for at in claiming)
             if _contrasted(tokens, end, line):
                 return None         # `the play was fine but she swore at Lee`: fine in part, not legal play
+            if _OF_A_THING.search(line[:start]) and re.match(r"\s*,\s*\w", line[end:]):
+                continue            # `her decklist, which was legal, registered 60`: of the list, not the play
             if not claimed and not any(t.forms & negations for t in before):
                 return start, end
     return _bare_verdict(line, tokens, vocab)

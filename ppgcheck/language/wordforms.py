@@ -19,8 +19,8 @@ from rapidfuzz import fuzz, process
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
 # (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`, `+1`; `3rd` is one word, an ordinal, no count)
 # (a judge's pad writes minutes as a mark after the number: `arrived 4' late`, `took ~4'`)
-# (`+1 card`, `took +2`: that many extra; never `+1/+1`)
-_WORD = re.compile(r"(?<![\w/])\+\d+(?![\w/.,]\S)|(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+"
+# (`+1 card`: one extra card; never `+1/+1` or a card's `+1 click`)
+_WORD = re.compile(r"(?<![\w/])\+\d+(?=\s+cards?\b)|(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+"
                    r"|(?<=\d)['\u2032](?![\w'])"
                    r"|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
