@@ -879,6 +879,7 @@ def test_a_judges_shorthand_reads_as_the_words_it_stands_for():
     # `+1 card` is one extra card; a counter's `+1/+1` is no count of extras
     assert [t.text for t in tokenize("took +1 card, a +1/+1 counter")] == ["took", "1", "extra", "card", "a", "1", "1",
                                                                            "counter"]
+    assert [t.text for t in tokenize("kim + lee")] == ["kim", "and", "lee"]
     assert [t.text for t in tokenize("her hardware gives +1 click")] == ["her", "hardware", "gives", "1", "click"]
     assert read("Kim drew +2 cards, mixed into her hand").observations[0].reading.read_as == \
         "Kim drew 2 extra cards, mixed into her hand"
