@@ -169,3 +169,9 @@ def test_a_relative_clause_of_a_thing_in_mid_sentence_is_no_verdict_on_the_play(
                 "previous round. The judge confirmed the list and the card pool were correct, and the missing cards "
                 "were returned to the deck before the game began.",
                 HEADER + "rel: competitive\n").kind == "wrong_deck_size_at_start"
+
+
+def test_a_verdict_is_matched_as_written_never_by_its_verbs_form():
+    """`It was corrected` is what the judge did, not `was correct` (ffg round 16)."""
+    assert_no_verdict("Kim drew an extra card. It was corrected in one minute.")
+    assert read("Kim's play was checked, it was correct.").kind == "played_legally"

@@ -91,7 +91,7 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
     forms = [token.forms for token in tokens]
     for i in range(len(tokens)):
         for (text,) in vocab.reading.get("read_legal", []):
-            if not phrase_at(forms, text, i):
+            if not phrase_at(forms, text, i) or not _as_written(tokens[i + len(phrase_forms(text)) - 1], text):
                 continue
             if tokens[i].text in _COPULAS and (i == 0 or tokens[i - 1].text not in _GENERIC):
                 continue
@@ -110,6 +110,13 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
             if not claimed and not any(t.forms & negations for t in before):
                 return start, end
     return _bare_verdict(line, tokens, vocab)
+
+
+def _as_written(last: Token, text: str) -> bool:
+    """A verdict's last word as the phrase writes it, or its plural: `was corrected` is what the
+    judge did, never `was correct`."""
+    word = text.split()[-1].lower()
+    return last.text in (word, word + "s")
 
 
 def _bare_verdict(line: str, tokens: list[Token], vocab: Vocabulary) -> tuple[int, int] | None:
