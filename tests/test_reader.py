@@ -879,7 +879,6 @@ def test_a_judges_shorthand_reads_as_the_words_it_stands_for():
     # `+1 card` is one extra card; a counter's `+1/+1` is no count of extras
     assert [t.text for t in tokenize("took +1 card, a +1/+1 counter")] == ["took", "1", "extra", "card", "a", "1", "1",
                                                                            "counter"]
-    assert [t.text for t in tokenize("kim + lee")] == ["kim", "and", "lee"]
     assert [t.text for t in tokenize("her hardware gives +1 click")] == ["her", "hardware", "gives", "1", "click"]
     assert read("Kim drew +2 cards, mixed into her hand").observations[0].reading.read_as == \
         "Kim drew 2 extra cards, mixed into her hand"
@@ -1017,3 +1016,12 @@ def test_a_history_entry_before_a_note_is_no_subject_of_it():
                              "purpose. NW for SP\n", tolerant=True)
     assert [(o.subject, o.kind) for o in report.observations] == [("Lee", "played_slowly")]
 
+
+
+def test_a_pads_plus_between_two_names_is_the_pair_and_elsewhere_no_word():
+    from ppgcheck.language.report import parse_report
+    header = "policy: dci\nplayer: Kim\nplayer: Lee\nrel: competitive\n"
+    observations = parse_report(header + "time called, kim + lee flipped coin for the match instead of draw\n",
+                                tolerant=True).observations
+    assert [(o.subject, o.kind) for o in observations] == [("Kim", "decided_winner_randomly")]
+    assert observations[0].reading.read_as == "Kim and Lee decided the winner randomly"

@@ -198,6 +198,9 @@ class Patterns:
             if mention is not None:
                 if out and out[-1].person is not None and out[-1].start == mention[0]:
                     continue            # the rest of a multiword name
+                if out and out[-1].person is not None and sentence[out[-1].end:mention[0]].strip() == "+":
+                    # (a pad's `kim + lee`: the pair; a `+` elsewhere is no word, `dice + swearing`)
+                    out.append(Word("+", out[-1].end, mention[0], lemmas("and")))
                 out.append(Word(sentence[mention[0]:mention[1]], mention[0], mention[1], frozenset(),
                                 person=mention[2], pause=pause, stop=stop))
                 if token.end == mention[1] + 1:      # `Kims deck` (reader.py `mentions`): Kim's

@@ -181,12 +181,13 @@ def _says_allowed(text: str, vocab: Vocabulary) -> bool:
 
 
 def _joint(sentence: str, context: Context) -> re.Match | None:
-    """Two declared persons as the sentence's subject: the match of the two and the rest."""
+    """Two declared persons as the sentence's subject: the match of the two and the rest (`Kim
+    and Lee`, `Kim & Lee`, a pad's `kim + lee`)."""
     names = [re.escape(name) for name in sorted(context.names, key=len, reverse=True)]
     if len(names) < 2:
         return None
     alternatives = "|".join(names)
-    return re.match(rf"\s*(?:both\s+)?({alternatives})\s+(?:and|&)\s+({alternatives})\b(?:\s+both\b)?(.*)\Z", sentence,
+    return re.match(rf"\s*(?:both\s+)?({alternatives})\s+(?:and|&|\+)\s+({alternatives})\b(?:\s+both\b)?(.*)\Z", sentence,
                     re.IGNORECASE | re.DOTALL)
 
 

@@ -19,13 +19,13 @@ from rapidfuzz import fuzz, process
 # a word (letters and digits, with `-` and `'` inside), the possessive `'s`, or a digit run
 # (or a judge's shorthand: `w/o`, `w/`, `b/c`, `&`, `+1`; `3rd` is one word, an ordinal, no count)
 # (a judge's pad writes minutes as a mark after the number: `arrived 4' late`, `took ~4'`)
-# (`+1 card`: one extra card; never `+1/+1` or a card's `+1 click`; `kim + lee`: and)
-_WORD = re.compile(r"(?<![\w/])\+\d+(?=\s+cards?\b)|(?<=\s)\+(?=\s)|(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+"
+# (`+1 card`: one extra card; never `+1/+1` or a card's `+1 click`)
+_WORD = re.compile(r"(?<![\w/])\+\d+(?=\s+cards?\b)|(?<!\w)(?:w/o|w/|b/c)(?!\w)|&|'s\b|\d+(?:st|nd|rd|th)\b|\d+"
                    r"|(?<=\d)['\u2032](?![\w'])"
                    r"|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE | re.IGNORECASE)
 # contractions judges type, split as the forms write them (`didn't` = `did not`)
 _CONTRACTIONS = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
-                 "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",), "+": ("and",),
+                 "n't": ("not",), "w/o": ("without",), "w/": ("with",), "b/c": ("because",), "&": ("and",),
                  "'": ("min",), "\u2032": ("min",)}
 # a judge's abbreviations, whose dot ends no sentence (`approx. 3 min`, `e.g.`, `vs.`, `rd. 3`)
 ABBREVIATIONS = ("approx", "ca", "e.g", "i.e", "vs", "esp", "rd", "tbl")
