@@ -228,3 +228,17 @@ def test_what_is_done_by_saying_it_is_the_speakers_whoever_the_pronoun_is(note):
                                   "Lee says she drew 2 cards but she drew 3."])           # drawing is no saying
 def test_a_pronoun_after_a_verb_of_saying_is_still_refused_where_it_may_be_either(note):
     refused(note)
+
+
+@pytest.mark.parametrize("note, players, line", [
+    ("Kim asked her friend Max in the crowd what she should pitch and he told her", ("Kim", "Lee"),
+     "Max gave Kim advice"),
+    ("Player A turned round and asked Sam, who was watching, what to pitch, and Sam told him.",
+     ("Player A", "Player B"), "Sam gave Player A advice"),
+])
+def test_what_a_player_asked_another_about_is_the_answer_of_the_one_asked(note, players, line):
+    """These were read as the asker advising the one asked (bench/phrasings' `PLAYER` lines)."""
+    header = "policy: fab\n" + "".join(f'player: "{p}"\n' for p in players) + \
+        f"spectator: {line.split()[0]}\nrel: competitive\n"
+    [obs] = parse_report(header + note + "\n", tolerant=True).observations
+    assert obs.reading.read_as.startswith(line)

@@ -399,6 +399,10 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             return None         # (`Kim's opp noticed her sleeves are ...`: whose sleeves, the seer's?)
         if _bidden(words, vocab, subject_at, first_sign):
             return None         # (`Kim told Lee to hurry up`: what Kim asked for, not what anyone did)
+        asked = _asked_about(words, subject_at, first_sign)
+        if asked is not None:
+            # (`Kim asked her friend Max what she should pitch and he told her`: Max advised Kim)
+            return (asked, subject_at) if "Q" in form.slots else None
     elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
@@ -436,6 +440,26 @@ def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: i
     return any(words[i].forms & verbs and (words[i + 1].person is not None
                                            or words[i + 1].text.lower() in _OBJECT_PRONOUNS)
                and words[i + 2].text.lower() == "to" for i in range(subject_at + 1, first_sign - 1))
+
+
+def _asked_about(words: list[Word], subject_at: int, first_sign: int) -> int | None:
+    """Where the person the subject asked stands, where the signs follow the question (`Kim asked
+    Max what she should pitch`): what the signs say is the answer, the asked one's, not the
+    subject's; None where the subject asked no one anything before them."""
+    for i in range(subject_at + 1, first_sign + 1):     # (the sign's own `asked her friend`, too)
+        if not words[i].forms & {"ask"}:
+            continue
+        asked = next((k for k in range(i + 1, min(i + 1 + ASK_REACH, len(words))) if words[k].person is not None),
+                     None)
+        if asked is not None and any(w.text.lower() in _QUESTION_WORDS for w in words[asked + 1:asked + 1 + ASK_REACH]):
+            return asked
+    return None
+
+
+# the words that start a question asked (`asked Max what to pitch`, `whether she could block`), and
+# how far from `asked` the one asked, and from her the question, may stand
+ASK_REACH = 6
+_QUESTION_WORDS = frozenset({"what", "which", "whether", "if", "how"})
 
 
 def unit_number(vocab: Vocabulary, slot: str, words: list[Word],

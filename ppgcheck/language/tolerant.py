@@ -24,7 +24,7 @@ from ppgcheck.language.vocabulary import Vocabulary
 # a line that starts like a header, history or a tally (`player: Kim`, `history:`, `score:`): not a
 # sentence, so its strict error stands (`Deck check: ...` is a judge's sentence)
 _HEADER_LIKE = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator|history"
-                          r"|judge call|score|life|seed)\s*:|\s+\S[^:]*:", re.IGNORECASE)
+                          r"|judge call|score|life|seed)\s*:|\s+\w[^:]*:", re.IGNORECASE)
 _DECLARATION = re.compile(r'\s*(player|spectator)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(.*?))\s*\.?\s*(#.*)?$',
                           re.IGNORECASE)
 _HEADERS = re.compile(r"\s*(policy|rel|tier|event|game|round|match|day|table|when|player|spectator)\s*:",
