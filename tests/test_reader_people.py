@@ -114,6 +114,9 @@ def test_letting_an_error_pass_is_never_read_of_the_one_who_did_something_first(
     ("dci", ("Hugo", "Priya"), "During Hugo's combat step Priya cast a sorcery", "Priya"),
     ("yugioh", ("Elin", "Dario"), "While Elin was still in Main Phase 1 Dario gathered up his field and graveyard, "
                                   "thinking the duel was over", "Dario"),
+    # who tells the judge what she thinks another does (fab round 18: read as Max advising Kim)
+    ("fab", ("Kim", "Lee", "Max"), "Spectator Max told me quietly he thinks Kim gets advice from her friend behind "
+                                   "her. I watched two turns, the friend said nothing, only watching.", "Kim"),
 ])
 def test_a_sign_reading_never_names_the_seer_or_the_one_a_leading_clause_is_about(policy, players, note, doer):
     """These were ruled for the wrong player (bench/phrasings' player check): read for the doer

@@ -390,6 +390,8 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             # (no one acts before the signs: whose things they are said of, not who acts after them,
             # `Kim's hero shows 6 damage but her dial says 3 ... while Lee looked away`)
             subject_at = next(iter(_holder(words, persons, 0, first_sign)), subject_at)
+        if _reporter(words, vocab, acting, subject_at) and kind not in _spoken(vocab):
+            return None         # (`Max told me quietly he thinks Kim gets advice ...`: Max's suspicion)
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
         elif "Q" not in form.slots and owner is not None and not passive:
@@ -430,6 +432,25 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
 
 
 _OBJECT_PRONOUNS = {"him", "her", "them"}
+
+
+def _reporter(words: list[Word], vocab: Vocabulary, acting: list[int], at: int) -> bool:
+    """The person at `at` tells the judge what she thinks of another named after her (`Max told
+    me he thinks Kim ...`, `Lee says that Kim ...`): a reporting verb, then `me`, `that` or a
+    pronoun, before the other's name."""
+    later = next((k for k in acting if k > at and words[k].person != words[at].person), None)
+    if later is None:
+        return False
+    verbs = reporting_verbs(vocab)
+    return any(words[v].forms & verbs and words[v + 1].text.lower() in _REPORT_FOLLOWERS for v in range(at + 1, later))
+
+
+# what follows a verb by which someone reports what she thinks of another (`told me`, `says that`, `thinks she`)
+_REPORT_FOLLOWERS = frozenset({"me", "us", "that", "he", "she", "they"})
+
+
+def _spoken(vocab: Vocabulary) -> set[str]:
+    return {args[0] for args in vocab.reading.get("read_spoken", [])}
 
 
 def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: int) -> bool:
