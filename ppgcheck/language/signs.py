@@ -435,13 +435,13 @@ _OBJECT_PRONOUNS = {"him", "her", "them"}
 
 
 def _reporter(words: list[Word], vocab: Vocabulary, acting: list[int], at: int) -> bool:
-    """The person at `at` tells the judge what she thinks of another named after her (`Max told
-    me he thinks Kim ...`, `Lee says that Kim ...`): a reporting verb, then `me`, `that` or a
-    pronoun, before the other's name."""
+    """The person at `at` tells the judge what she thinks of another named after her in the same
+    sentence (`Max told me he thinks Kim ...`, `Lee says that Kim ...`): a reporting verb (not
+    `asked`), then `me`, `that` or a pronoun, before the other's name."""
     later = next((k for k in acting if k > at and words[k].person != words[at].person), None)
-    if later is None:
-        return False
-    verbs = reporting_verbs(vocab)
+    if later is None or any(w.stop for w in words[at + 1:later + 1]):
+        return False        # (in one sentence: `... asked me for a shuffle. Jo told me ...` is no report of Jo)
+    verbs = reporting_verbs(vocab) - {"ask"}
     return any(words[v].forms & verbs and words[v + 1].text.lower() in _REPORT_FOLLOWERS for v in range(at + 1, later))
 
 
