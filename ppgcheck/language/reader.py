@@ -25,7 +25,7 @@ from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
 from ppgcheck.language.signs import (PERCEIVING, is_object, is_seer, other_pronoun, reporting_verbs, reports,
-                                     score, seen, signed, when_clause)
+                                     score, seen, signed, spoken_kinds, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
@@ -421,9 +421,8 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
 def _speaker_said(words: list[Word], found: Found, pronoun_at: int, vocab: Vocabulary) -> bool:
     """The pronoun follows a reporting verb and the kind is done by saying (`read_spoken`): `Lee
     said he was at 8 life but he was at 5` is what Lee said, whoever `he` is."""
-    spoken = {args[0] for args in vocab.reading.get("read_spoken", [])}
     speaking = {args[0].lower() for args in vocab.reading.get("read_speaking", [])}
-    return found.pattern.kind in spoken and pronoun_at > 0 and bool(words[pronoun_at - 1].forms & speaking)
+    return found.pattern.kind in spoken_kinds(vocab) and pronoun_at > 0 and bool(words[pronoun_at - 1].forms & speaking)
 
 
 def _own_error(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:

@@ -390,7 +390,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             # (no one acts before the signs: whose things they are said of, not who acts after them,
             # `Kim's hero shows 6 damage but her dial says 3 ... while Lee looked away`)
             subject_at = next(iter(_holder(words, persons, 0, first_sign)), subject_at)
-        if _reporter(words, vocab, acting, subject_at) and kind not in _spoken(vocab):
+        if _reporter(words, vocab, acting, subject_at) and kind not in spoken_kinds(vocab):
             return None         # (`Max told me quietly he thinks Kim gets advice ...`: Max's suspicion)
         if "Q" in form.slots and len(before) >= 2 and not _reports(words, vocab, before[0], before[1]):
             subject_at = before[0]      # (`Kim called Lee an idiot`: the first does it to the next)
@@ -449,7 +449,8 @@ def _reporter(words: list[Word], vocab: Vocabulary, acting: list[int], at: int) 
 _REPORT_FOLLOWERS = frozenset({"me", "us", "that", "he", "she", "they"})
 
 
-def _spoken(vocab: Vocabulary) -> set[str]:
+def spoken_kinds(vocab: Vocabulary) -> set[str]:
+    """The kinds done by saying them (`read_spoken`: wrong game information, a lie to a judge)."""
     return {args[0] for args in vocab.reading.get("read_spoken", [])}
 
 

@@ -43,16 +43,10 @@ _GENERIC = frozenset({"it", "that", "this", "everything", "all", "which", "play"
 def read_verdict(line: str, context: Context, vocab: Vocabulary) -> Read | Refusal | None:
     """The line read as the judge's verdict of legal play; a refusal where it says something
     else besides; None where it has no verdict."""
-    tokens = tokenize(line)
-    claims = _claim_words(vocab)
-    found = mentions(line, context, vocab)
-    if isinstance(found, Refusal):
+    located = _located(line, context, vocab)
+    if located is None:
         return None
-    claiming = _claiming(tokens, claims, found)
-    verdict = _verdict(line, tokens, claiming, vocab)
-    if verdict is None:
-        return None
-    start, end = verdict
+    found, claiming, (start, end) = located
     both, unread = _statement_besides(line, start, end, claiming, context, vocab)
     if both is not None:
         return both
@@ -70,11 +64,20 @@ def read_verdict(line: str, context: Context, vocab: Vocabulary) -> Read | Refus
 def verdict_at(line: str, context: Context, vocab: Vocabulary) -> tuple[int, int] | None:
     """(start, end) of the judge's verdict of legal play in a line, None where it has none:
     a line that reads as an infraction beside it says both, and is never ruled on."""
+    located = _located(line, context, vocab)
+    return located[2] if located is not None else None
+
+
+def _located(line: str, context: Context, vocab: Vocabulary) -> tuple[list, list[int], tuple[int, int]] | None:
+    """The persons a line names, where each who claims stands, and (start, end) of the judge's
+    verdict; None where the line has no verdict."""
     found = mentions(line, context, vocab)
     if isinstance(found, Refusal):
         return None
     tokens = tokenize(line)
-    return _verdict(line, tokens, _claiming(tokens, _claim_words(vocab), found), vocab)
+    claiming = _claiming(tokens, _claim_words(vocab), found)
+    verdict = _verdict(line, tokens, claiming, vocab)
+    return None if verdict is None else (found, claiming, verdict)
 
 
 def _claim_words(vocab: Vocabulary) -> set[str]:
@@ -91,14 +94,16 @@ def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabul
     forms = [token.forms for token in tokens]
     for i in range(len(tokens)):
         for (text,) in vocab.reading.get("read_legal", []):
-            if not phrase_at(forms, text, i) or not _as_written(tokens[i + len(phrase_forms(text)) - 1], text):
+            if not phrase_at(forms, text, i):
+                continue
+            after = i + len(phrase_forms(text))
+            if not _as_written(tokens[after - 1], text):
                 continue
             if tokens[i].text in _COPULAS and (i == 0 or tokens[i - 1].text not in _GENERIC):
                 continue
-            after = i + len(phrase_forms(text))
             if after < len(tokens) and tokens[after].forms & _OF_THE_GUIDE:
                 continue        # `no infraction fits`: the guide's silence, not the judge's verdict
-            start, end = tokens[i].start, tokens[i + len(phrase_forms(text)) - 1].end
+            start, end = tokens[i].start, tokens[after - 1].end
             before = [t for t in tokens[max(0, i - NEGATION_REACH):i] if not _PAUSE.search(line[t.end:start])]
             sentence = _sentence_start(line, start)
             # (a clause the judge starts between the claim and the verdict makes the verdict hers)
