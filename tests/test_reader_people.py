@@ -245,3 +245,11 @@ def test_what_a_player_asked_another_about_is_the_answer_of_the_one_asked(note, 
         f"spectator: {line.split()[0]}\nrel: competitive\n"
     [obs] = parse_report(header + note + "\n", tolerant=True).observations
     assert obs.reading.read_as.startswith(line)
+
+
+def test_a_question_to_someone_no_one_declared_is_no_act_of_the_asker():
+    """`Kim asked her friend in the crowd which monster to summon ...` was read as Kim advising Lee."""
+    with pytest.raises(ReportError):
+        parse_report("policy: yugioh\nplayer: Kim\nplayer: Lee\ntier: 2\nKim asked her friend in the crowd which "
+                     "monster to summon and he pointed at one. Lee saw it and called me.\n", tolerant=True)
+

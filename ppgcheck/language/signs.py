@@ -331,9 +331,11 @@ def likely_doer(words: list[Word], vocab: Vocabulary) -> int | None:
               and not _summons(words, i, vocab) and not _summoner(words, i, vocab) and not is_seer(words, i)
               and not (leading and i < closed)]
     for at, nxt in zip(acting, acting[1:]):
-        if words[at].person != words[nxt].person and _reports(words, vocab, at, nxt) \
-                and reports(words[at + 1:nxt], vocab):
-            continue        # (`Lee says Kim ...`: what Kim did)
+        between = words[at + 1:nxt]
+        if words[at].person != words[nxt].person and len(between) <= 3 and not any(w.pause for w in between) \
+                and reports(between, vocab):
+            continue        # (`Lee says Kim ...`, `Lee told me Kim ...`: what Kim did; never `Lee said he was at
+            # 14 life but ..., Kim attacked`, Lee's own words)
         return at
     return acting[-1] if acting else None
 
@@ -403,8 +405,9 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
             return None         # (`Kim told Lee to hurry up`: what Kim asked for, not what anyone did)
         asked = _asked_about(words, subject_at, first_sign)
         if asked is not None:
-            # (`Kim asked her friend Max what she should pitch and he told her`: Max advised Kim)
-            return (asked, subject_at) if "Q" in form.slots else None
+            # (`Kim asked her friend Max what she should pitch and he told her`: Max advised Kim;
+            # `Kim asked her friend in the crowd which ...`: someone no one declared did)
+            return (asked, subject_at) if "Q" in form.slots and asked >= 0 else None
     elif passive and not form.text.startswith("{P}'s") and not _owned(vocab, kind, words, persons):
         return None
     else:
@@ -467,20 +470,26 @@ def _bidden(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: i
 def _asked_about(words: list[Word], subject_at: int, first_sign: int) -> int | None:
     """Where the person the subject asked stands, where the signs follow the question (`Kim asked
     Max what she should pitch`): what the signs say is the answer, the asked one's, not the
-    subject's; None where the subject asked no one anything before them."""
+    subject's; -1 where the one asked is no declared person (`asked her friend in the crowd
+    which ...`); None where the subject asked no one anything before them."""
     for i in range(subject_at + 1, first_sign + 1):     # (the sign's own `asked her friend`, too)
         if not words[i].forms & {"ask"}:
             continue
+        reach = words[i + 1:i + 1 + ASK_REACH]
+        question = next((j for j, w in enumerate(reach) if w.text.lower() in _QUESTION_WORDS), None)
         asked = next((k for k in range(i + 1, min(i + 1 + ASK_REACH, len(words))) if words[k].person is not None),
                      None)
         if asked is not None and any(w.text.lower() in _QUESTION_WORDS for w in words[asked + 1:asked + 1 + ASK_REACH]):
             return asked
+        if question and not any(w.person is not None or w.text.lower() in _THE_JUDGE for w in reach[:question]):
+            return -1       # (never `Sam asked how many Life Points Uma had left`, nor `asked me what ...`)
     return None
 
 
 # the words that start a question asked (`asked Max what to pitch`, `whether she could block`), and
 # how far from `asked` the one asked, and from her the question, may stand
 ASK_REACH = 6
+_THE_JUDGE = frozenset({"me", "us", "judge"})      # the one asked where the question is the judge's to answer
 _QUESTION_WORDS = frozenset({"what", "which", "whether", "if", "how"})
 
 
