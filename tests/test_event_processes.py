@@ -86,30 +86,35 @@ def assert_each_counted_all_before_it(records: dict[int, dict]) -> None:
         assert sorted(record["counted"]) == list(range(1, own)), record["source"]
 
 
-@pytest.mark.slow(100)
+# (8 judges of 10 reports race as 8 of 25 did: what is tested is the writers' overlap, not their length)
+EACH = 10
+ALL = 8 * EACH
+
+
+@pytest.mark.slow(50)
 def test_eight_judges_at_once_lose_nothing_and_count_everything(tmp_path):
     event = tmp_path / "event.db"
     folders = [tmp_path / f"judge{k}" for k in range(8)]
     for k, folder in enumerate(folders):
-        write_reports(folder, 25, table=k + 1)
+        write_reports(folder, EACH, table=k + 1)
     judges = [writer(folder, event, f"judge{k}") for k, folder in enumerate(folders)]
     outputs = [j.communicate(timeout=300) for j in judges]
     assert [j.returncode for j in judges] == [0] * 8, [err for _, err in outputs]
     lines = [sub for out, _ in outputs for sub in printed(out)]
-    assert len(lines) == 200 and {s["event"]["outcome"] for s in lines} == {"recorded"}
+    assert len(lines) == ALL and {s["event"]["outcome"] for s in lines} == {"recorded"}
     counts = table_counts(event)
-    assert (counts["reports"], counts["penalties"]) == (200, 200)
+    assert (counts["reports"], counts["penalties"]) == (ALL, ALL)
     records = stored(event)
     assert_each_counted_all_before_it(records)
-    assert sorted(len(r["counted"]) for r in records.values()) == list(range(200))
-    assert check_store(event) == ([], {"reports": 200, "penalties": 200, "persons": 2, "imports": 0, "audit": 200})
+    assert sorted(len(r["counted"]) for r in records.values()) == list(range(ALL))
+    assert check_store(event) == ([], {"reports": ALL, "penalties": ALL, "persons": 2, "imports": 0, "audit": ALL})
 
     again = [writer(folder, event, f"judge{k}") for k, folder in enumerate(folders)]
     outputs = [j.communicate(timeout=300) for j in again]
     assert [j.returncode for j in again] == [0] * 8
     lines = [sub for out, _ in outputs for sub in printed(out)]
-    assert len(lines) == 200 and {s["event"]["outcome"] for s in lines} == {"already-recorded"}
-    assert table_counts(event) == counts                  # re-submitting all 200 writes nothing
+    assert len(lines) == ALL and {s["event"]["outcome"] for s in lines} == {"already-recorded"}
+    assert table_counts(event) == counts                  # re-submitting all of them writes nothing
 
 
 def test_kill_9_never_loses_a_committed_ruling_nor_leaves_a_partial_one(tmp_path):

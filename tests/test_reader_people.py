@@ -253,3 +253,27 @@ def test_a_question_to_someone_no_one_declared_is_no_act_of_the_asker():
         parse_report("policy: yugioh\nplayer: Kim\nplayer: Lee\ntier: 2\nKim asked her friend in the crowd which "
                      "monster to summon and he pointed at one. Lee saw it and called me.\n", tolerant=True)
 
+
+
+@pytest.mark.parametrize("sentence", ["Lee said long games make players forget triggers, just table talk",
+                                      "Kim said everyone takes too long in this format"])
+def test_talk_of_what_people_in_general_do_is_no_act_of_the_speaker(sentence):
+    assert "people in general" in refused(sentence).message
+
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("Kim cast Counterspell without paying for it", "broke_game_rule"),
+    ("Kim took a booster from the prize wall without paying for it", "stole_material"),
+    ("Kim took two packs without paying for them", "stole_material"),
+])
+def test_without_paying_is_a_cost_unpaid_unless_product_was_taken(sentence, kind):
+    assert read(sentence)[0].kind == kind
+
+
+@pytest.mark.parametrize("sentence", ["Kim called me over. Lee's sleeves are reflective",
+                                      "Kim called me over. The backs of Lee's sleeves are reflective"])
+def test_who_called_the_judge_is_no_owner_of_what_the_judge_found(sentence):
+    header = "policy: yugioh\ntier: 2\nplayer: Kim\nplayer: Lee\n"
+    (obs,) = parse_report(header + sentence + "\n", tolerant=True).observations
+    assert (obs.subject, obs.kind) == ("Lee", "illegal_sleeves")

@@ -24,8 +24,8 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
-from ppgcheck.language.signs import (PERCEIVING, is_object, is_seer, other_pronoun, reporting_verbs, reports,
-                                     score, seen, signed, spoken_kinds, when_clause)
+from ppgcheck.language.signs import (PERCEIVING, calls_judge, is_object, is_seer, other_pronoun, reporting_verbs,
+                                     reports, score, seen, signed, spoken_kinds, talk_of_anyone, when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
@@ -66,7 +66,7 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
     refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context) \
-        or _seer_subject(words, found) or _own_error(words, found, vocab)
+        or _seer_subject(words, found) or _own_error(words, found, vocab) or _general_talk(words, found, vocab)
     if refused:
         return refused
     taken = set(found.read)
@@ -238,7 +238,8 @@ def _inferred(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
     one, a refusal when several kinds do.  (Cue words alone never make a reading: a word
     is too weak a sign of what happened.)"""
     vocab = compiled.vocab
-    named = [i for i, w in enumerate(words) if w.person is not None]
+    # (not who called the judge over: `Kim called me over. Lee's sleeves are reflective`)
+    named = [i for i, w in enumerate(words) if w.person is not None and not calls_judge(words, i, vocab)]
     # a person named as doing something; else the owner (`All of Kim's lands are in sleeves ...`)
     subjects = [i for i in named if not (i + 1 < len(words) and words[i + 1].text == "'s" and i > 0)] or named
     if not subjects:
@@ -350,6 +351,19 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+def _general_talk(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """The subject says what people in general do (`Lee said long games make players forget
+    triggers`): no act of hers, unless saying it is the act (a lie, advice)."""
+    subject = found.persons.get("P")
+    at = next((i for i in found.read if words[i].person == subject), None)
+    first = min((i for i in found.read if words[i].person is None), default=None)
+    if at is None or first is None or first < at or found.pattern.kind in spoken_kinds(vocab) \
+            or not talk_of_anyone(words, vocab, at, first):
+        return None
+    return Refusal(f"the sentence tells what {subject} said of people in general, not what anyone declared "
+                   "did: write what happened, with its subject", words[at].start + 1)
 
 
 def _paired_with(words: list[Word], i: int, subject: str, read: tuple[int, ...]) -> bool:

@@ -52,12 +52,16 @@ class Score:
 @cache
 def signs_of(compiled: Patterns) -> tuple[Sign, ...]:
     """The pack's signs and hints, the longest first (a text is matched before its parts)."""
-    out = []
+    out: list[Sign] = []
+    alike: dict[tuple[str, int], list[Sign]] = {}
     for fact, points in (("read_sign", SIGN), ("read_hint", HINT), ("read_scene", HINT)):
         for kind, text in compiled.vocab.reading.get(fact, []):
             words = tuple(t.forms for t in tokenize(text))
-            if words:
-                out.append(Sign(kind, words, points, scene=fact == "read_scene"))
+            same = alike.setdefault((kind, len(words)), [])
+            # (`sleeve` and `sleeves` are one word: one hint, never two that make a sign together)
+            if words and not any(all(a & b for a, b in zip(sign.words, words)) for sign in same):
+                same.append(Sign(kind, words, points, scene=fact == "read_scene"))
+                out.append(same[-1])
     # (a sign whose pronoun may stand for a name after one as long without: `turn up in`
     # before `in her backpack`)
     return tuple(sorted(out, key=lambda s: (-len(s.words), any(w & _PRONOUNS for w in s.words[1:]), -s.points)))
@@ -328,7 +332,7 @@ def likely_doer(words: list[Word], vocab: Vocabulary) -> int | None:
     leading = words[0].text.lower() in _LEADING if words else False
     closed = next((i for i, w in enumerate(words) if w.pause), len(words))
     acting = [i for i in persons if names_someone(words, i) and not is_object(words, i)
-              and not _summons(words, i, vocab) and not _summoner(words, i, vocab) and not is_seer(words, i)
+              and not calls_judge(words, i, vocab) and not _summoner(words, i, vocab) and not is_seer(words, i)
               and not (leading and i < closed)]
     for at, nxt in zip(acting, acting[1:]):
         between = words[at + 1:nxt]
@@ -365,7 +369,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         return None
     context = when_clause(words, signs)
     acting = [i for i in persons if names_someone(words, i) and not is_object(words, i) and i not in context
-              and not _summons(words, i, vocab)]
+              and not calls_judge(words, i, vocab)]
     first_sign = min(signs)
     passive = _passive(words)
     owner = first_sign - 2 if first_sign >= 2 and words[first_sign - 1].text == "'s" \
@@ -412,7 +416,7 @@ def doers(compiled: Patterns, words: list[Word], kind: str, signs: set[int],
         return None
     else:
         subject_at = persons[0]
-        if _summons(words, subject_at, vocab):
+        if calls_judge(words, subject_at, vocab):
             return None         # (`Lee called me over: half the room had turned to watch`)
         if "Q" in form.slots and subject_at + 1 < len(words) and words[subject_at + 1].text == "'s":
             return None         # (`Pam's friend told her to attack`: her friend did it, to her)
@@ -450,6 +454,21 @@ def _reporter(words: list[Word], vocab: Vocabulary, acting: list[int], at: int) 
 
 # what follows a verb by which someone reports what she thinks of another (`told me`, `says that`, `thinks she`)
 _REPORT_FOLLOWERS = frozenset({"me", "us", "that", "he", "she", "they"})
+
+
+def talk_of_anyone(words: list[Word], vocab: Vocabulary, subject_at: int, first_sign: int) -> bool:
+    """Between the subject and the signs, a reporting verb and then a word for people in general
+    and no one named (`Lee said long games make players forget triggers`): talk of what anyone
+    does, no act of the speaker's."""
+    verbs = reporting_verbs(vocab)
+    said = next((i for i in range(subject_at + 1, first_sign) if words[i].forms & verbs), None)
+    return said is not None and all(w.person is None for w in words[said + 1:first_sign]) \
+        and any(w.text.lower() in _ANYONE for w in words[said + 1:first_sign])
+
+
+# people in general, no one the report declares
+_ANYONE = frozenset({"players", "people", "everyone", "everybody", "anyone", "anybody", "someone",
+                     "somebody", "nobody", "you", "one"})
 
 
 def spoken_kinds(vocab: Vocabulary) -> set[str]:
@@ -546,7 +565,7 @@ def passive_agent(words: list[Word], context: Collection[int] = ()) -> int | Non
 _AFTER_AGENT = frozenset("in at during on before after while when and but so because then again twice for".split())
 
 
-def _summons(words: list[Word], at: int, vocab: Vocabulary) -> bool:
+def calls_judge(words: list[Word], at: int, vocab: Vocabulary) -> bool:
     """The person at `at` calls the judge over (`Lee came to get me because ...`: `read_summons`),
     which is all the sentence says she did."""
     forms = [w.forms for w in words]
