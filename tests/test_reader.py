@@ -824,6 +824,7 @@ def test_a_line_of_punctuation_alone_is_refused_cleanly(line):
     ("Kim showed up at 10:12 for a 10:00 start.", 12),
     ("Round began 12:55. Kim arrived 1:04.", 9),                  # a 12-hour clock past noon
     ("Round began 10:00. Kim didn't arrive until 10:15.", 15),
+    ("Round began 10:00. Kim came over at 10:12.", 12),            # `over` of the verb, no limit
 ])
 def test_an_arrival_time_against_the_rounds_start_is_the_minutes_between(note, minutes):
     obs = read(note).observations[0]

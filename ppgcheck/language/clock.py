@@ -67,8 +67,9 @@ def in_minutes(line: str, began: int | None, names: list[str], vocab: Vocabulary
         if late is None:
             continue
         text = f"{late} minute{'s' if late > 1 else ''} after the round started"
-        out += [line[at:clock.start], text]
-        said[text] = line[clock.start:clock.end].strip()
+        start = _particle_before(line, clock.start)
+        out += [line[at:start], text]
+        said[text] = line[start:clock.end].strip()
         at = clock.end
     return "".join(out) + line[at:], said
 
@@ -88,6 +89,13 @@ def as_written(reading: Reading, said: dict[str, str]) -> Reading:
         return text
     not_read = [text for text in map(written, reading.not_read) if text]
     return replace(reading, written=written(reading.written), not_read=not_read)
+
+
+def _particle_before(line: str, at: int) -> int:
+    """Where the time's text starts, an `over` of the verb before it taken in (`came over at 11:12`
+    is `came 12 minutes after ...`, never `over 12 minutes`, a limit)."""
+    before = re.search(r"\bover\s+$", line[:at], re.IGNORECASE)
+    return before.start() if before else at
 
 
 def _after(start: int, arrived: int) -> int | None:
