@@ -277,3 +277,14 @@ def test_who_called_the_judge_is_no_owner_of_what_the_judge_found(sentence):
     header = "policy: yugioh\ntier: 2\nplayer: Kim\nplayer: Lee\n"
     (obs,) = parse_report(header + sentence + "\n", tolerant=True).observations
     assert (obs.subject, obs.kind) == ("Lee", "illegal_sleeves")
+
+
+def test_what_the_one_asked_said_is_his_answer_not_the_askers_act():
+    header = "policy: fab\nplayer: Kim\nplayer: Lee\n"
+    note = "Kim asked Lee how much life he had and Lee said 12, but his life counter showed 10\n"
+    (obs,) = parse_report(header + note, tolerant=True).observations
+    assert (obs.subject, obs.kind) == ("Lee", "gave_incorrect_information")
+
+
+def test_an_asker_before_what_another_did_otherwise_is_still_refused():
+    assert "starts with what Kim did" in refused("Kim asked Lee to shuffle and Lee drew 2 extra cards").message

@@ -340,6 +340,8 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue            # `Lee's deck`: of Lee, not by Lee
         if _paired_with(words, i, subject, found.read):
             continue            # `Kim and Lee were playing game 2 when Kim drew ...`: what both did
+        if found.pattern.kind in spoken_kinds(vocab) and _asked_by(words, i, subject):
+            continue            # `Kim asked Lee how much life she had and Lee said 12, but ...`: his answer
         between = words[i + 1:at]
         if _perceived(words, between, word.person, found):
             continue            # `Pru noticed that Olaf played ...`: who saw it is context
@@ -351,6 +353,11 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
+
+def _asked_by(words: list[Word], i: int, subject: str) -> bool:
+    """The person at i asked the subject (`Kim asked Lee ...`): what the subject then said answers her."""
+    return i + 2 < len(words) and "ask" in words[i + 1].forms and words[i + 2].person == subject
 
 
 def _general_talk(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
