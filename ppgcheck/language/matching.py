@@ -213,7 +213,7 @@ class Patterns:
             value = number_of(token.text, numbers, fixed)
             out.append(Word(token.text, token.start, token.end, frozenset(forms), number=value,
                             negation=token.text in self.negations, pause=pause, stop=stop))
-        return self.read_together(self.read_instead(self.replace_synonyms(compound_numbers(out))))
+        return self.read_together(self.read_instead(self.replace_synonyms(compound_numbers(_did_not(out)))))
 
     def read_instead(self, words: list[Word]) -> list[Word]:
         """`N Unit ... instead of M` (M < N) read as `N-M Word Unit` where `read_instead(Unit,
@@ -527,3 +527,10 @@ def number_of(text: str, number_words: dict[str, int], corrected: str | None = N
     if hyphen and number_words.get(tens, 0) in _TENS and 1 <= number_words.get(unit, 0) <= 9:
         return number_words[tens] + number_words[unit]
     return number_words.get(corrected or text)
+
+
+def _did_not(words: list[Word]) -> list[Word]:
+    """`had not discarded` says what `did not discard` says: a `have` before a negation is also `do`
+    (the packs' words are written with `did not`)."""
+    return [replace(w, forms=w.forms | {"do", "did"}) if "have" in w.forms and k + 1 < len(words)
+            and words[k + 1].negation else w for k, w in enumerate(words)]

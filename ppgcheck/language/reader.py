@@ -340,6 +340,8 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue            # `Lee's deck`: of Lee, not by Lee
         if _paired_with(words, i, subject, found.read):
             continue            # `Kim and Lee were playing game 2 when Kim drew ...`: what both did
+        if calls_judge(words, i, vocab):
+            continue            # `Lee called me at the start of his turn. His opponent, Kim, had ...`
         if found.pattern.kind in spoken_kinds(vocab) and _asked_by(words, i, subject):
             continue            # `Kim asked Lee how much life she had and Lee said 12, but ...`: his answer
         between = words[i + 1:at]
