@@ -288,3 +288,20 @@ def test_what_the_one_asked_said_is_his_answer_not_the_askers_act():
 
 def test_an_asker_before_what_another_did_otherwise_is_still_refused():
     assert "starts with what Kim did" in refused("Kim asked Lee to shuffle and Lee drew 2 extra cards").message
+
+
+@pytest.mark.parametrize("sentence", ["Lee noticed that some of Kim's sleeves had a small ink mark on the back",
+                                      "Lee noticed that one of Kim's sleeves was marked"])
+def test_who_saw_some_of_anothers_things_is_context(sentence):
+    (obs,) = read(sentence)
+    assert (obs.subject, obs.kind) == ("Kim", "marked_cards")
+
+
+def test_who_called_the_judge_over_is_context_before_what_another_did():
+    (obs,) = read("Lee called me at the start of his turn. His opponent, Kim, had passed the turn holding "
+                  "nine cards and had not discarded down to seven")
+    assert (obs.subject, obs.kind) == ("Kim", "failed_to_discard")
+
+
+def test_what_a_caller_claims_is_no_finding():
+    refused("Lee called me saying Kim missed her upkeep trigger")

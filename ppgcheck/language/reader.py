@@ -24,8 +24,9 @@ from ppgcheck.language.grammar import language
 from ppgcheck.language.printer import fill, print_observation, quote_name
 from ppgcheck.language.refusals import (NOTHING, Refusal, answered_modifiers, asked, cue_refusal, exclusive_refusal, negated,
                                         negation_refusal)
-from ppgcheck.language.signs import (PERCEIVING, calls_judge, is_object, is_seer, other_pronoun, reporting_verbs,
-                                     reports, score, seen, signed, spoken_kinds, talk_of_anyone, when_clause)
+from ppgcheck.language.signs import (PERCEIVING, calls_judge, claim_words, is_object, is_seer, other_pronoun,
+                                     reporting_verbs, reports, score, seen, signed, spoken_kinds, talk_of_anyone,
+                                     when_clause)
 from ppgcheck.language.vocabulary import PERSON_SLOTS, Vocabulary
 
 MAX_WORDS = 200         # a judge's sentence is shorter: a longer one is refused, so reading it stays cheap
@@ -340,11 +341,13 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
             continue            # `Lee's deck`: of Lee, not by Lee
         if _paired_with(words, i, subject, found.read):
             continue            # `Kim and Lee were playing game 2 when Kim drew ...`: what both did
-        if calls_judge(words, i, vocab):
-            continue            # `Lee called me at the start of his turn. His opponent, Kim, had ...`
         if found.pattern.kind in spoken_kinds(vocab) and _asked_by(words, i, subject):
             continue            # `Kim asked Lee how much life she had and Lee said 12, but ...`: his answer
         between = words[i + 1:at]
+        if calls_judge(words, i, vocab) and not any(w.forms & (claim_words(vocab) - {"call"}) for w in between):
+            # (`Lee called me at the start of his turn. His opponent, Kim, had ...`; not `Lee called me
+            # saying Kim missed her trigger`: what the caller claims)
+            continue
         if _perceived(words, between, word.person, found):
             continue            # `Pru noticed that Olaf played ...`: who saw it is context
         readings = _not_noticed(words, between, word.person, found, vocab)
@@ -355,6 +358,7 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        f"{subject}: write one statement a line, each with its subject", word.start + 1,
                        readings=readings)
     return None
+
 
 
 def _asked_by(words: list[Word], i: int, subject: str) -> bool:
@@ -384,7 +388,9 @@ def _paired_with(words: list[Word], i: int, subject: str, read: tuple[int, ...])
 
 
 # the words beside a verb of seeing (signs.PERCEIVING) in `Pru noticed that Olaf ...`
-PERCEIVED_FILLERS = frozenset({"that", "how", "then", "just", "clearly", "also", "had", "has", "it"})
+PERCEIVED_FILLERS = frozenset({"that", "how", "then", "just", "clearly", "also", "had", "has", "it",
+                               # (what of the subject's things was seen: `noticed that some of Sam's sleeves`)
+                               "some", "of", "one", "all", "several", "most", "few", "many", "the", "a"})
 # after the statement read, words that join on what the one who saw did next (`and kept quiet`)
 _NEXT_CLAUSE = frozenset({"and", "but", "so", "then", "while", "yet"})
 

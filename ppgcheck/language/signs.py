@@ -209,7 +209,7 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers, inferred=True)
 
 
-_SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
+SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
 # verbs of seeing that what follows happened (`Pru noticed that Olaf ...`): the seer is no doer of it
 PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
 
@@ -223,7 +223,7 @@ def _pronoun_doer(words: list[Word], persons: list[int], start: int, first_sign:
     """Where no one named acts before the signs but `she` does (`Kim's activation was fine but
     she swore at Lee`), the one person named before the pronoun (an owner too); -1 where two
     are or none is; None where no pronoun stands there."""
-    pronoun = next((i for i in range(start, first_sign) if words[i].text.lower() in _SUBJECT_PRONOUNS), None)
+    pronoun = next((i for i in range(start, first_sign) if words[i].text.lower() in SUBJECT_PRONOUNS), None)
     if pronoun is None:
         return None
     named = [i for i in persons if i < pronoun]
@@ -462,13 +462,14 @@ def talk_of_anyone(words: list[Word], vocab: Vocabulary, subject_at: int, first_
     does, no act of the speaker's."""
     verbs = reporting_verbs(vocab)
     said = next((i for i in range(subject_at + 1, first_sign) if words[i].forms & verbs), None)
-    return said is not None and all(w.person is None for w in words[said + 1:first_sign]) \
-        and any(w.text.lower() in _ANYONE for w in words[said + 1:first_sign])
+    talk = words[said + 1:first_sign] if said is not None else []
+    return bool(talk) and all(w.person is None and not w.stop for w in talk) \
+        and any(w.text.lower() in _ANYONE for w in talk)
 
 
 # people in general, no one the report declares
 _ANYONE = frozenset({"players", "people", "everyone", "everybody", "anyone", "anybody", "someone",
-                     "somebody", "nobody", "you", "one"})
+                     "somebody", "nobody", "you"})
 
 
 def spoken_kinds(vocab: Vocabulary) -> set[str]:
@@ -624,6 +625,12 @@ def _reports(words: list[Word], vocab: Vocabulary, first: int, second: int) -> b
 def reporting_verbs(vocab: Vocabulary) -> set[str]:
     """The verbs by which one person reports what another did (`says`, `told me`: `read_reporting`)."""
     return {args[0].lower() for args in vocab.reading.get("read_reporting", [])}
+
+
+def claim_words(vocab: Vocabulary) -> set[str]:
+    """The words by which a person claims, reports, asks or calls (`read_reporting`,
+    `read_suspicion`): what follows them is what someone said or thought, not a finding."""
+    return {word for fact in ("read_reporting", "read_suspicion") for (word,) in vocab.reading.get(fact, [])}
 
 
 def reports(words: list[Word], vocab: Vocabulary) -> bool:

@@ -19,7 +19,7 @@ from ppgcheck.language.printer import quote_name
 from ppgcheck.language.matching import patterns
 from ppgcheck.language.reader import NOTHING_FOUND, Context, Read, mentions, read_sentence, sentence_words
 from ppgcheck.language.refusals import Refusal
-from ppgcheck.language.signs import SIGN, score
+from ppgcheck.language.signs import SIGN, claim_words, score
 from ppgcheck.language.vocabulary import Vocabulary
 from ppgcheck.language.wordforms import Token, phrase_at, phrase_forms, sentence_spans, tokenize
 
@@ -75,15 +75,9 @@ def _located(line: str, context: Context, vocab: Vocabulary) -> tuple[list, list
     if isinstance(found, Refusal):
         return None
     tokens = tokenize(line)
-    claiming = _claiming(tokens, _claim_words(vocab), found)
+    claiming = _claiming(tokens, claim_words(vocab), found)
     verdict = _verdict(line, tokens, claiming, vocab)
     return None if verdict is None else (found, claiming, verdict)
-
-
-def _claim_words(vocab: Vocabulary) -> set[str]:
-    """The words by which a person claims, reports, asks or calls (`read_reporting`,
-    `read_suspicion`): what follows them is what someone said or thought, not a finding."""
-    return {word for fact in ("read_reporting", "read_suspicion") for (word,) in vocab.reading.get(fact, [])}
 
 
 def _verdict(line: str, tokens: list[Token], claiming: list[int], vocab: Vocabulary) -> tuple[int, int] | None:
