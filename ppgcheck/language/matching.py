@@ -122,6 +122,29 @@ class Patterns:
         self.speller = Speller(known | set(self.numbers))
 
     @cached_property
+    def _by_required(self) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+        """Where each pattern is in `patterns`, by the forms of its first required word (and those
+        that require none): a sentence's forms name the few it may hold."""
+        index: dict[str, list[int]] = {}
+        always = []
+        for k, pattern in enumerate(self.patterns):
+            if not pattern.required:
+                always.append(k)
+                continue
+            for form in pattern.required[0]:
+                index.setdefault(form, []).append(k)
+        return {form: tuple(at) for form, at in index.items()}, tuple(always)
+
+    def candidates(self, words: list[Word], modifiers: bool) -> list[Pattern]:
+        """The modifier patterns (else the others) a sentence may hold, in their order: each
+        pattern whose required words the sentence has (find() would skip any other)."""
+        present = present_forms(words)
+        index, always = self._by_required
+        at = sorted({k for form in present for k in index.get(form, ())}.union(always))
+        return [p for k in at if ((p := self.patterns[k]).category == "modifier") == modifiers
+                and all(forms & present for forms in p.required)]
+
+    @cached_property
     def verbs(self) -> dict[str, tuple[tuple[frozenset[str], frozenset[str] | None], ...]]:
         """Each observation kind's verbs: the first word after the subject in its patterns,
         with the word its pattern needs next (`kept` of `kept notes`), None if none."""

@@ -206,9 +206,7 @@ def _continuation(sentence: str, words: list[Word], compiled: Patterns, context:
 def _observation(compiled: Patterns, words: list[Word]) -> Found | Refusal:
     """The one observation (or match state) the sentence states."""
     best: dict[tuple[str, str], Found] = {}
-    for pattern in compiled.patterns:
-        if pattern.category == "modifier":
-            continue
+    for pattern in compiled.candidates(words, modifiers=False):
         found = compiled.find(pattern, words, set())
         if found is None:
             continue
@@ -527,7 +525,7 @@ def modifiers_in(sentence: str, context: Context, vocab: Vocabulary) -> list[Mod
 
 def _modifiers(compiled: Patterns, words: list[Word], taken: set[int]) -> list[Found]:
     """Every modifier found in the words not yet read, the longest first, each kind once."""
-    found = [f for p in compiled.patterns if p.category == "modifier"
+    found = [f for p in compiled.candidates(words, modifiers=True)
              for f in [compiled.find(p, words, taken)] if f is not None]
     found.sort(key=lambda f: (-len(f.read), f.span, f.read[0]))
     kept: list[Found] = []

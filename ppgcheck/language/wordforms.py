@@ -88,7 +88,9 @@ def phrase_forms(text: str) -> tuple[frozenset[str], ...]:
 def phrase_at(forms: Sequence[frozenset[str]], text: str, start: int = 0) -> bool:
     """The phrase `text` stands in `forms` (each word's forms) from `start` on, word by word."""
     want = phrase_forms(text)
-    return len(forms) - start >= len(want) and all(w & f for w, f in zip(want, forms[start:]))
+    if len(forms) - start < len(want) or want and not want[0] & forms[start]:
+        return False        # (most phrases fail at their first word: no slice of the sentence made)
+    return all(want[k] & forms[start + k] for k in range(1, len(want)))
 
 
 def phrase_in(forms: Sequence[frozenset[str]], texts: Sequence[str]) -> bool:
