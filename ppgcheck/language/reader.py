@@ -342,7 +342,7 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
         if found.pattern.kind in spoken_kinds(vocab) and _asked_by(words, i, subject):
             continue            # `Kim asked Lee how much life she had and Lee said 12, but ...`: his answer
         between = words[i + 1:at]
-        if calls_judge(words, i, vocab) and not any(w.forms & (claim_words(vocab) - {"call"}) for w in between):
+        if calls_judge(words, i, vocab) and not _claimed_by_caller(words, i, at, found, vocab):
             # (`Lee called me at the start of his turn. His opponent, Kim, had ...`; not `Lee called me
             # saying Kim missed her trigger`: what the caller claims)
             continue
@@ -357,6 +357,16 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
                        readings=readings)
     return None
 
+
+
+def _claimed_by_caller(words: list[Word], caller: int, at: int, found: Found, vocab: Vocabulary) -> bool:
+    """A word of claiming or asking after the caller, in the sentence of what was read (`Lee called me
+    saying Kim missed ...`, `Lee asked me to watch his match for slow play; Kim ...`): the caller's
+    claim; never in a sentence before it (`Kim asked for a judge to watch her match. Her opponent ...`)."""
+    claims = claim_words(vocab) - {"call"}
+    first = min((k for k in found.read if words[k].person is None), default=at)
+    return any(words[k].forms & claims and not any(w.stop for w in words[k + 1:first + 1])
+               for k in range(caller + 1, at))
 
 
 def _asked_by(words: list[Word], i: int, subject: str) -> bool:
