@@ -358,7 +358,6 @@ def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusa
     return None
 
 
-
 def _claimed_by_caller(words: list[Word], caller: int, at: int, found: Found, vocab: Vocabulary) -> bool:
     """A word of claiming or asking after the caller, in the sentence of what was read (`Lee called me
     saying Kim missed ...`, `Lee asked me to watch his match for slow play; Kim ...`): the caller's

@@ -209,7 +209,7 @@ def signed(compiled: Patterns, words: list[Word]) -> Found | list[str] | None:
     return Found(pattern, tuple(sorted(i for i in read if i < len(words))), found_persons, numbers, inferred=True)
 
 
-SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
+_SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
 # verbs of seeing that what follows happened (`Pru noticed that Olaf ...`): the seer is no doer of it
 PERCEIVING = frozenset({"notice", "see", "spot", "catch", "realize", "realise", "observe", "watch", "discover"})
 
@@ -223,7 +223,7 @@ def _pronoun_doer(words: list[Word], persons: list[int], start: int, first_sign:
     """Where no one named acts before the signs but `she` does (`Kim's activation was fine but
     she swore at Lee`), the one person named before the pronoun (an owner too); -1 where two
     are or none is; None where no pronoun stands there."""
-    pronoun = next((i for i in range(start, first_sign) if words[i].text.lower() in SUBJECT_PRONOUNS), None)
+    pronoun = next((i for i in range(start, first_sign) if words[i].text.lower() in _SUBJECT_PRONOUNS), None)
     if pronoun is None:
         return None
     named = [i for i in persons if i < pronoun]
