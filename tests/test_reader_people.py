@@ -305,3 +305,8 @@ def test_who_called_the_judge_over_is_context_before_what_another_did():
 
 def test_what_a_caller_claims_is_no_finding():
     refused("Lee called me saying Kim missed her upkeep trigger")
+
+
+def test_cards_picked_up_against_those_due_are_extra_cards_drawn():
+    (obs,) = read("Kim picked up four cards instead of three")
+    assert (obs.subject, obs.kind, obs.counts) == ("Kim", "drew_extra_cards", {"cards": 1})
