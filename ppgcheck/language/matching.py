@@ -136,13 +136,11 @@ class Patterns:
         return {form: tuple(at) for form, at in index.items()}, tuple(always)
 
     def candidates(self, words: list[Word], modifiers: bool) -> list[Pattern]:
-        """The modifier patterns (else the others) a sentence may hold, in their order: each
-        pattern whose required words the sentence has (find() would skip any other)."""
-        present = present_forms(words)
+        """The modifier patterns (else the others) a sentence may hold, in their order: those
+        whose first required word it has (find() tests the rest of them)."""
         index, always = self._by_required
-        at = sorted({k for form in present for k in index.get(form, ())}.union(always))
-        return [p for k in at if ((p := self.patterns[k]).category == "modifier") == modifiers
-                and all(forms & present for forms in p.required)]
+        at = sorted({k for form in present_forms(words) for k in index.get(form, ())}.union(always))
+        return [p for k in at if ((p := self.patterns[k]).category == "modifier") == modifiers]
 
     @cached_property
     def verbs(self) -> dict[str, tuple[tuple[frozenset[str], frozenset[str] | None], ...]]:

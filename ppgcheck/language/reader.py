@@ -324,13 +324,18 @@ def _signed(compiled: Patterns, words: list[Word]) -> Found | Refusal | None:
                    readings=[line for line in lines if line])
 
 
+def _subject_at(words: list[Word], found: Found) -> int | None:
+    """Where the subject of what was read stands among the words read."""
+    return next((i for i in found.read if words[i].person == found.persons.get("P")), None)
+
+
 def _other_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
     """A sentence that starts with another person than the subject read (`Lee rushed so
     that Kim would miss her trigger`) says what that person did: refused, not guessed.  Where
     what that person did is not noticing (`Lee never noticed that Kim ...`: a `read_hint` of
     did_not_notice_error), the lines offered say so."""
     subject = found.persons.get("P")
-    at = next((i for i in found.read if words[i].person == subject), None)
+    at = _subject_at(words, found)
     context = when_clause(words, found.read) if at is not None else range(0)
     for i, word in enumerate(words[:at] if at is not None else []):
         if word.person is None or word.person == subject or i in found.read or i in context:
@@ -364,8 +369,8 @@ def _claimed_by_caller(words: list[Word], caller: int, at: int, found: Found, vo
     claim; never in a sentence before it (`Kim asked for a judge to watch her match. Her opponent ...`)."""
     claims = claim_words(vocab) - {"call"}
     first = min((k for k in found.read if words[k].person is None), default=at)
-    return any(words[k].forms & claims and not any(w.stop for w in words[k + 1:first + 1])
-               for k in range(caller + 1, at))
+    sentence = max((k for k in range(caller + 1, first + 1) if words[k].stop), default=caller + 1)
+    return any(words[k].forms & claims for k in range(sentence, at))
 
 
 def _asked_by(words: list[Word], i: int, subject: str) -> bool:
@@ -377,7 +382,7 @@ def _general_talk(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal
     """The subject says what people in general do (`Lee said long games make players forget
     triggers`): no act of hers, unless saying it is the act (a lie, advice)."""
     subject = found.persons.get("P")
-    at = next((i for i in found.read if words[i].person == subject), None)
+    at = _subject_at(words, found)
     first = min((i for i in found.read if words[i].person is None), default=None)
     if at is None or first is None or first < at or found.pattern.kind in spoken_kinds(vocab) \
             or not talk_of_anyone(words, vocab, at, first):
@@ -418,7 +423,7 @@ def _seer_subject(words: list[Word], found: Found) -> Refusal | None:
     """The subject read only saw what the form's words say (`Kim's opp noticed her sleeves are
     double sleeved`: the sleeves are not the seer's): refused, never read as the seer's."""
     subject = found.persons.get("P")
-    at = next((i for i in found.read if words[i].person == subject), None)
+    at = _subject_at(words, found)
     after = [i for i in found.read if at is not None and i > at and words[i].person is None]
     if not after:
         return None
@@ -435,7 +440,7 @@ def _pronoun_subject(words: list[Word], found: Found, compiled: Patterns, contex
     asked her life total and she gave the wrong number`): the pronoun's person did it, and it
     may be either; refused, with the line for each."""
     subject = found.persons.get("P")
-    at = next((i for i in found.read if words[i].person == subject), None)
+    at = _subject_at(words, found)
     after = [i for i in found.read if at is not None and i > at and words[i].person is None]
     pronoun_at = other_pronoun(compiled.vocab, words, at, after[0]) if after else None
     if pronoun_at is None or _speaker_said(words, found, pronoun_at, compiled.vocab):
@@ -469,7 +474,7 @@ def _own_error(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | 
     if found.pattern.kind not in {kind for (kind,) in vocab.reading.get("read_others_error", [])}:
         return None
     subject = found.persons.get("P")
-    at = next((i for i in found.read if words[i].person == subject), None)
+    at = _subject_at(words, found)
     said = [i for i in found.read if at is not None and i > at and words[i].person is None]
     pronouns = {word.lower() for (word,) in vocab.reading.get("read_pronoun", [])}
     between = words[at + 1:said[0]] if said else []
