@@ -310,3 +310,14 @@ def test_what_a_caller_claims_is_no_finding():
 def test_cards_picked_up_against_those_due_are_extra_cards_drawn():
     (obs,) = read("Kim picked up four cards instead of three")
     assert (obs.subject, obs.kind, obs.counts) == ("Kim", "drew_extra_cards", {"cards": 1})
+
+
+@pytest.mark.parametrize("sentence", ["Lee called me over, the player drew 2 extra cards",
+                                      "Lee called me over: the player had not discarded down to seven"])
+def test_what_an_undeclared_person_did_after_a_call_is_never_the_callers(sentence):
+    assert "does not say who did" in refused(sentence).message
+
+
+def test_the_caller_named_again_by_a_pronoun_is_still_read():
+    (obs,) = read("Lee called me over because he drew 2 extra cards")
+    assert (obs.subject, obs.kind) == ("Lee", "drew_extra_cards")

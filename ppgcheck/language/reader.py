@@ -67,7 +67,8 @@ def read_sentence(sentence: str, context: Context, vocab: Vocabulary) -> Read | 
     if not found.persons:
         return Refusal("no declared name in the sentence: say who (a name the header declares)")
     refused = _other_subject(words, found, vocab) or _pronoun_subject(words, found, compiled, context) \
-        or _seer_subject(words, found) or _own_error(words, found, vocab) or _general_talk(words, found, vocab)
+        or _seer_subject(words, found) or _own_error(words, found, vocab) or _general_talk(words, found, vocab) \
+        or _caller_subject(words, found, vocab)
     if refused:
         return refused
     taken = set(found.read)
@@ -376,6 +377,25 @@ def _claimed_by_caller(words: list[Word], caller: int, at: int, found: Found, vo
 def _asked_by(words: list[Word], i: int, subject: str) -> bool:
     """The person at i asked the subject (`Kim asked Lee ...`): what the subject then said answers her."""
     return i + 2 < len(words) and "ask" in words[i + 1].forms and words[i + 2].person == subject
+
+
+def _caller_subject(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
+    """The subject read only called the judge over, and what was read follows a pause and someone
+    else's words (`Lee called me over, the player drew 2 extra cards`): who did it is not said;
+    refused, never ruled for the caller.  A pronoun there is the pronoun rules' to place."""
+    at = _subject_at(words, found)
+    if at is None or not calls_judge(words, at, vocab):
+        return None
+    first = min((k for k in found.read if k > at and words[k].person is None), default=None)
+    between = words[at + 1:first] if first is not None else []
+    if not any(w.pause for w in between) or any(w.text.lower() in _SUBJECT_WORDS for w in between):
+        return None
+    return Refusal(f"{words[at].text} called the judge; the sentence does not say who did what was read: "
+                   "write the name", words[first].start + 1)
+
+
+# what may stand for the caller after her call (`Lee called me over because he drew ...`)
+_SUBJECT_WORDS = frozenset({"she", "he", "they", "i"})
 
 
 def _general_talk(words: list[Word], found: Found, vocab: Vocabulary) -> Refusal | None:
